@@ -1,0 +1,401 @@
+//===- TpcOps.cpp - tpc operations ------------------------------*- C++ -*-===//
+//
+// Result types are inferred from operand types; the inference functions are
+// also where shape errors are reported, because they run first when an op is
+// parsed or built.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tpc/TpcOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace tpc;
+
+int64_t tpc::getModuleTp(ModuleOp module) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(kTpAttrName))
+    return attr.getInt();
+  return 1;
+}
+
+namespace {
+bool sameExtent(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+std::string str(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+std::string str(int64_t extent) {
+  return ShapedType::isDynamic(extent) ? "?" : std::to_string(extent);
+}
+
+LogicalResult fail(std::optional<Location> loc, const Twine &message) {
+  return emitOptionalError(loc, message);
+}
+
+/// Checks that a tensor has the given rank; names the operand on failure.
+LogicalResult expectRank(std::optional<Location> loc, StringRef what,
+                         RankedTensorType type, int64_t rank) {
+  if (type.getRank() == rank)
+    return success();
+  return fail(loc, what + " must have rank " + Twine(rank) + ", got " +
+                       str(type));
+}
+
+/// Shared by the two attention ops: `hidden` must split into whole heads.
+LogicalResult checkHeads(std::optional<Location> loc, int64_t hidden,
+                         int64_t heads) {
+  if (heads < 1)
+    return fail(loc, "heads must be >= 1, got " + Twine(heads));
+  if (!ShapedType::isDynamic(hidden) && hidden % heads != 0)
+    return fail(loc, "hidden size " + Twine(hidden) +
+                         " is not a multiple of heads " + Twine(heads) +
+                         "; choose a head count that divides it");
+  return success();
+}
+
+LogicalResult checkWindowAndDropout(Operation *op,
+                                    std::optional<int64_t> window,
+                                    double dropout) {
+  if (window && *window < 1)
+    return op->emitOpError("window must be >= 1, got ") << *window;
+  if (dropout < 0.0 || dropout >= 1.0)
+    return op->emitOpError("dropout probability must be in [0, 1), got ")
+           << dropout;
+  return success();
+}
+
+/// Result types of the two cross-entropy ops: a scalar loss sum and count.
+LogicalResult inferLossTypes(MLIRContext *ctx, std::optional<Location> loc,
+                             Value logits, Value targets,
+                             SmallVectorImpl<Type> &types) {
+  auto logitsType = cast<RankedTensorType>(logits.getType());
+  auto targetsType = cast<RankedTensorType>(targets.getType());
+  if (failed(expectRank(loc, "logits", logitsType, 3)) ||
+      failed(expectRank(loc, "targets", targetsType, 2)))
+    return failure();
+  for (int i = 0; i < 2; ++i)
+    if (!sameExtent(logitsType.getDimSize(i), targetsType.getDimSize(i)))
+      return fail(loc, "logits " + str(logitsType) + " and targets " +
+                           str(targetsType) +
+                           " disagree on the batch or sequence dimension");
+  types.push_back(RankedTensorType::get({}, Float32Type::get(ctx)));
+  types.push_back(RankedTensorType::get({}, IntegerType::get(ctx, 32)));
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ParamOp / GetParamOp
+//===----------------------------------------------------------------------===//
+
+FailureOr<RankedTensorType> ParamOp::getLocalType(int64_t tp) {
+  RankedTensorType type = getTensorType();
+  LayoutAttr layout = getLayoutAttr();
+  if (!layout)
+    return type;
+  FailureOr<SmallVector<int64_t>> shape = layout.localShape(type.getShape(), tp);
+  if (failed(shape))
+    return failure();
+  return RankedTensorType::get(*shape, type.getElementType());
+}
+
+LogicalResult ParamOp::verify() {
+  RankedTensorType type = getTensorType();
+  if (!type.hasStaticShape())
+    return emitOpError("parameter @")
+           << getSymName() << " must have a static global shape, got " << type;
+  LayoutAttr layout = getLayoutAttr();
+  if (!layout || !layout.isSplit())
+    return success();
+  if (layout.getDim() >= type.getRank())
+    return emitOpError("layout splits dimension ")
+           << layout.getDim() << " but @" << getSymName() << " has rank "
+           << type.getRank() << "; use a dimension below " << type.getRank();
+  int64_t extent = type.getDimSize(layout.getDim());
+  if (extent % layout.getBlocks() != 0)
+    return emitOpError("dimension ")
+           << layout.getDim() << " of @" << getSymName() << " (" << extent
+           << ") is not made of " << layout.getBlocks() << " equal blocks";
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  int64_t tp = module ? getModuleTp(module) : 1;
+  if (extent % (layout.getBlocks() * tp) != 0)
+    return emitOpError("split of dimension ")
+           << layout.getDim() << " of @" << getSymName() << " (" << extent
+           << (layout.getBlocks() > 1
+                   ? " in " + std::to_string(layout.getBlocks()) + " blocks"
+                   : std::string())
+           << ") does not divide by tp = " << tp
+           << "; pad the dimension or choose a tp that divides it";
+  return success();
+}
+
+LogicalResult
+GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto param =
+      symbolTable.lookupNearestSymbolFrom<ParamOp>(*this, getNameAttr());
+  if (!param)
+    return emitOpError("no parameter named ")
+           << getNameAttr() << "; declare it with tpc.param";
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  int64_t tp = module ? getModuleTp(module) : 1;
+  FailureOr<RankedTensorType> expected = param.getLocalType(tp);
+  if (failed(expected))
+    return emitOpError("parameter ")
+           << getNameAttr() << " has a layout that tp = " << tp
+           << " cannot split";
+  if (getResult().getType() != *expected)
+    return emitOpError("reads parameter ")
+           << getNameAttr() << " as " << getResult().getType()
+           << " but its type on each rank is " << *expected;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto table = cast<RankedTensorType>(adaptor.getTable().getType());
+  auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
+  if (failed(expectRank(loc, "embedding table", table, 2)) ||
+      failed(expectRank(loc, "ids", ids, 2)))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      {ids.getDimSize(0), ids.getDimSize(1), table.getDimSize(1)},
+      table.getElementType()));
+  return success();
+}
+
+LogicalResult PositionEmbeddingOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  auto table = cast<RankedTensorType>(adaptor.getTable().getType());
+  auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
+  if (failed(expectRank(loc, "position table", table, 2)) ||
+      failed(expectRank(loc, "ids", ids, 2)))
+    return failure();
+  int64_t seq = ids.getDimSize(1), positions = table.getDimSize(0);
+  if (!ShapedType::isDynamic(seq) && !ShapedType::isDynamic(positions) &&
+      seq > positions)
+    return fail(loc, "sequence length " + Twine(seq) + " exceeds the " +
+                         Twine(positions) +
+                         " positions of the table; use --seq <= " +
+                         Twine(positions) + " or a longer table");
+  types.push_back(RankedTensorType::get(
+      {ids.getDimSize(0), seq, table.getDimSize(1)}, table.getElementType()));
+  return success();
+}
+
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  for (Value v : {adaptor.getGamma(), adaptor.getBeta()}) {
+    auto t = cast<RankedTensorType>(v.getType());
+    if (failed(expectRank(loc, "layernorm scale and shift", t, 1)))
+      return failure();
+    if (input.getRank() < 1 ||
+        !sameExtent(t.getDimSize(0), input.getShape().back()))
+      return fail(loc, "layernorm scale and shift " + str(t) +
+                           " do not match the last dimension of " +
+                           str(input));
+  }
+  types.push_back(input);
+  return success();
+}
+
+LogicalResult LayerNormOp::verify() {
+  if (!(getEpsilon().convertToDouble() > 0.0))
+    return emitOpError("epsilon must be > 0, got ")
+           << getEpsilon().convertToDouble();
+  return success();
+}
+
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto weight = cast<RankedTensorType>(adaptor.getWeight().getType());
+  if (input.getRank() < 1)
+    return fail(loc, "linear input must have rank >= 1, got " + str(input));
+  if (failed(expectRank(loc, "linear weight", weight, 2)))
+    return failure();
+  bool transposed = adaptor.getTransposed();
+  int64_t in = weight.getDimSize(transposed ? 1 : 0);
+  int64_t out = weight.getDimSize(transposed ? 0 : 1);
+  if (!sameExtent(input.getShape().back(), in))
+    return fail(loc, "linear input " + str(input) + " has " +
+                         str(input.getShape().back()) +
+                         " features but the weight " + str(weight) +
+                         (transposed ? " (transposed, [out, in])"
+                                     : " ([in, out])") +
+                         " expects " + str(in));
+  if (Value bias = adaptor.getBias()) {
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    if (biasType.getRank() != 1 || !sameExtent(biasType.getDimSize(0), out))
+      return fail(loc, "linear bias " + str(biasType) + " must be [" +
+                           str(out) + "] to match the weight " + str(weight));
+  }
+  SmallVector<int64_t> shape(input.getShape());
+  shape.back() = out;
+  types.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult SelfAttentionOp::inferReturnTypes(MLIRContext *,
+                                                std::optional<Location> loc,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
+  if (failed(expectRank(loc, "attention qkv", qkv, 3)))
+    return failure();
+  int64_t fused = qkv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
+    return fail(loc, "attention qkv " + str(qkv) +
+                         " must hold three equal blocks [q | k | v]; its last "
+                         "dimension is not a multiple of 3");
+  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
+  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      {qkv.getDimSize(0), qkv.getDimSize(1), hidden}, qkv.getElementType()));
+  return success();
+}
+
+LogicalResult SelfAttentionOp::verify() {
+  return checkWindowAndDropout(*this, getWindow(),
+                               getDropout().convertToDouble());
+}
+
+LogicalResult CrossAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  auto query = cast<RankedTensorType>(adaptor.getQuery().getType());
+  auto kv = cast<RankedTensorType>(adaptor.getKv().getType());
+  if (failed(expectRank(loc, "cross-attention query", query, 3)) ||
+      failed(expectRank(loc, "cross-attention kv", kv, 3)))
+    return failure();
+  if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
+      !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
+    return fail(loc, "cross-attention query " + str(query) + " and kv " +
+                         str(kv) +
+                         " must have the same batch and sequence length");
+  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
+  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
+      fused != 2 * hidden)
+    return fail(loc, "cross-attention kv " + str(kv) +
+                         " must hold [k | v], twice the query's " +
+                         str(hidden) + " features");
+  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+    return failure();
+  types.push_back(query);
+  return success();
+}
+
+LogicalResult CrossAttentionOp::verify() {
+  return checkWindowAndDropout(*this, getWindow(),
+                               getDropout().convertToDouble());
+}
+
+LogicalResult DropoutOp::verify() {
+  double p = getP().convertToDouble();
+  if (p < 0.0 || p >= 1.0)
+    return emitOpError("dropout probability must be in [0, 1), got ") << p;
+  if (LayoutAttr layout = getLayoutAttr()) {
+    if (getStream() != RngStream::per_rank)
+      return emitOpError("a layout is only meaningful for a per_rank stream");
+    if (layout.isSplit() && layout.getDim() >= getInput().getType().getRank())
+      return emitOpError("layout splits dimension ")
+             << layout.getDim() << " of a rank-"
+             << getInput().getType().getRank() << " tensor";
+  }
+  return success();
+}
+
+LogicalResult WeightedSumOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> loc,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  auto alpha = cast<RankedTensorType>(adaptor.getAlpha().getType());
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return fail(loc, "weighted_sum needs at least one input");
+  if (failed(expectRank(loc, "weighted_sum alpha", alpha, 1)))
+    return failure();
+  if (!sameExtent(alpha.getDimSize(0), inputs.size()))
+    return fail(loc, "weighted_sum has " + Twine(inputs.size()) +
+                         " inputs but alpha " + str(alpha) +
+                         " holds a different number of weights");
+  Type first = inputs.front().getType();
+  for (Value v : inputs)
+    if (v.getType() != first)
+      return fail(loc, "weighted_sum inputs must share one type; got " +
+                           str(first) + " and " + str(v.getType()));
+  types.push_back(first);
+  return success();
+}
+
+LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *ctx,
+                                               std::optional<Location> loc,
+                                               Adaptor adaptor,
+                                               SmallVectorImpl<Type> &types) {
+  return inferLossTypes(ctx, loc, adaptor.getLogits(), adaptor.getTargets(),
+                        types);
+}
+
+LogicalResult VocabParallelCrossEntropyOp::inferReturnTypes(
+    MLIRContext *ctx, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  return inferLossTypes(ctx, loc, adaptor.getLogits(), adaptor.getTargets(),
+                        types);
+}
+
+LogicalResult VocabParallelCrossEntropyOp::verify() {
+  if (getVocabSize() < 1)
+    return emitOpError("vocab_size must be >= 1, got ") << getVocabSize();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllGatherOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getResult().getType();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= in.getRank())
+    return emitOpError("gathers dimension ")
+           << dim << " of a rank-" << in.getRank() << " tensor";
+  if (in.getRank() != out.getRank() ||
+      in.getElementType() != out.getElementType())
+    return emitOpError("result ")
+           << out << " must have the rank and element type of " << in;
+  for (int64_t i = 0; i < in.getRank(); ++i) {
+    int64_t a = in.getDimSize(i), b = out.getDimSize(i);
+    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+      continue;
+    if (i == dim ? b % a != 0 : a != b)
+      return emitOpError("result ")
+             << out << " is not a gather of " << in << " along dimension "
+             << dim;
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/tpc/TpcOps.cpp.inc"

@@ -1,0 +1,29 @@
+//===- TpcOps.h - tpc operations --------------------------------*- C++ -*-===//
+
+#ifndef TPC_DIALECTS_TPC_TPCOPS_H
+#define TPC_DIALECTS_TPC_TPCOPS_H
+
+#include "dialects/tpc/TpcAttrs.h"
+#include "dialects/tpc/TpcDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "dialects/tpc/TpcOps.h.inc"
+
+namespace tpc {
+/// The module attribute that records the tensor-parallel size after the
+/// partition pass; absent means 1 (global shapes).
+inline constexpr llvm::StringLiteral kTpAttrName = "tpc.tp";
+
+/// The tensor-parallel size a module has been partitioned for.
+int64_t getModuleTp(mlir::ModuleOp module);
+} // namespace tpc
+
+#endif // TPC_DIALECTS_TPC_TPCOPS_H

@@ -1,0 +1,397 @@
+//===- TpcOps.td - tpc operations --------------------------*- tablegen -*-===//
+//
+// Forward ops of a transformer language model and the collectives that the
+// partition pass inserts. Result types are inferred from the operands, so the
+// assembly shows operand types only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_OPS_TD
+#define TPC_OPS_TD
+
+include "dialects/tpc/TpcDialect.td"
+include "dialects/tpc/TpcAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tpc_FloatTensor : RankedTensorOf<[F32, BF16, F16]>;
+def Tpc_IdTensor : RankedTensorOf<[I32]>;
+def Tpc_ScalarF32 : 0DTensorOf<[F32]>;
+def Tpc_ScalarI32 : 0DTensorOf<[I32]>;
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+def Tpc_ParamOp : Tpc_Op<"param", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "A trainable parameter at its global shape";
+  let description = [{
+    Declares a module-level parameter with its global shape and element type,
+    its initializer and, optionally, its layout over the tensor-parallel group.
+    Names follow Hugging Face GPT-2 (`wte`, `h.0.attn.c_attn.weight`), which
+    are also the checkpoint names.
+
+    ```mlir
+    tpc.param @wte : tensor<50257x768xf32> init <normal, std = 0.02>
+    tpc.param @h.0.mlp.c_fc.weight : tensor<768x3072xf32>
+        init <normal, std = 0.02> layout <split 1>
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<AnyRankedTensor>:$type,
+                       Tpc_InitAttr:$init,
+                       OptionalAttr<Tpc_LayoutAttr>:$layout);
+  let assemblyFormat = [{
+    $sym_name `:` $type `init` $init (`layout` $layout^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::RankedTensorType getTensorType() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getType());
+    }
+    /// The type one rank holds, given the module's tensor-parallel size.
+    ::mlir::FailureOr<::mlir::RankedTensorType> getLocalType(int64_t tp);
+  }];
+}
+
+def Tpc_GetParamOp : Tpc_Op<"get_param", [
+    Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Reads a parameter in a function";
+  let description = [{
+    Reads the parameter named by the symbol. The result type is the slice one
+    rank holds: the global type before partitioning, the local type after
+    (the module's `tpc.tp` attribute and the parameter's layout decide it).
+
+    ```mlir
+    %w = tpc.get_param @h.0.mlp.c_fc.weight : tensor<768x3072xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$name);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+def Tpc_EmbeddingOp : Tpc_Op<"embedding", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Row lookup: out[b, t] = table[ids[b, t]]";
+  let description = [{
+    `table` is [V, H], `ids` is [B, T]; the result is [B, T, H]. With
+    `vocab_parallel` the table is this rank's slice of the vocabulary, rows
+    [r * V, (r + 1) * V) of the global table: ids outside it give zeros, and a
+    following `tpc.g` sums the slices.
+
+    ```mlir
+    %x = tpc.embedding %wte, %tokens : tensor<50257x768xf32>, tensor<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$table, Tpc_IdTensor:$ids,
+                       UnitAttr:$vocab_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $ids (`vocab_parallel` $vocab_parallel^)? attr-dict `:`
+    type($table) `,` type($ids)
+  }];
+}
+
+def Tpc_PositionEmbeddingOp
+    : Tpc_Op<"position_embedding", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Learned position embedding broadcast over the batch";
+  let description = [{
+    `table` is [P, H] and `ids` is [B, T] (only its shape is used); the result
+    is [B, T, H] with out[b, t] = table[t]. T must not exceed P.
+
+    ```mlir
+    %p = tpc.position_embedding %wpe, %tokens : tensor<1024x768xf32>, tensor<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$table, Tpc_IdTensor:$ids);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $ids attr-dict `:` type($table) `,` type($ids)
+  }];
+}
+
+def Tpc_LayerNormOp : Tpc_Op<"layernorm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Layer normalization over the last dimension";
+  let description = [{
+    `input` is [..., H]; `gamma` and `beta` are [H]. Statistics accumulate in
+    fp32 whatever the element type.
+
+    ```mlir
+    %y = tpc.layernorm %x, %g, %b eps 1.0e-05 : tensor<?x?x768xf32>, tensor<768xf32>, tensor<768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_FloatTensor:$gamma,
+                       Tpc_FloatTensor:$beta,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $gamma `,` $beta `eps` $epsilon attr-dict `:` type($input) `,`
+    type($gamma) `,` type($beta)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_LinearOp : Tpc_Op<"linear", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Affine map x * W + b";
+  let description = [{
+    `input` is [..., I]; `weight` is [I, O] (Hugging Face GPT-2's Conv1D
+    layout) or, with `transposed`, [O, I] (the tied output layer reads the
+    [V, H] embedding table this way); the optional `bias` is [O]. The result
+    is [..., O].
+
+    ```mlir
+    %h = tpc.linear %x, %w, %b : tensor<?x?x768xf32>, tensor<768x3072xf32>, tensor<3072xf32>
+    %logits = tpc.linear %x, %wte transposed : tensor<?x?x768xf32>, tensor<50257x768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_FloatTensor:$weight,
+                       Optional<Tpc_FloatTensor>:$bias,
+                       UnitAttr:$transposed);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? (`transposed` $transposed^)? attr-dict `:`
+    type($input) `,` type($weight) (`,` type($bias)^)?
+  }];
+}
+
+def Tpc_GeluOp : Tpc_Op<"gelu", [Pure, SameOperandsAndResultType]> {
+  let summary = "GELU, tanh approximation (GPT-2)";
+  let arguments = (ins Tpc_FloatTensor:$input);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [InferTypeOpAdaptor]> {
+  let summary = "Multi-head self-attention over a fused q|k|v tensor";
+  let description = [{
+    `qkv` is [B, T, 3C] made of three blocks [q | k | v], each C = heads *
+    head_dim. The result is [B, T, C]. Scores are scaled by 1/sqrt(head_dim).
+    With `causal` a position sees itself and earlier positions; with `window
+    W` only the last W of those. `dropout P` drops attention probabilities;
+    its masks are keyed by `key` and by global head index, so that
+    `head_parallel` ops (which hold heads [r * heads, (r + 1) * heads) of
+    heads * tp) draw the same masks head for head as the unsplit op.
+
+    ```mlir
+    %a = tpc.self_attention %qkv heads 12 causal : tensor<?x?x2304xf32>
+    %b = tpc.self_attention %qkv heads 6 causal window 128 dropout 1.0e-01 key 3 head_parallel : tensor<?x?x1152xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$qkv, I64Attr:$heads, UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout,
+                       DefaultValuedAttr<I64Attr, "0">:$key,
+                       UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $qkv `heads` $heads (`causal` $causal^)? (`window` $window^)?
+    (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
+    attr-dict `:` type($qkv)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_CrossAttentionOp : Tpc_Op<"cross_attention", [InferTypeOpAdaptor]> {
+  let summary = "StagFormer cross-attention to strictly earlier positions";
+  let description = [{
+    Queries come from this stack, keys and values from another stack's final
+    activations. `query` is [B, T, C] and `kv` is [B, T, 2C] ([k | v]), both
+    of the same sequence length. Position t attends to positions s < t
+    (with `window W`, to t - W <= s < t); position 0 attends to nothing and
+    gives zeros. The result is [B, T, C].
+
+    ```mlir
+    %c = tpc.cross_attention %q, %kv heads 4 window 8 : tensor<?x?x64xf32>, tensor<?x?x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$query, Tpc_FloatTensor:$kv,
+                       I64Attr:$heads, OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout,
+                       DefaultValuedAttr<I64Attr, "0">:$key,
+                       UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $kv `heads` $heads (`window` $window^)?
+    (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
+    attr-dict `:` type($query) `,` type($kv)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_DropoutOp : Tpc_Op<"dropout", [SameOperandsAndResultType]> {
+  let summary = "Inverted dropout from a counter-based generator";
+  let description = [{
+    Zeroes each element with probability `p` and scales the others by
+    1/(1-p). The mask is a function of (seed, step, `key`, global element
+    index). A `replicated` stream is the same on every rank (dropout outside
+    the tensor-parallel regions); a `per_rank` stream draws the mask of this
+    rank's slice of the global tensor, whose layout `layout` gives, so that
+    ranks differ while the masks do not depend on the tensor-parallel size.
+
+    ```mlir
+    %y = tpc.dropout %x p 1.0e-01 replicated key 7 : tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, F64Attr:$p,
+                       Tpc_RngStreamAttr:$stream, I64Attr:$key,
+                       OptionalAttr<Tpc_LayoutAttr>:$layout);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `p` $p $stream `key` $key (`layout` $layout^)? attr-dict `:`
+    type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_AddOp : Tpc_Op<"add", [Pure, Commutative, SameOperandsAndResultType]> {
+  let summary = "Elementwise sum (residual connections)";
+  let arguments = (ins Tpc_FloatTensor:$lhs, Tpc_FloatTensor:$rhs);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Tpc_ScaleOp : Tpc_Op<"scale", [Pure, SameOperandsAndResultType]> {
+  let summary = "Multiplication by a constant";
+  let arguments = (ins Tpc_FloatTensor:$input, F64Attr:$factor);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input `by` $factor attr-dict `:` type($input)";
+}
+
+def Tpc_WeightedSumOp : Tpc_Op<"weighted_sum", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Learned linear combination sum_i alpha[i] * x_i";
+  let description = [{
+    StagFormer with p > 2 stacks combines the stacks' final activations with
+    learned weights. `alpha` is [p] and there are p inputs of one type.
+
+    ```mlir
+    %y = tpc.weighted_sum %alpha, %s1, %s2 : tensor<2xf32>, tensor<?x?x64xf32>, tensor<?x?x64xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$alpha,
+                       Variadic<Tpc_FloatTensor>:$inputs);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $alpha `,` $inputs attr-dict `:` type($alpha) `,` type($inputs)
+  }];
+}
+
+def Tpc_CrossEntropyOp : Tpc_Op<"cross_entropy", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Softmax cross-entropy: loss sum and target count";
+  let description = [{
+    `logits` is [B, T, V] and `targets` [B, T]. Targets equal to
+    `ignore_index` do not count. Returns the sum of the losses and the number
+    of counted targets, so that callers form token-weighted means across
+    micro-batches and ranks. Accumulates in fp32.
+
+    ```mlir
+    %sum, %count = tpc.cross_entropy %logits, %targets ignore_index -1 : tensor<?x?x50257xf32>, tensor<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$logits, Tpc_IdTensor:$targets,
+                       DefaultValuedAttr<I64Attr, "-1">:$ignore_index);
+  let results = (outs Tpc_ScalarF32:$loss_sum, Tpc_ScalarI32:$count);
+  let assemblyFormat = [{
+    $logits `,` $targets `ignore_index` $ignore_index attr-dict `:`
+    type($logits) `,` type($targets)
+  }];
+}
+
+def Tpc_VocabParallelCrossEntropyOp
+    : Tpc_Op<"vocab_parallel_cross_entropy", [InferTypeOpAdaptor]> {
+  let summary = "Cross-entropy over vocabulary-split logits (Megatron)";
+  let description = [{
+    `logits` is [B, T, Vl]: this rank's columns [r * Vl, (r + 1) * Vl) of the
+    padded vocabulary. Columns at or beyond `vocab_size` are padding and are
+    excluded. The ranks exchange only B*T values per all-reduce over the tp
+    group: the row maximum, then the target logit and the sum of
+    exponentials. Results as `tpc.cross_entropy`.
+
+    ```mlir
+    %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 50257 ignore_index -1 : tensor<?x?x25600xf32>, tensor<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$logits, Tpc_IdTensor:$targets,
+                       I64Attr:$vocab_size,
+                       DefaultValuedAttr<I64Attr, "-1">:$ignore_index);
+  let results = (outs Tpc_ScalarF32:$loss_sum, Tpc_ScalarI32:$count);
+  let assemblyFormat = [{
+    $logits `,` $targets `vocab` $vocab_size `ignore_index` $ignore_index
+    attr-dict `:` type($logits) `,` type($targets)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+def Tpc_FOp : Tpc_Op<"f", [SameOperandsAndResultType]> {
+  let summary = "Megatron's f: identity forward, all-reduce backward";
+  let description = [{
+    Placed before a column-parallel region: every rank needs the whole input,
+    and the gradients that the ranks compute for it must be summed.
+
+    ```mlir
+    %y = tpc.f %x group tp : tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_GroupAttr:$group);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input `group` $group attr-dict `:` type($input)";
+}
+
+def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
+  let summary = "Megatron's g: all-reduce forward, identity backward";
+  let description = [{
+    Placed after a row-parallel region: the ranks hold partial sums of the
+    output and g adds them up.
+
+    ```mlir
+    %y = tpc.g %x group tp : tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_GroupAttr:$group);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input `group` $group attr-dict `:` type($input)";
+}
+
+def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
+  let summary = "All-reduce over a process group";
+  let description = [{
+    ```mlir
+    %y = tpc.all_reduce %x sum group dp : tensor<f32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, Tpc_ReduceKindAttr:$reduce,
+                       Tpc_GroupAttr:$group);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input $reduce `group` $group attr-dict `:` type($input)
+  }];
+}
+
+def Tpc_AllGatherOp : Tpc_Op<"all_gather", []> {
+  let summary = "Concatenates the ranks' tensors along a dimension";
+  let description = [{
+    The result's dimension `dim` is the group size times the input's.
+
+    ```mlir
+    %y = tpc.all_gather %x dim 2 group tp : tensor<4x8x16xf32> -> tensor<4x8x32xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, I64Attr:$dim,
+                       Tpc_GroupAttr:$group);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` $dim `group` $group attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TPC_OPS_TD

@@ -1,0 +1,47 @@
+//===- Specialize.cpp - Fix batch and sequence dimensions -------*- C++ -*-===//
+
+#include "passes/Passes.h"
+#include "passes/Utils.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace tpc {
+#define GEN_PASS_DEF_SPECIALIZE
+#include "passes/Passes.h.inc"
+} // namespace tpc
+
+using namespace mlir;
+using namespace tpc;
+
+namespace {
+struct SpecializePass : public tpc::impl::SpecializeBase<SpecializePass> {
+  using SpecializeBase::SpecializeBase;
+
+  void runOnOperation() override {
+    if (batch < 0 || seq < 0) {
+      getOperation().emitError("batch and seq must be >= 0 (0 keeps the "
+                               "model's own), got batch=")
+          << batch << " seq=" << seq;
+      return signalPassFailure();
+    }
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (BlockArgument arg : func.getArguments()) {
+        auto type = dyn_cast<RankedTensorType>(arg.getType());
+        if (!type || type.getRank() != 2 ||
+            !type.getElementType().isInteger(32))
+          continue;
+        SmallVector<int64_t> shape(type.getShape());
+        if (batch > 0)
+          shape[0] = batch;
+        if (seq > 0)
+          shape[1] = seq;
+        arg.setType(RankedTensorType::get(shape, type.getElementType()));
+      }
+      if (failed(refreshResultTypes(func)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,19 @@
+// RUN: tpc-opt %s | tpc-opt | FileCheck %s
+
+// CHECK: tpc.param @wte : tensor<64x16xf32> init <normal, std = 2.000000e-02>
+tpc.param @wte : tensor<64x16xf32> init #tpc.init<normal, std = 0.02>
+// CHECK: tpc.param @h.0.attn.c_proj.weight : tensor<16x16xf32> init <normal, std = 2.000000e-02, residual_layers = 2>
+tpc.param @"h.0.attn.c_proj.weight" : tensor<16x16xf32> init #tpc.init<normal, std = 0.02, residual_layers = 2>
+// CHECK: tpc.param @h.0.attn.c_attn.weight : tensor<16x48xf32> init <normal, std = 2.000000e-02> layout <split 1 blocks 3>
+tpc.param @"h.0.attn.c_attn.weight" : tensor<16x48xf32> init #tpc.init<normal, std = 0.02> layout #tpc.layout<split 1 blocks 3>
+// CHECK: tpc.param @ln.weight : tensor<16xf32> init <ones> layout <replicated>
+tpc.param @ln.weight : tensor<16xf32> init #tpc.init<ones> layout #tpc.layout<replicated>
+// CHECK: tpc.param @ln.bias : tensor<16xf32> init <zeros> layout <partial>
+tpc.param @ln.bias : tensor<16xf32> init <zeros> layout <partial>
+
+// CHECK-LABEL: func.func @read
+func.func @read() -> tensor<64x16xf32> {
+  // CHECK: tpc.get_param @wte : tensor<64x16xf32>
+  %0 = tpc.get_param @wte : tensor<64x16xf32>
+  return %0 : tensor<64x16xf32>
+}

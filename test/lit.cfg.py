@@ -1,0 +1,44 @@
+# -*- Python -*-
+# lit configuration of the tpc test suite.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TPC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tpc_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "runtime", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tpc_src_root", config.tpc_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tools = ["tpc-opt", "tpc-model", "tpc-compile"]
+llvm_config.add_tool_substitutions(
+    [t for t in tools if os.path.exists(os.path.join(config.tpc_tools_dir, t))],
+    [config.tpc_tools_dir])
+llvm_config.with_environment("PATH", config.tpc_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Optional capabilities become features so that gated tests skip cleanly.
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if shutil.which("nvcc") or os.path.exists(os.path.join(cuda_home, "bin", "nvcc")):
+    config.available_features.add("cuda")
+smi = shutil.which("nvidia-smi")
+if smi:
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, timeout=20, text=True)
+        if out.returncode == 0 and "GPU" in out.stdout:
+            config.available_features.add("gpu")
+    except Exception:
+        pass
+if shutil.which("mpirun"):
+    config.available_features.add("mpi")

@@ -1,0 +1,19 @@
+//===- tpc-opt.cpp - Run tpc passes on a module -----------------*- C++ -*-===//
+
+#include "dialects/tpc/TpcDialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
+  tpc::registerTpcPasses();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerSymbolDCEPass();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "tpc-opt: run tpc passes on a module\n", registry));
+}
