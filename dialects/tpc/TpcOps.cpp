@@ -257,6 +257,21 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult BiasAddOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto bias = cast<RankedTensorType>(adaptor.getBias().getType());
+  if (input.getRank() < 1 || bias.getRank() != 1 ||
+      !sameExtent(bias.getDimSize(0), input.getShape().back()))
+    return fail(loc, "bias " + str(bias) +
+                         " must be a vector matching the last dimension of " +
+                         str(input));
+  types.push_back(input);
+  return success();
+}
+
 LogicalResult SelfAttentionOp::inferReturnTypes(MLIRContext *,
                                                 std::optional<Location> loc,
                                                 Adaptor adaptor,

@@ -159,6 +159,24 @@ def Tpc_LinearOp : Tpc_Op<"linear", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
+def Tpc_BiasAddOp : Tpc_Op<"bias_add", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Adds a bias vector along the last dimension";
+  let description = [{
+    `input` is [..., O] and `bias` is [O]. The partition pass moves the bias
+    of a row-parallel linear here, after its `tpc.g`, so that it is added once
+    rather than once per rank.
+
+    ```mlir
+    %y = tpc.bias_add %x, %b : tensor<?x?x768xf32>, tensor<768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_FloatTensor:$bias);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $bias attr-dict `:` type($input) `,` type($bias)
+  }];
+}
+
 def Tpc_GeluOp : Tpc_Op<"gelu", [Pure, SameOperandsAndResultType]> {
   let summary = "GELU, tanh approximation (GPT-2)";
   let arguments = (ins Tpc_FloatTensor:$input);
