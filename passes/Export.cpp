@@ -1,0 +1,254 @@
+//===- Export.cpp - Write a module as a tpc program file --------*- C++ -*-===//
+
+#include "passes/Passes.h"
+#include "runtime/program/ProgramFile.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace tpc {
+#define GEN_PASS_DEF_EXPORT
+#include "passes/Passes.h.inc"
+} // namespace tpc
+
+using namespace mlir;
+using namespace tpc;
+
+namespace {
+FailureOr<program::DType> dtypeOf(Type type) {
+  Type element = cast<ShapedType>(type).getElementType();
+  if (element.isF32())
+    return program::F32;
+  if (element.isBF16())
+    return program::BF16;
+  if (element.isF16())
+    return program::F16;
+  if (element.isInteger(32))
+    return program::I32;
+  return failure();
+}
+
+program::Layout toProto(LayoutAttr layout) {
+  program::Layout out;
+  if (!layout)
+    return out; // replicated
+  switch (layout.getKind()) {
+  case LayoutKind::replicated:
+    out.set_kind(program::Layout::REPLICATED);
+    break;
+  case LayoutKind::split:
+    out.set_kind(program::Layout::SPLIT);
+    out.set_dim(layout.getDim());
+    out.set_blocks(layout.getBlocks());
+    break;
+  case LayoutKind::partial:
+    out.set_kind(program::Layout::PARTIAL);
+    break;
+  }
+  return out;
+}
+
+/// Converts one op attribute; enums travel as their keywords so that the
+/// runtime does not depend on their numbering. Enum attributes are plain i32
+/// integers underneath, so they are told apart by their name.
+FailureOr<program::Attribute> toProto(StringRef name, Attribute attr) {
+  program::Attribute out;
+  if (name == "group" && isa<GroupAttr>(attr))
+    out.set_s(stringifyGroup(cast<GroupAttr>(attr).getValue()).str());
+  else if (name == "stream" && isa<RngStreamAttr>(attr))
+    out.set_s(stringifyRngStream(cast<RngStreamAttr>(attr).getValue()).str());
+  else if (name == "reduce" && isa<ReduceKindAttr>(attr))
+    out.set_s(
+        stringifyReduceKind(cast<ReduceKindAttr>(attr).getValue()).str());
+  else if (auto layout = dyn_cast<LayoutAttr>(attr))
+    *out.mutable_layout() = toProto(layout);
+  else if (auto b = dyn_cast<BoolAttr>(attr))
+    out.set_flag(b.getValue());
+  else if (isa<UnitAttr>(attr))
+    out.set_flag(true);
+  else if (auto i = dyn_cast<IntegerAttr>(attr))
+    out.set_i(i.getInt());
+  else if (auto f = dyn_cast<FloatAttr>(attr))
+    out.set_f(f.getValueAsDouble());
+  else if (auto s = dyn_cast<StringAttr>(attr))
+    out.set_s(s.str());
+  else if (auto sym = dyn_cast<FlatSymbolRefAttr>(attr))
+    out.set_s(sym.getValue().str());
+  else
+    return failure();
+  return out;
+}
+
+int64_t moduleInt(ModuleOp module, StringRef name) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return attr.getInt();
+  return 1;
+}
+
+struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
+  using ExportBase::ExportBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (output.empty()) {
+      module.emitError("tpc-export needs output=<path of the program file>");
+      return signalPassFailure();
+    }
+    program::Program prog;
+    prog.set_version(kProgramVersion);
+    prog.set_tp(getModuleTp(module));
+    prog.set_dp(moduleInt(module, "tpc.dp"));
+    if (failed(exportParams(module, prog)))
+      return signalPassFailure();
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(exportFunction(func, prog)))
+        return signalPassFailure();
+    if (auto forward = module.lookupSymbol<func::FuncOp>("forward")) {
+      auto tokens = dyn_cast<RankedTensorType>(forward.getArgumentTypes()[0]);
+      if (tokens && tokens.getRank() == 2) {
+        prog.set_micro_batch(tokens.getDimSize(0));
+        prog.set_seq(tokens.getDimSize(1));
+      }
+    }
+    if (auto loc = dyn_cast<FileLineColLoc>(module.getLoc()))
+      prog.set_source(loc.getFilename().str());
+    prog.set_summary(summarize(prog));
+    std::string problem = validateProgram(prog);
+    if (problem.empty())
+      problem = writeProgramFile(output, prog, interpreter);
+    if (!problem.empty()) {
+      module.emitError("cannot write the program: ") << problem;
+      return signalPassFailure();
+    }
+  }
+
+  LogicalResult exportParams(ModuleOp module, program::Program &prog) {
+    int64_t tp = getModuleTp(module);
+    for (auto param : module.getOps<ParamOp>()) {
+      FailureOr<RankedTensorType> local = param.getLocalType(tp);
+      FailureOr<program::DType> dtype = dtypeOf(param.getTensorType());
+      if (failed(local) || failed(dtype))
+        return param.emitOpError("cannot be exported: its element type or "
+                                 "layout has no program equivalent");
+      int32_t id = addTensor(prog, param.getSymName(), *dtype,
+                             local->getShape(), program::Tensor::PARAMETER);
+      paramTensors[param.getSymNameAttr()] = id;
+      program::Parameter *p = prog.add_parameters();
+      p->set_name(param.getSymName().str());
+      p->set_tensor(id);
+      InitAttr init = param.getInit();
+      p->mutable_init()->set_kind(
+          static_cast<program::Init::Kind>(static_cast<int>(init.getKind())));
+      p->mutable_init()->set_std(init.getEffectiveStd());
+      *p->mutable_layout() = toProto(param.getLayoutAttr());
+      for (int64_t d : param.getTensorType().getShape())
+        p->add_global_shape(d);
+      if (auto valid = param->getAttrOfType<IntegerAttr>("tpc.valid_extent"))
+        p->set_valid_extent(valid.getInt());
+    }
+    return success();
+  }
+
+  LogicalResult exportFunction(func::FuncOp func, program::Program &prog) {
+    program::Function *fn = prog.add_functions();
+    fn->set_name(func.getSymName().str());
+    if (auto arena = func->getAttrOfType<IntegerAttr>("tpc.arena_bytes"))
+      fn->set_arena_bytes(arena.getInt());
+    llvm::DenseMap<Value, int32_t> ids;
+    for (BlockArgument arg : func.getArguments()) {
+      FailureOr<program::DType> dtype = dtypeOf(arg.getType());
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (failed(dtype) || !type || !type.hasStaticShape())
+        return func.emitOpError("argument ")
+               << arg.getArgNumber() << " of type " << arg.getType()
+               << " cannot be exported; fix its shape with tpc-specialize";
+      int32_t id =
+          addTensor(prog, llvm::formatv("{0}.arg{1}", func.getSymName(),
+                                        arg.getArgNumber()).str(),
+                    *dtype, type.getShape(), program::Tensor::INPUT);
+      ids[arg] = id;
+      fn->add_inputs(id);
+    }
+    for (Operation &op : func.getBody().front()) {
+      if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+        for (Value v : ret.getOperands())
+          fn->add_outputs(ids.lookup(v));
+        continue;
+      }
+      if (auto get = dyn_cast<GetParamOp>(op)) {
+        ids[get.getResult()] = paramTensors.lookup(get.getNameAttr().getAttr());
+        continue;
+      }
+      if (!isa<TpcDialect>(op.getDialect()))
+        return op.emitOpError("has no runtime equivalent; only tpc ops can "
+                              "be exported");
+      auto offsets = op.getAttrOfType<DenseI64ArrayAttr>("tpc.offsets");
+      if (!offsets || offsets.size() != static_cast<int64_t>(op.getNumResults()))
+        return op.emitOpError("has no arena offsets; run tpc-plan-memory "
+                              "before tpc-export");
+      program::Instruction *inst = fn->add_body();
+      inst->set_op(op.getName().stripDialect().str());
+      for (Value v : op.getOperands())
+        inst->add_inputs(ids.lookup(v));
+      for (auto [i, result] : llvm::enumerate(op.getResults())) {
+        FailureOr<program::DType> dtype = dtypeOf(result.getType());
+        if (failed(dtype))
+          return op.emitOpError("result type ")
+                 << result.getType() << " has no program equivalent";
+        int32_t id = addTensor(
+            prog, llvm::formatv("{0}.{1}", inst->op(), prog.tensors_size()).str(),
+            *dtype, cast<RankedTensorType>(result.getType()).getShape(),
+            program::Tensor::ACTIVATION);
+        prog.mutable_tensors(id)->set_offset(offsets[i]);
+        ids[result] = id;
+        inst->add_outputs(id);
+      }
+      NamedAttrList attrs(op.getAttrDictionary());
+      op.getName().populateDefaultAttrs(attrs);
+      for (NamedAttribute named : attrs) {
+        if (named.getName().strref().starts_with("tpc."))
+          continue; // compiler bookkeeping, not semantics
+        FailureOr<program::Attribute> value =
+            toProto(named.getName().strref(), named.getValue());
+        if (failed(value))
+          return op.emitOpError("attribute '")
+                 << named.getName() << "' has no program equivalent";
+        (*inst->mutable_attrs())[named.getName().str()] = *value;
+      }
+    }
+    return success();
+  }
+
+  static int32_t addTensor(program::Program &prog, StringRef name,
+                           program::DType dtype, ArrayRef<int64_t> shape,
+                           program::Tensor::Storage storage) {
+    program::Tensor *t = prog.add_tensors();
+    int32_t id = prog.tensors_size() - 1;
+    t->set_id(id);
+    t->set_name(name.str());
+    t->set_dtype(dtype);
+    for (int64_t d : shape)
+      t->add_shape(d);
+    t->set_storage(storage);
+    t->set_offset(storage == program::Tensor::ACTIVATION ? 0 : -1);
+    return id;
+  }
+
+  static std::string summarize(const program::Program &prog) {
+    int64_t global = 0, local = 0;
+    for (const program::Parameter &p : prog.parameters()) {
+      int64_t n = 1;
+      for (int64_t d : p.global_shape())
+        n *= d;
+      global += n;
+      local += numElements(prog.tensors(p.tensor()).shape());
+    }
+    return llvm::formatv("tp={0} dp={1} micro-batch={2} seq={3} "
+                         "parameters={4} per-rank={5}",
+                         prog.tp(), prog.dp(), prog.micro_batch(), prog.seq(),
+                         global, local);
+  }
+
+  llvm::DenseMap<Attribute, int32_t> paramTensors;
+};
+} // namespace

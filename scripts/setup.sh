@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs everything tpc needs on Debian 12, then configures and builds it.
+# Idempotent: packages already present are not touched, and a configured
+# build tree is only rebuilt. Usage: scripts/setup.sh [build-dir]
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-${TPC_BUILD_DIR:-$root/build}}
+
+packages=(
+  cmake ninja-build g++ git pkg-config
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  protobuf-compiler libprotobuf-dev
+  libopenblas-dev openmpi-bin libopenmpi-dev
+  nlohmann-json3-dev libcli11-dev libgtest-dev
+  python3 python3-matplotlib
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc)
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
+fi
+cmake --build "$build" -j "$jobs"
