@@ -31,7 +31,8 @@ enum class AttentionMask {
 
 /// Shapes and options of one attention call on this rank. C = NH * HS is
 /// the local width; the rank holds global heads [head_offset,
-/// head_offset + NH) of nh_global.
+/// head_offset + NH) of nh_global and global sequences [batch_offset,
+/// batch_offset + B).
 struct AttentionConfig {
   int B = 0, T = 0, NH = 0, HS = 0;
   AttentionMask mask = AttentionMask::Causal;
@@ -39,6 +40,9 @@ struct AttentionConfig {
   DropoutParams dropout;
   int head_offset = 0;
   int nh_global = 0; // 0: same as NH (unsplit)
+  // Global index of local sequence 0 (dp_rank * B), so that data-parallel
+  // ranks draw the probability-dropout masks of their own sequences.
+  int batch_offset = 0;
 
   int C() const { return NH * HS; }
   int global_heads() const { return nh_global ? nh_global : NH; }

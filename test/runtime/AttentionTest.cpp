@@ -171,6 +171,34 @@ TEST(Attention, HeadSplitMatchesUnsplitWithDropout) {
   }
 }
 
+// Data-parallel ranks (each with B/dp sequences) draw the masks of their own
+// global sequences: together they give the single-rank output.
+TEST(Attention, BatchSplitMatchesUnsplitWithDropout) {
+  auto qkv = random_vector(B * T * 3 * C, 12);
+  AttentionConfig full = config(AttentionMask::Causal, 0, 0.4f);
+  auto expect = run_self(qkv, full);
+  for (int r = 0; r < B; ++r) {
+    AttentionConfig cfg = full;
+    cfg.B = 1;
+    cfg.batch_offset = r;
+    std::vector<float> part(qkv.begin() + r * T * 3 * C,
+                            qkv.begin() + (r + 1) * T * 3 * C);
+    std::vector<float> out(T * C), att(NH * T * T);
+    attention_forward(out.data(), att.data(), part.data(), cfg);
+    expect_close(out,
+                 std::vector<float>(expect.begin() + r * T * C,
+                                    expect.begin() + (r + 1) * T * C),
+                 0, 0, "dp rank " + std::to_string(r));
+  }
+  // Without the offset the second sequence would reuse the first's masks.
+  AttentionConfig same = full;
+  same.B = 1;
+  std::vector<float> part(qkv.begin() + T * 3 * C, qkv.end());
+  std::vector<float> out(T * C), att(NH * T * T);
+  attention_forward(out.data(), att.data(), part.data(), same);
+  EXPECT_NE(out, std::vector<float>(expect.begin() + T * C, expect.end()));
+}
+
 TEST(Attention, SelfBackwardMatchesFiniteDifferences) {
   for (auto [mask, window, p] :
        {std::tuple{AttentionMask::Causal, 0, 0.0f},

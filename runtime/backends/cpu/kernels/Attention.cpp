@@ -52,7 +52,7 @@ void key_range(AttentionMask mask, int window, int T, int t, int &lo, int &hi) {
 
 void check_config(const AttentionConfig &cfg, const char *op) {
   if (cfg.B <= 0 || cfg.T <= 0 || cfg.NH <= 0 || cfg.HS <= 0 ||
-      cfg.window < 0 || cfg.head_offset < 0 ||
+      cfg.window < 0 || cfg.head_offset < 0 || cfg.batch_offset < 0 ||
       cfg.head_offset + cfg.NH > cfg.global_heads())
     throw std::invalid_argument(
         std::string(op) + ": bad configuration B=" + std::to_string(cfg.B) +
@@ -65,11 +65,12 @@ void check_config(const AttentionConfig &cfg, const char *op) {
   check_dropout(cfg.dropout);
 }
 
-/// Global index of probability (b, h, t, 0) for dropout: the same for a head
-/// whichever rank computes it.
+/// Global index of probability (b, h, t, 0) for dropout: the same for a
+/// sequence and head whichever rank computes it.
 uint64_t dropout_row_base(const AttentionConfig &cfg, int b, int h, int t) {
   uint64_t gh = uint64_t(cfg.global_heads());
-  return ((uint64_t(b) * gh + uint64_t(cfg.head_offset + h)) * cfg.T + t) *
+  uint64_t gb = uint64_t(cfg.batch_offset) + uint64_t(b);
+  return ((gb * gh + uint64_t(cfg.head_offset + h)) * cfg.T + t) *
          uint64_t(cfg.T);
 }
 
