@@ -1,0 +1,77 @@
+//===- KernelTypes.h - Parameters shared by all backends --------*- C++ -*-===//
+//
+// Plain structs that describe a kernel call. The CPU kernels, the Backend
+// interface and a future device backend all take these, so a call site does
+// not change with the backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKEND_KERNELTYPES_H
+#define TPC_RUNTIME_BACKEND_KERNELTYPES_H
+
+#include <cstdint>
+
+namespace tpc {
+
+/// Dropout keyed by (seed, step, key, global element index). p = 0 disables
+/// it. Kept elements are scaled by 1/(1-p) (inverted dropout).
+struct DropoutParams {
+  float p = 0.0f;
+  uint64_t seed = 0;
+  uint64_t step = 0;
+  uint64_t key = 0; // e.g. fnv1a64 of the op's name
+};
+
+/// Which keys a query at position t may attend to.
+enum class AttentionMask {
+  Causal,          // s <= t (and s > t - window)
+  Bidirectional,   // all s (or |s - t| < window)
+  StrictlyEarlier, // s < t (and s >= t - window): StagFormer cross-attention
+};
+
+/// Shapes and options of one attention call on this rank. C = NH * HS is
+/// the local width; the rank holds global heads [head_offset,
+/// head_offset + NH) of nh_global and global sequences [batch_offset,
+/// batch_offset + B).
+struct AttentionConfig {
+  int B = 0, T = 0, NH = 0, HS = 0;
+  AttentionMask mask = AttentionMask::Causal;
+  int window = 0; // 0: no window
+  DropoutParams dropout;
+  int head_offset = 0;
+  int nh_global = 0; // 0: same as NH (unsplit)
+  // Global index of local sequence 0 (dp_rank * B), so that data-parallel
+  // ranks draw the probability-dropout masks of their own sequences.
+  int batch_offset = 0;
+
+  int C() const { return NH * HS; }
+  int global_heads() const { return nh_global ? nh_global : NH; }
+};
+
+/// A loss as the caller needs it for token-weighted means across
+/// micro-batches and ranks.
+struct LossSum {
+  double sum = 0.0;
+  int64_t count = 0;
+};
+
+struct AdamWParams {
+  float lr = 1e-3f;
+  float beta1 = 0.9f;
+  float beta2 = 0.95f;
+  float eps = 1e-8f;
+  float weight_decay = 0.0f;
+  int64_t step = 1;        // 1-based, for bias correction
+  float grad_scale = 1.0f; // clipping coefficient or loss-scale inverse
+};
+
+struct SgdParams {
+  float lr = 1e-2f;
+  float momentum = 0.0f; // 0: plain SGD, no momentum buffer needed
+  float weight_decay = 0.0f;
+  float grad_scale = 1.0f;
+};
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_BACKEND_KERNELTYPES_H

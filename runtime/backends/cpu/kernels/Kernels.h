@@ -1,0 +1,221 @@
+//===- Kernels.h - CPU kernels ----------------------------------*- C++ -*-===//
+//
+// Plain functions in the style of llm.c: each layer is an x_forward /
+// x_backward pair with the tensor shapes written above it. Backward kernels
+// ACCUMULATE into their d-buffers (a parameter used twice, like the tied
+// embedding, just gets two contributions); any gradient pointer may be null
+// when that gradient is not needed. The loss kernels are the exception: they
+// start the backward pass and WRITE dlogits.
+//
+// Rows are B*T tokens, so most kernels take N = B*T. All run on OpenMP
+// threads; the GEMMs call OpenBLAS.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_KERNELS_H
+#define TPC_RUNTIME_BACKENDS_CPU_KERNELS_KERNELS_H
+
+#include "runtime/backend/KernelTypes.h"
+#include "runtime/util/GlobalIndex.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tpc::cpu {
+
+//===----------------------------------------------------------------------===//
+// Embedding (Embedding.cpp)
+//===----------------------------------------------------------------------===//
+
+// out (B,T,C) = wte[ids]; ids (B,T); wte (vlocal,C) holds global rows
+// [vstart, vstart+vlocal). Ids this rank does not own give zero rows
+// (vocab-parallel embedding; the caller all-reduces). Unsplit: vstart = 0,
+// vlocal = V.
+void embedding_forward(float *out, const int *ids, const float *wte, int B,
+                       int T, int C, int vstart, int vlocal);
+// dwte (vlocal,C) += scatter of dout (B,T,C) by owned ids.
+void embedding_backward(float *dwte, const float *dout, const int *ids, int B,
+                        int T, int C, int vstart, int vlocal);
+
+// out (B,T,C) = inp (B,T,C) + wpe[t] with wpe (>=T,C); out may alias inp.
+void position_embedding_forward(float *out, const float *inp, const float *wpe,
+                                int B, int T, int C);
+// dwpe (T,C) += sum over b of dout (B,T,C). dinp is the identity: the caller
+// passes dout on.
+void position_embedding_backward(float *dwpe, const float *dout, int B, int T,
+                                 int C);
+
+//===----------------------------------------------------------------------===//
+// LayerNorm (LayerNorm.cpp)
+//===----------------------------------------------------------------------===//
+
+constexpr float kLayerNormEps = 1e-5f;
+
+// out (N,C) = (inp - mean) * rstd * weight + bias; weight, bias (C);
+// saves mean (N), rstd (N) for backward.
+void layernorm_forward(float *out, float *mean, float *rstd, const float *inp,
+                       const float *weight, const float *bias, int N, int C);
+void layernorm_backward(float *dinp, float *dweight, float *dbias,
+                        const float *dout, const float *inp,
+                        const float *weight, const float *mean,
+                        const float *rstd, int N, int C);
+
+//===----------------------------------------------------------------------===//
+// Matmul (Matmul.cpp)
+//===----------------------------------------------------------------------===//
+
+// Row-major C (M,N) = alpha * op(A) (M,K) * op(B) (K,N) + beta * C.
+void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+          const float *A, int lda, const float *B, int ldb, float beta,
+          float *C, int ldc);
+// `batch` independent gemms; operand i starts at X + i * strideX.
+void gemm_strided_batched(bool transA, bool transB, int M, int N, int K,
+                          float alpha, const float *A, int lda, int64_t strideA,
+                          const float *B, int ldb, int64_t strideB, float beta,
+                          float *C, int ldc, int64_t strideC, int batch);
+
+// out (N,OC) = inp (N,C) . weight (C,OC) + bias (OC); bias may be null.
+void matmul_forward(float *out, const float *inp, const float *weight,
+                    const float *bias, int N, int C, int OC);
+void matmul_backward(float *dinp, float *dweight, float *dbias,
+                     const float *dout, const float *inp, const float *weight,
+                     int N, int C, int OC);
+
+// out (N,OC) = inp (N,C) . weight^T with weight (OC,C) (the tied output
+// layer: weight is wte); bias may be null.
+void matmul_nt_forward(float *out, const float *inp, const float *weight,
+                       const float *bias, int N, int C, int OC);
+void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
+                        const float *dout, const float *inp,
+                        const float *weight, int N, int C, int OC);
+
+//===----------------------------------------------------------------------===//
+// Activation (Activation.cpp)
+//===----------------------------------------------------------------------===//
+
+// out (n) = gelu(inp), tanh approximation as in GPT-2.
+void gelu_forward(float *out, const float *inp, size_t n);
+void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n);
+
+//===----------------------------------------------------------------------===//
+// Elementwise (Elementwise.cpp)
+//===----------------------------------------------------------------------===//
+
+// out (n) = a + b; out may alias either input.
+void residual_forward(float *out, const float *a, const float *b, size_t n);
+void residual_backward(float *da, float *db, const float *dout, size_t n);
+
+// out (n) = s * inp.
+void scale_forward(float *out, const float *inp, float s, size_t n);
+void scale_backward(float *dinp, const float *dout, float s, size_t n);
+
+// out (n) = sum_i alpha[i] * xs[i] for i < k (StagFormer's combination of
+// stack outputs).
+void weighted_sum_forward(float *out, const float *const *xs,
+                          const float *alpha, int k, size_t n);
+// dxs[i] += alpha[i] * dout; dalpha[i] += <dout, xs[i]>.
+void weighted_sum_backward(float *const *dxs, float *dalpha, const float *dout,
+                           const float *const *xs, const float *alpha, int k,
+                           size_t n);
+
+//===----------------------------------------------------------------------===//
+// Dropout (Dropout.cpp)
+//===----------------------------------------------------------------------===//
+
+// out (n) = inp * keep / (1-p). Element i uses global index map(i), so a
+// duplicated op draws the same mask on every rank and a split op draws the
+// mask of its global slice. mask (n, may be null) saves keep as 0/1.
+void dropout_forward(float *out, uint8_t *mask, const float *inp, size_t n,
+                     const DropoutParams &d,
+                     const GlobalIndexMap &map = GlobalIndexMap());
+// dinp += dout * keep / (1-p); keep comes from mask or is drawn again.
+void dropout_backward(float *dinp, const uint8_t *mask, const float *dout,
+                      size_t n, const DropoutParams &d,
+                      const GlobalIndexMap &map = GlobalIndexMap());
+
+//===----------------------------------------------------------------------===//
+// Attention (Attention.cpp)
+//===----------------------------------------------------------------------===//
+
+// Self-attention. qkv (B,T,3C) is [q | k | v], each C = NH*HS with head h at
+// columns [h*HS, (h+1)*HS). out (B,T,C); att (B,NH,T,T) saves the softmax
+// probabilities (before dropout; zero where masked) for backward.
+// Probability dropout is keyed by the global head, so tp ranks owning
+// different heads draw different masks and tp=1 draws the same ones.
+void attention_forward(float *out, float *att, const float *qkv,
+                       const AttentionConfig &cfg);
+// dqkv (B,T,3C) += gradient.
+void attention_backward(float *dqkv, const float *dout, const float *qkv,
+                        const float *att, const AttentionConfig &cfg);
+
+// Cross-attention (StagFormer): q (B,T,C), kv (B,T,2C) = [k | v]. Query t
+// sees keys s < t (s >= t - window with a window); query 0 sees none and
+// outputs zeros. cfg.mask is ignored (always StrictlyEarlier).
+void cross_attention_forward(float *out, float *att, const float *q,
+                             const float *kv, const AttentionConfig &cfg);
+void cross_attention_backward(float *dq, float *dkv, const float *dout,
+                              const float *q, const float *kv, const float *att,
+                              const AttentionConfig &cfg);
+
+//===----------------------------------------------------------------------===//
+// Loss (Loss.cpp)
+//===----------------------------------------------------------------------===//
+
+constexpr int kIgnoreIndex = -1;
+
+// logits (N,Vp) with padded columns [V, Vp) excluded; targets (N) in [0,V)
+// or ignore_index. Returns the loss SUM and the target COUNT; losses (N, may
+// be null) gets per-row losses (0 for ignored rows). Throws
+// std::invalid_argument for a target outside [0,V).
+LossSum crossentropy_forward(float *losses, const float *logits,
+                             const int *targets, int N, int V, int Vp,
+                             int ignore_index = kIgnoreIndex);
+// dlogits (N,Vp) = (softmax - onehot) * scale (scale is d(objective)/d(loss
+// sum), e.g. 1/global_count); zero for ignored rows and padding. Writes.
+void crossentropy_backward(float *dlogits, const float *logits,
+                           const int *targets, int N, int V, int Vp,
+                           float scale, int ignore_index = kIgnoreIndex);
+
+// Vocab-parallel cross-entropy (Megatron): this rank holds logits (N,Vl) for
+// global columns [vstart, vstart+Vl); columns >= V are padding. Only N values
+// per phase cross ranks:
+//   1. local row max          -> caller all-reduces MAX
+//   2. local sum of exp(l - max) and the target logit (0 if not owned)
+//                             -> caller all-reduces SUM of both
+//   3. loss sum and count from the reduced values.
+void vocab_parallel_ce_max(float *row_max, const float *logits, int N, int Vl,
+                           int vstart, int V);
+void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
+                              const float *logits, const int *targets,
+                              const float *row_max, int N, int Vl, int vstart,
+                              int V, int ignore_index = kIgnoreIndex);
+LossSum vocab_parallel_ce_loss(float *losses, const float *sumexp,
+                               const float *target_logit, const float *row_max,
+                               const int *targets, int N,
+                               int ignore_index = kIgnoreIndex);
+// dlogits (N,Vl) = (softmax - onehot) * scale from the global max and
+// sumexp. Writes.
+void vocab_parallel_ce_backward(float *dlogits, const float *logits,
+                                const int *targets, const float *row_max,
+                                const float *sumexp, int N, int Vl, int vstart,
+                                int V, float scale,
+                                int ignore_index = kIgnoreIndex);
+
+//===----------------------------------------------------------------------===//
+// Optimizer (Optimizer.cpp)
+//===----------------------------------------------------------------------===//
+
+// param, grad, m, v (n). AdamW with decoupled weight decay and bias
+// correction; the gradient is multiplied by p.grad_scale first.
+void adamw_update(float *param, const float *grad, float *m, float *v, size_t n,
+                  const AdamWParams &p);
+// SGD with optional momentum (momentum_buf may be null when p.momentum = 0)
+// and L2 weight decay, as torch.optim.SGD with dampening 0.
+void sgd_update(float *param, const float *grad, float *momentum_buf, size_t n,
+                const SgdParams &p);
+// sum of x[i]^2 in double: a rank's part of the global gradient norm.
+double sum_of_squares(const float *x, size_t n);
+
+} // namespace tpc::cpu
+
+#endif // TPC_RUNTIME_BACKENDS_CPU_KERNELS_KERNELS_H

@@ -1,0 +1,193 @@
+//===- TokenFile.cpp - llm.c token files ----------------------------------===//
+
+#include "runtime/io/TokenFile.h"
+#include "runtime/io/FileUtil.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tpc {
+
+static std::runtime_error token_error(const std::string &path,
+                                      const std::string &what) {
+  return std::runtime_error(path + ": " + what);
+}
+
+void write_token_file(const std::string &path,
+                      const std::vector<uint16_t> &tokens) {
+  if (tokens.size() > uint64_t(INT32_MAX))
+    throw token_error(path, "cannot hold " + std::to_string(tokens.size()) +
+                                " tokens; the header counts at most 2^31-1");
+  std::vector<int32_t> header(kTokenFileHeaderInts, 0);
+  header[0] = kTokenFileMagic;
+  header[1] = kTokenFileVersion;
+  header[2] = int32_t(tokens.size());
+  AtomicFileWriter out(path);
+  out.write(header.data(), header.size() * sizeof(int32_t));
+  out.write(tokens.data(), tokens.size() * sizeof(uint16_t));
+  out.commit();
+}
+
+TokenFile::TokenFile(const std::string &path) : path_(path) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0)
+    throw token_error(path,
+                      std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd_, &st) != 0) {
+    ::close(fd_);
+    throw token_error(path,
+                      std::string("cannot stat: ") + std::strerror(errno));
+  }
+  uint64_t size = uint64_t(st.st_size);
+  const uint64_t header_bytes = kTokenFileHeaderInts * sizeof(int32_t);
+  try {
+    if (size < header_bytes)
+      throw token_error(path, "holds " + std::to_string(size) +
+                                  " bytes, less than the 1024-byte header; "
+                                  "not an llm.c token file (write one with "
+                                  "tpc-data encode)");
+    int32_t header[kTokenFileHeaderInts];
+    pread_all(fd_, header, header_bytes, 0, path);
+    if (header[0] != kTokenFileMagic)
+      throw token_error(path, "bad magic number " + std::to_string(header[0]) +
+                                  " (expected " +
+                                  std::to_string(kTokenFileMagic) +
+                                  "); not an llm.c token file");
+    if (header[1] != kTokenFileVersion)
+      throw token_error(
+          path, "token file version " + std::to_string(header[1]) +
+                    " is not supported (expected " +
+                    std::to_string(kTokenFileVersion) +
+                    ": uint16 tokens); regenerate it with tpc-data encode");
+    if (header[2] < 0)
+      throw token_error(path, "header says " + std::to_string(header[2]) +
+                                  " tokens; the header is corrupt");
+    uint64_t count = uint64_t(header[2]);
+    uint64_t data = size - header_bytes;
+    if (data % sizeof(uint16_t) != 0)
+      throw token_error(path, "token data is " + std::to_string(data) +
+                                  " bytes, not a whole number of uint16 "
+                                  "tokens; the file is corrupt — regenerate "
+                                  "it with tpc-data encode");
+    uint64_t held = data / sizeof(uint16_t);
+    if (held != count)
+      throw token_error(path, "header says " + std::to_string(count) +
+                                  " tokens but the file holds " +
+                                  std::to_string(held) +
+                                  (held < count ? "; the file is truncated"
+                                                : "; the file has trailing "
+                                                  "data") +
+                                  " — regenerate it with tpc-data encode");
+    num_tokens_ = count;
+  } catch (...) {
+    ::close(fd_);
+    fd_ = -1;
+    throw;
+  }
+}
+
+TokenFile::~TokenFile() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+TokenFile::TokenFile(TokenFile &&other) noexcept
+    : path_(std::move(other.path_)), fd_(other.fd_),
+      num_tokens_(other.num_tokens_) {
+  other.fd_ = -1;
+}
+
+TokenFile &TokenFile::operator=(TokenFile &&other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0)
+      ::close(fd_);
+    path_ = std::move(other.path_);
+    fd_ = other.fd_;
+    num_tokens_ = other.num_tokens_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+void TokenFile::read(uint64_t pos, uint64_t n, uint16_t *out) const {
+  if (pos > num_tokens_ || n > num_tokens_ - pos)
+    throw token_error(path_, "tokens [" + std::to_string(pos) + ", " +
+                                 std::to_string(pos + n) +
+                                 ") are past the end of the file (" +
+                                 std::to_string(num_tokens_) + " tokens)");
+  pread_all(fd_, out, n * sizeof(uint16_t),
+            kTokenFileHeaderInts * sizeof(int32_t) + pos * sizeof(uint16_t),
+            path_);
+}
+
+std::vector<uint16_t> TokenFile::read_all() const {
+  std::vector<uint16_t> tokens(num_tokens_);
+  read(0, num_tokens_, tokens.data());
+  return tokens;
+}
+
+TokenBatcher::TokenBatcher(const TokenFile &file, int B, int T, int dp_rank,
+                           int dp_size, int vocab_size)
+    : file_(file), B_(B), T_(T), dp_rank_(dp_rank), dp_size_(dp_size),
+      vocab_size_(vocab_size), buffer_(size_t(B) * T + 1) {
+  if (B <= 0 || T <= 0 || dp_size <= 0 || dp_rank < 0 || dp_rank >= dp_size)
+    throw std::invalid_argument(
+        "TokenBatcher: bad batch B=" + std::to_string(B) +
+        " T=" + std::to_string(T) + " dp_rank=" + std::to_string(dp_rank) +
+        " dp_size=" + std::to_string(dp_size));
+  if (batches_per_epoch() == 0)
+    throw token_error(file.path(),
+                      "holds " + std::to_string(file.num_tokens()) +
+                          " tokens, fewer than one global batch needs (" +
+                          std::to_string(uint64_t(dp_size) * B * T + 1) +
+                          " = dp " + std::to_string(dp_size) + " x B " +
+                          std::to_string(B) + " x T " + std::to_string(T) +
+                          " + 1); use a larger file or a smaller batch");
+}
+
+uint64_t TokenBatcher::batches_per_epoch() const {
+  uint64_t global = uint64_t(dp_size_) * B_ * T_;
+  uint64_t n = file_.num_tokens();
+  return n < 1 ? 0 : (n - 1) / global;
+}
+
+void TokenBatcher::seek(uint64_t position) {
+  uint64_t global = uint64_t(dp_size_) * B_ * T_;
+  if (position % global != 0 || position / global > batches_per_epoch())
+    throw std::invalid_argument(
+        file_.path() + ": data position " + std::to_string(position) +
+        " is not the start of a global batch of " + std::to_string(global) +
+        " tokens within the file; the checkpoint was written with another "
+        "batch shape");
+  position_ = position;
+}
+
+void TokenBatcher::next(int *inputs, int *targets) {
+  uint64_t global = uint64_t(dp_size_) * B_ * T_;
+  if (position_ + global + 1 > file_.num_tokens())
+    position_ = 0;
+  uint64_t start = position_ + uint64_t(dp_rank_) * B_ * T_;
+  size_t n = size_t(B_) * T_;
+  file_.read(start, n + 1, buffer_.data());
+  if (vocab_size_ > 0)
+    for (size_t i = 0; i <= n; ++i)
+      if (buffer_[i] >= vocab_size_)
+        throw token_error(file_.path(),
+                          "token " + std::to_string(buffer_[i]) +
+                              " at position " + std::to_string(start + i) +
+                              " is outside the model's vocabulary of " +
+                              std::to_string(vocab_size_) +
+                              "; the file was encoded with another tokenizer");
+  for (size_t i = 0; i < n; ++i) {
+    inputs[i] = buffer_[i];
+    targets[i] = buffer_[i + 1];
+  }
+  position_ += global;
+}
+
+} // namespace tpc

@@ -1,0 +1,87 @@
+//===- TokenFile.h - llm.c token files --------------------------*- C++ -*-===//
+//
+// The format of llm.c's data files: a header of 256 int32 (magic 20240520,
+// version 1, token count, the rest zero), then the tokens as uint16.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_IO_TOKENFILE_H
+#define TPC_RUNTIME_IO_TOKENFILE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tpc {
+
+constexpr int32_t kTokenFileMagic = 20240520;
+constexpr int32_t kTokenFileVersion = 1;
+constexpr size_t kTokenFileHeaderInts = 256;
+
+/// Writes `tokens` to `path` (through path.tmp and a rename, so a reader
+/// never sees half a file).
+void write_token_file(const std::string &path,
+                      const std::vector<uint16_t> &tokens);
+
+/// An open, validated token file. Reads go straight to the file (pread), so
+/// a large corpus is never loaded whole. Errors are std::runtime_error
+/// naming the file, the problem and the fix.
+class TokenFile {
+public:
+  explicit TokenFile(const std::string &path);
+  ~TokenFile();
+  TokenFile(TokenFile &&other) noexcept;
+  TokenFile &operator=(TokenFile &&other) noexcept;
+  TokenFile(const TokenFile &) = delete;
+  TokenFile &operator=(const TokenFile &) = delete;
+
+  const std::string &path() const { return path_; }
+  uint64_t num_tokens() const { return num_tokens_; }
+
+  /// Tokens [pos, pos + n) into out.
+  void read(uint64_t pos, uint64_t n, uint16_t *out) const;
+  /// The whole file.
+  std::vector<uint16_t> read_all() const;
+
+private:
+  std::string path_;
+  int fd_ = -1;
+  uint64_t num_tokens_ = 0;
+};
+
+/// Batches of B windows of T+1 tokens: inputs are a window's first T tokens,
+/// targets the last T (inputs shifted by one). As in llm.c, a batch is B*T+1
+/// consecutive tokens and window b starts at b*T.
+///
+/// With dp_size data-parallel ranks, the global batch at step s covers
+/// dp_size consecutive blocks of B*T tokens and rank r reads block r, so the
+/// ranks' windows are disjoint and together cover what one rank with
+/// dp_size*B rows would read. When the next global batch would run past the
+/// end of the file, reading starts again from the beginning (an epoch).
+class TokenBatcher {
+public:
+  /// vocab_size > 0 checks every token read against it.
+  TokenBatcher(const TokenFile &file, int B, int T, int dp_rank = 0,
+               int dp_size = 1, int vocab_size = 0);
+
+  /// Fills inputs (B*T) and targets (B*T) with the next batch.
+  void next(int *inputs, int *targets);
+  /// Back to the first batch (deterministic evaluation).
+  void reset() { position_ = 0; }
+  /// Global batches per pass over the file.
+  uint64_t batches_per_epoch() const;
+  /// The token offset of the next global batch (for checkpoints).
+  uint64_t position() const { return position_; }
+  void seek(uint64_t position);
+
+private:
+  const TokenFile &file_;
+  int B_, T_, dp_rank_, dp_size_, vocab_size_;
+  uint64_t position_ = 0;
+  std::vector<uint16_t> buffer_;
+};
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_IO_TOKENFILE_H

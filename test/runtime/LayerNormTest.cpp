@@ -1,0 +1,68 @@
+//===- LayerNormTest.cpp - Layer normalisation ----------------------------===//
+
+#include "runtime/backends/cpu/kernels/Kernels.h"
+
+#include "TestUtil.h"
+
+using namespace tpc;
+using namespace tpc::cpu;
+using namespace tpc::test;
+
+namespace {
+const int N = 7 * 2, C = 12;
+
+std::vector<float> reference(const std::vector<float> &x,
+                             const std::vector<float> &w,
+                             const std::vector<float> &b) {
+  std::vector<float> out(N * C);
+  for (int n = 0; n < N; ++n) {
+    double m = 0, v = 0;
+    for (int c = 0; c < C; ++c)
+      m += x[n * C + c];
+    m /= C;
+    for (int c = 0; c < C; ++c)
+      v += (x[n * C + c] - m) * (x[n * C + c] - m);
+    v /= C;
+    for (int c = 0; c < C; ++c)
+      out[n * C + c] =
+          float((x[n * C + c] - m) / std::sqrt(v + 1e-5) * w[c] + b[c]);
+  }
+  return out;
+}
+} // namespace
+
+TEST(LayerNorm, ForwardMatchesReference) {
+  auto x = random_vector(N * C, 1, 2.0f);
+  for (int i = 0; i < N * C; ++i)
+    x[i] += 5.0f; // a large mean must not cost precision
+  auto w = random_vector(C, 2), b = random_vector(C, 3);
+  std::vector<float> out(N * C), mean(N), rstd(N);
+  layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), w.data(),
+                    b.data(), N, C);
+  expect_close(out, reference(x, w, b), 1e-5f, 1e-5f);
+}
+
+TEST(LayerNorm, BackwardMatchesFiniteDifferences) {
+  auto x = random_vector(N * C, 4), w = random_vector(C, 5),
+       b = random_vector(C, 6), dy = random_vector(N * C, 7);
+  std::vector<float> out(N * C), mean(N), rstd(N);
+  auto objective = [&] {
+    layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), w.data(),
+                      b.data(), N, C);
+    return weighted(out, dy);
+  };
+  objective();
+  // Start from non-zero gradients: backward must accumulate.
+  std::vector<float> dx(N * C, 0.5f), dw(C, 0.5f), db(C, 0.5f);
+  layernorm_backward(dx.data(), dw.data(), db.data(), dy.data(), x.data(),
+                     w.data(), mean.data(), rstd.data(), N, C);
+  for (auto &v : dx)
+    v -= 0.5f;
+  for (auto &v : dw)
+    v -= 0.5f;
+  for (auto &v : db)
+    v -= 0.5f;
+  expect_grad_close(dx, numeric_grad(x, objective), 2e-3, "dinp");
+  expect_grad_close(dw, numeric_grad(w, objective), 2e-3, "dweight");
+  expect_grad_close(db, numeric_grad(b, objective), 2e-3, "dbias");
+}
