@@ -1,0 +1,93 @@
+//===- Comm.h - Communicators of a tensor- and data-parallel job -*- C++ -*-===//
+//
+// The job's ranks as Megatron-LM arranges them: rank r has tp_rank = r % tp
+// and dp_rank = r / tp, so the ranks of one tensor-parallel group are
+// neighbours. Collectives work in place on backend memory that the host can
+// address (the cpu backend's).
+//
+// A process that mpirun did not start runs alone without touching MPI, so a
+// tp = dp = 1 job needs no launcher.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_COMM_COMM_H
+#define TPC_RUNTIME_COMM_COMM_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tpc {
+
+enum class Group { World, TP, DP };
+enum class ReduceOp { Sum, Max };
+
+/// "tp", "dp", "world": the program's spelling. Throws std::runtime_error
+/// for anything else.
+Group parse_group(const std::string &name);
+const char *group_name(Group group);
+
+/// True when this process was started by an MPI launcher.
+bool launched_by_mpi();
+
+class Comm {
+public:
+  /// Joins the job: MPI_Init under an MPI launcher, otherwise a job of one.
+  Comm(int *argc, char ***argv);
+  /// MPI_Finalize when MPI was initialized.
+  ~Comm();
+  Comm(const Comm &) = delete;
+  Comm &operator=(const Comm &) = delete;
+
+  bool distributed() const { return distributed_; }
+  int world_rank() const { return world_rank_; }
+  int world_size() const { return world_size_; }
+  /// Ranks of this job on this node (OMPI_COMM_WORLD_LOCAL_SIZE).
+  int local_size() const { return local_size_; }
+
+  /// Forms the TP and DP groups. Throws std::runtime_error naming both sizes
+  /// and the fix when the world does not have tp * dp ranks; every rank
+  /// throws the same error, so no rank is left waiting.
+  void make_groups(int tp, int dp);
+  int tp_rank() const { return tp_rank_; }
+  int tp_size() const { return tp_size_; }
+  int dp_rank() const { return dp_rank_; }
+  int dp_size() const { return dp_size_; }
+  int rank(Group group) const;
+  int size(Group group) const;
+
+  void all_reduce(float *data, size_t n, ReduceOp op, Group group);
+  void all_reduce(int32_t *data, size_t n, ReduceOp op, Group group);
+  void all_reduce(double *data, size_t n, ReduceOp op, Group group);
+  /// out holds size(group) * n floats: rank i's `in` at out + i * n.
+  void all_gather(const float *in, float *out, size_t n, Group group);
+  /// As all_gather, but only the group's rank 0 receives (out may be null
+  /// elsewhere).
+  void gather(const float *in, float *out, size_t n, Group group);
+  void broadcast(void *data, size_t bytes, int root, Group group);
+  void barrier(Group group = Group::World);
+
+  /// True on every rank when `ok` is true on every rank. A collective over
+  /// the world: the way ranks agree to stop together after an error.
+  bool all_ok(bool ok);
+  /// Ends the whole job (MPI_Abort) or, alone, this process.
+  [[noreturn]] void abort(int code);
+
+private:
+  struct Groups; // the MPI communicators, kept out of this header
+
+  bool distributed_ = false;
+  int world_rank_ = 0, world_size_ = 1, local_size_ = 1;
+  int tp_rank_ = 0, tp_size_ = 1, dp_rank_ = 0, dp_size_ = 1;
+  std::unique_ptr<Groups> groups_;
+};
+
+/// Threads per rank: the node's cores shared evenly by the ranks on it.
+int default_threads(int ranks_on_node);
+/// Sets the OpenMP and OpenBLAS thread counts.
+void set_threads(int threads);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_COMM_COMM_H

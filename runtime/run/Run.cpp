@@ -1,0 +1,162 @@
+//===- Run.cpp - Evaluation and forward passes over token files -----------===//
+
+#include "runtime/run/Run.h"
+#include "runtime/io/TokenFile.h"
+#include "runtime/program/ProgramFile.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace tpc {
+
+namespace {
+std::runtime_error entry_error(const std::string &name,
+                               const std::string &what) {
+  return std::runtime_error(
+      "entry point '" + name + "' " + what +
+      "; it must be fn(tokens [B,T] i32, targets [B,T] i32) -> (loss sum "
+      "f32, count i32, logits [B,T,V] f32)");
+}
+
+bool is(const program::Tensor &t, program::DType dtype,
+        std::vector<int64_t> shape) {
+  return t.dtype() == dtype &&
+         std::vector<int64_t>(t.shape().begin(), t.shape().end()) == shape;
+}
+} // namespace
+
+ModelEntry describe_entry(const Executor &ex, const std::string &name) {
+  ModelEntry e;
+  e.fn = &ex.function(name);
+  const program::Function &fn = *e.fn;
+  if (fn.inputs_size() != 2 || fn.outputs_size() < 2)
+    throw entry_error(name, "has " + std::to_string(fn.inputs_size()) +
+                                " inputs and " +
+                                std::to_string(fn.outputs_size()) + " outputs");
+  const program::Tensor &tokens = ex.tensor(fn.inputs(0));
+  if (tokens.shape_size() != 2 || tokens.dtype() != program::I32)
+    throw entry_error(name, "takes tokens that are not [B,T] i32");
+  e.B = int(tokens.shape(0));
+  e.T = int(tokens.shape(1));
+  if (!is(ex.tensor(fn.inputs(1)), program::I32, {e.B, e.T}))
+    throw entry_error(name, "takes targets that are not [B,T] i32");
+  if (!is(ex.tensor(fn.outputs(0)), program::F32, {}) ||
+      !is(ex.tensor(fn.outputs(1)), program::I32, {}))
+    throw entry_error(name, "does not return a loss sum and a count first");
+  // The last loss op says how the logits are laid out.
+  int logits_id = -1;
+  for (const program::Instruction &inst : fn.body()) {
+    if (inst.op() == "cross_entropy" ||
+        inst.op() == "vocab_parallel_cross_entropy") {
+      logits_id = inst.inputs(0);
+      e.vocab_parallel = inst.op() == "vocab_parallel_cross_entropy";
+      const program::Tensor &l = ex.tensor(logits_id);
+      e.logits_width = int(l.shape(l.shape_size() - 1));
+      e.vocab = e.logits_width;
+      if (e.vocab_parallel) {
+        auto it = inst.attrs().find("vocab_size");
+        if (it == inst.attrs().end())
+          throw entry_error(name, "has a vocab_parallel_cross_entropy without "
+                                  "vocab_size");
+        e.vocab = int(it->second.i());
+      }
+    }
+  }
+  if (logits_id < 0)
+    throw entry_error(name, "computes no cross_entropy");
+  for (int i = 2; i < fn.outputs_size(); ++i)
+    if (fn.outputs(i) == logits_id)
+      e.logits = i;
+  return e;
+}
+
+EvalResult evaluate(Executor &ex, const ModelEntry &entry,
+                    const std::string &data, int64_t max_batches) {
+  Comm &comm = ex.comm();
+  std::unique_ptr<TokenFile> file;
+  std::unique_ptr<TokenBatcher> batcher;
+  together(comm, [&] {
+    file = std::make_unique<TokenFile>(data);
+    batcher = std::make_unique<TokenBatcher>(*file, entry.B, entry.T,
+                                             comm.dp_rank(), comm.dp_size(),
+                                             entry.vocab);
+  });
+  int64_t batches = int64_t(batcher->batches_per_epoch());
+  if (max_batches > 0)
+    batches = std::min(batches, max_batches);
+  size_t n = size_t(entry.B) * entry.T;
+  std::vector<int> inputs(n), targets(n);
+  double totals[2] = {0.0, 0.0}; // loss sum, count
+  for (int64_t b = 0; b < batches; ++b) {
+    together(comm, [&] { batcher->next(inputs.data(), targets.data()); });
+    ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
+    ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
+    ex.run(*entry.fn);
+    float sum = 0.0f;
+    int32_t count = 0;
+    ex.read_output(*entry.fn, 0, &sum, sizeof(sum));
+    ex.read_output(*entry.fn, 1, &count, sizeof(count));
+    totals[0] += sum;
+    totals[1] += count;
+  }
+  // Every rank of a TP group holds the same loss; DP ranks hold disjoint
+  // windows.
+  comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
+  EvalResult r;
+  r.tokens = int64_t(totals[1]);
+  r.batches = batches;
+  r.loss = totals[1] > 0 ? totals[0] / totals[1] : 0.0;
+  return r;
+}
+
+std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
+                                  const std::string &data) {
+  Comm &comm = ex.comm();
+  if (entry.logits < 0)
+    throw std::runtime_error("entry point '" + entry.fn->name() +
+                             "' does not return its logits");
+  if (!entry.vocab_parallel && comm.tp_size() > 1 &&
+      entry.logits_width != entry.vocab)
+    throw std::runtime_error("the logits of '" + entry.fn->name() +
+                             "' are neither whole nor vocabulary-parallel");
+  size_t n = size_t(entry.B) * entry.T;
+  std::vector<int> inputs(n), targets(n);
+  std::unique_ptr<TokenFile> file;
+  together(comm, [&] {
+    file = std::make_unique<TokenFile>(data);
+    TokenBatcher batcher(*file, entry.B, entry.T, comm.dp_rank(),
+                         comm.dp_size(), entry.vocab);
+    batcher.next(inputs.data(), targets.data());
+  });
+  ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
+  ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
+  ex.run(*entry.fn);
+  size_t width = size_t(entry.logits_width);
+  std::vector<float> local(n * width);
+  ex.read_output(*entry.fn, entry.logits, local.data(),
+                 local.size() * sizeof(float));
+  if (comm.dp_rank() != 0)
+    return {};
+  int parts = entry.vocab_parallel ? comm.tp_size() : 1;
+  std::vector<float> all(comm.tp_rank() == 0 ? local.size() * parts : 0);
+  if (parts > 1)
+    comm.gather(local.data(), all.empty() ? nullptr : all.data(), local.size(),
+                Group::TP);
+  else if (comm.tp_rank() == 0)
+    all = local;
+  if (comm.world_rank() != 0)
+    return {};
+  // Rank r holds columns [r*width, (r+1)*width) of the padded vocabulary.
+  size_t V = size_t(entry.vocab);
+  std::vector<float> out(n * V);
+  for (int r = 0; r < parts; ++r)
+    for (size_t row = 0; row < n; ++row)
+      for (size_t j = 0; j < width; ++j) {
+        size_t col = size_t(r) * width + j;
+        if (col < V)
+          out[row * V + col] = all[(size_t(r) * n + row) * width + j];
+      }
+  return out;
+}
+
+} // namespace tpc

@@ -1,0 +1,79 @@
+//===- Run.h - Evaluation and forward passes over token files ---*- C++ -*-===//
+//
+// What `tpc-run` does with a loaded program: token-weighted evaluation over
+// the start of a token file, and the logits of one batch gathered over the
+// TP group. Errors that some ranks may see and others not (a bad token in
+// one data-parallel rank's windows) are agreed on through Comm::all_ok, so
+// every rank stops together.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_RUN_RUN_H
+#define TPC_RUNTIME_RUN_RUN_H
+
+#include "runtime/comm/Comm.h"
+#include "runtime/exec/Executor.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tpc {
+
+/// Thrown on the ranks that did not fail themselves when another rank
+/// failed; that rank reports the error.
+struct PeerFailure : std::runtime_error {
+  PeerFailure() : std::runtime_error("another rank failed") {}
+};
+
+/// Runs `step` on every rank; if it throws anywhere, it throws everywhere:
+/// the failing ranks rethrow their error, the others throw PeerFailure.
+template <typename Step> void together(Comm &comm, Step &&step) {
+  std::exception_ptr error;
+  try {
+    step();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  bool ok = comm.all_ok(!error);
+  if (error)
+    std::rethrow_exception(error);
+  if (!ok)
+    throw PeerFailure();
+}
+
+/// A language-model entry point as the driver uses it:
+/// fn(tokens [B,T] i32, targets [B,T] i32) -> (loss sum f32, count i32
+/// [, logits [B,T,Vl] f32]).
+struct ModelEntry {
+  const program::Function *fn = nullptr;
+  int B = 0, T = 0;
+  int vocab = 0;        // unpadded vocabulary
+  int logits = -1;      // output index of the logits, -1 when absent
+  int logits_width = 0; // local columns
+  bool vocab_parallel = false;
+};
+
+/// Throws naming the function and what does not match the convention.
+ModelEntry describe_entry(const Executor &ex, const std::string &name);
+
+struct EvalResult {
+  double loss = 0.0; // token-weighted mean over the whole job
+  int64_t tokens = 0;
+  int64_t batches = 0;
+};
+
+/// Mean loss over the first `max_batches` global batches (all the file's
+/// when <= 0), each dp * B windows of T+1 tokens.
+EvalResult evaluate(Executor &ex, const ModelEntry &entry,
+                    const std::string &data, int64_t max_batches);
+
+/// The unpadded logits [B,T,V] of data-parallel rank 0's first batch, on
+/// world rank 0 (empty elsewhere).
+std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
+                                  const std::string &data);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_RUN_RUN_H
