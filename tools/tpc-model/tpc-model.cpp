@@ -19,6 +19,8 @@
 using namespace tpc::models;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory options("tpc-model options");
+
 static cl::SubCommand
     gpt2Cmd("gpt2",
             "GPT-2 decoder: the OpenAI sizes, the Megatron-LM paper's, or any "
@@ -37,54 +39,60 @@ static cl::opt<std::string>
                     "megatron-1.2b, megatron-2.5b, megatron-4.2b, "
                     "megatron-8.3b (Megatron-LM Table 1); the size flags "
                     "override its fields (default: 124m)"),
-           cl::value_desc("name"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
+           cl::value_desc("name"), cl::cat(options), cl::sub(gpt2Cmd),
+           cl::sub(stagFormerCmd));
 static cl::opt<int64_t> layers("layers",
                                cl::desc("Transformer layers (per stack)"),
-                               cl::value_desc("L"), cl::sub(gpt2Cmd),
-                               cl::sub(stagFormerCmd));
+                               cl::value_desc("L"), cl::cat(options),
+                               cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
 static cl::opt<int64_t> hidden("hidden", cl::desc("Hidden size"),
-                               cl::value_desc("H"), cl::sub(gpt2Cmd),
-                               cl::sub(stagFormerCmd));
+                               cl::value_desc("H"), cl::cat(options),
+                               cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
 static cl::opt<int64_t> heads("heads",
                               cl::desc("Attention heads; must divide --hidden"),
-                              cl::value_desc("A"), cl::sub(gpt2Cmd),
-                              cl::sub(stagFormerCmd));
+                              cl::value_desc("A"), cl::cat(options),
+                              cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
 static cl::opt<int64_t>
     vocab("vocab", cl::desc("Vocabulary size (default: GPT-2's 50257)"),
-          cl::value_desc("V"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd),
-          cl::sub(bigramCmd));
+          cl::value_desc("V"), cl::cat(options), cl::sub(gpt2Cmd),
+          cl::sub(stagFormerCmd), cl::sub(bigramCmd));
 static cl::opt<int64_t>
     seq("seq",
         cl::desc("Positions: rows of the position table wpe (n_ctx), the "
                  "longest sequence the model reads"),
-        cl::value_desc("P"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
+        cl::value_desc("P"), cl::cat(options), cl::sub(gpt2Cmd),
+        cl::sub(stagFormerCmd));
 
 static cl::opt<double>
     dropout("dropout",
             cl::desc("Dropout probability of the embeddings, the residual "
                      "branches and the attention probabilities (default: 0)"),
-            cl::value_desc("p"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
+            cl::value_desc("p"), cl::cat(options), cl::sub(gpt2Cmd),
+            cl::sub(stagFormerCmd));
 static cl::opt<double>
     embdPdrop("embd-pdrop",
               cl::desc("Dropout of the embeddings (overrides --dropout)"),
-              cl::value_desc("p"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
+              cl::value_desc("p"), cl::cat(options), cl::sub(gpt2Cmd),
+              cl::sub(stagFormerCmd));
 static cl::opt<double> residPdrop(
     "resid-pdrop",
     cl::desc("Dropout of each residual branch (overrides --dropout)"),
-    cl::value_desc("p"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
+    cl::value_desc("p"), cl::cat(options), cl::sub(gpt2Cmd),
+    cl::sub(stagFormerCmd));
 static cl::opt<double> attnPdrop(
     "attn-pdrop",
     cl::desc("Dropout of the attention probabilities (overrides --dropout)"),
-    cl::value_desc("p"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd));
+    cl::value_desc("p"), cl::cat(options), cl::sub(gpt2Cmd),
+    cl::sub(stagFormerCmd));
 
 static cl::opt<bool>
     tied("tied",
          cl::desc("Output layer reads the embedding table wte (default)"),
-         cl::sub(gpt2Cmd));
+         cl::cat(options), cl::sub(gpt2Cmd));
 static cl::opt<bool>
     noTied("no-tied",
            cl::desc("Output layer has its own weight lm_head.weight [V, H]"),
-           cl::sub(gpt2Cmd));
+           cl::cat(options), cl::sub(gpt2Cmd));
 static cl::opt<NormLayout>
     layout("layout", cl::desc("Where the layer norms sit"),
            cl::values(clEnumValN(NormLayout::PreNorm, "pre-norm",
@@ -93,45 +101,46 @@ static cl::opt<NormLayout>
                       clEnumValN(NormLayout::PostNorm, "post-norm",
                                  "Original transformer: ln after each residual "
                                  "add, no ln_f")),
-           cl::init(NormLayout::PreNorm), cl::sub(gpt2Cmd));
+           cl::init(NormLayout::PreNorm), cl::cat(options), cl::sub(gpt2Cmd));
 
 static cl::opt<int64_t> stacks("stacks",
                                cl::desc("Number of stacks p (default: 2)"),
                                cl::value_desc("p"), cl::init(2),
-                               cl::sub(stagFormerCmd));
+                               cl::cat(options), cl::sub(stagFormerCmd));
 static cl::opt<bool> sharedWeights(
     "shared-weights",
     cl::desc("Every stack reuses the self-attention and MLP weights h.<i>.*; "
              "only the cross-attention weights are per stack"),
-    cl::sub(stagFormerCmd));
+    cl::cat(options), cl::sub(stagFormerCmd));
 static cl::opt<int64_t>
     window("window",
            cl::desc("Cross-attention sees only the last w strictly earlier "
                     "positions (default: all of them)"),
-           cl::value_desc("w"), cl::sub(stagFormerCmd));
+           cl::value_desc("w"), cl::cat(options), cl::sub(stagFormerCmd));
 
 static cl::opt<int64_t>
     batch("batch",
           cl::desc("Fix the micro-batch size B of the inputs (default: left "
                    "open, `?`, for tpc-compile to choose)"),
-          cl::value_desc("B"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd),
-          cl::sub(bigramCmd));
+          cl::value_desc("B"), cl::cat(options), cl::sub(gpt2Cmd),
+          cl::sub(stagFormerCmd), cl::sub(bigramCmd));
 static cl::opt<int64_t>
     seqLen("seq-len",
            cl::desc("Fix the sequence length T of the inputs (default: left "
                     "open, `?`, for tpc-compile to choose)"),
-           cl::value_desc("T"), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd),
-           cl::sub(bigramCmd));
+           cl::value_desc("T"), cl::cat(options), cl::sub(gpt2Cmd),
+           cl::sub(stagFormerCmd), cl::sub(bigramCmd));
 
 static cl::opt<std::string>
     output("o", cl::desc("Write the module to this file (default: stdout)"),
-           cl::value_desc("file"), cl::init("-"), cl::sub(gpt2Cmd),
-           cl::sub(stagFormerCmd), cl::sub(bigramCmd));
+           cl::value_desc("file"), cl::init("-"), cl::cat(options),
+           cl::sub(gpt2Cmd), cl::sub(stagFormerCmd), cl::sub(bigramCmd));
 static cl::opt<bool> summary(
     "summary",
     cl::desc("Print the parameter count per block instead of the module; "
              "with -o, write the module as well"),
-    cl::sub(gpt2Cmd), cl::sub(stagFormerCmd), cl::sub(bigramCmd));
+    cl::cat(options), cl::sub(gpt2Cmd), cl::sub(stagFormerCmd),
+    cl::sub(bigramCmd));
 
 template <typename T> static void override(T &field, const cl::opt<T> &flag) {
   if (flag.getNumOccurrences())
@@ -206,6 +215,7 @@ static int emit(mlir::ModuleOp module, const std::string &command,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(options);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tpc-model: write a transformer language model as a tpc module\n\n"
