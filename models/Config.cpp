@@ -1,0 +1,184 @@
+//===- Config.cpp - Presets, validation, command lines ----------*- C++ -*-===//
+
+#include "models/Models.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Format.h"
+
+using namespace tpc::models;
+
+namespace {
+// GPT-2 (Radford et al., 2019) and Table 1 of the Megatron-LM paper
+// (Shoeybi et al., 2019), both with GPT-2's vocabulary and 1024 positions.
+const Preset kPresets[] = {
+    {"124m", "GPT-2 small: 12 layers, hidden 768, 12 heads", 12, 768, 12, 50257,
+     1024},
+    {"350m", "GPT-2 medium: 24 layers, hidden 1024, 16 heads", 24, 1024, 16,
+     50257, 1024},
+    {"774m", "GPT-2 large: 36 layers, hidden 1280, 20 heads", 36, 1280, 20,
+     50257, 1024},
+    {"1558m", "GPT-2 XL: 48 layers, hidden 1600, 25 heads", 48, 1600, 25, 50257,
+     1024},
+    {"megatron-1.2b", "Megatron-LM 1.2B: 40 layers, hidden 1536, 16 heads", 40,
+     1536, 16, 50257, 1024},
+    {"megatron-2.5b", "Megatron-LM 2.5B: 54 layers, hidden 1920, 20 heads", 54,
+     1920, 20, 50257, 1024},
+    {"megatron-4.2b", "Megatron-LM 4.2B: 64 layers, hidden 2304, 24 heads", 64,
+     2304, 24, 50257, 1024},
+    {"megatron-8.3b", "Megatron-LM 8.3B: 72 layers, hidden 3072, 32 heads", 72,
+     3072, 32, 50257, 1024},
+};
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string number(double value) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%g", value);
+  return s;
+}
+
+llvm::Error checkPositive(llvm::StringRef flag, int64_t value) {
+  if (value >= 1)
+    return llvm::Error::success();
+  return error("--" + flag + " must be >= 1, got " + llvm::Twine(value));
+}
+
+llvm::Error checkProbability(llvm::StringRef flag, double p) {
+  if (p >= 0.0 && p < 1.0)
+    return llvm::Error::success();
+  return error("--" + flag + " must be a probability in [0, 1), got " +
+               number(p));
+}
+
+llvm::Error checkInput(const InputShape &input) {
+  if (input.batch != kOpen && input.batch < 1)
+    return error("--batch must be >= 1, got " + llvm::Twine(input.batch) +
+                 "; omit it to leave the batch open");
+  if (input.seqLen != kOpen && input.seqLen < 1)
+    return error("--seq-len must be >= 1, got " + llvm::Twine(input.seqLen) +
+                 "; omit it to leave the sequence length open");
+  return llvm::Error::success();
+}
+
+/// The flags shared by GPT-2 and StagFormer.
+std::string transformerFlags(const GPT2Config &c) {
+  std::string s = " --layers " + std::to_string(c.layers) + " --hidden " +
+                  std::to_string(c.hidden) + " --heads " +
+                  std::to_string(c.heads) + " --vocab " +
+                  std::to_string(c.vocab) + " --seq " +
+                  std::to_string(c.positions);
+  if (c.embdPdrop == c.residPdrop && c.residPdrop == c.attnPdrop) {
+    if (c.embdPdrop > 0.0)
+      s += " --dropout " + number(c.embdPdrop);
+  } else {
+    s += " --embd-pdrop " + number(c.embdPdrop) + " --resid-pdrop " +
+         number(c.residPdrop) + " --attn-pdrop " + number(c.attnPdrop);
+  }
+  return s;
+}
+
+std::string inputFlags(const InputShape &input) {
+  std::string s;
+  if (input.batch != kOpen)
+    s += " --batch " + std::to_string(input.batch);
+  if (input.seqLen != kOpen)
+    s += " --seq-len " + std::to_string(input.seqLen);
+  return s;
+}
+} // namespace
+
+llvm::ArrayRef<Preset> tpc::models::gpt2Presets() { return kPresets; }
+
+const Preset *tpc::models::findPreset(llvm::StringRef name) {
+  const Preset *it =
+      llvm::find_if(kPresets, [&](const Preset &p) { return p.name == name; });
+  return it == std::end(kPresets) ? nullptr : it;
+}
+
+GPT2Config tpc::models::configOf(const Preset &preset) {
+  GPT2Config config;
+  config.layers = preset.layers;
+  config.hidden = preset.hidden;
+  config.heads = preset.heads;
+  config.vocab = preset.vocab;
+  config.positions = preset.positions;
+  return config;
+}
+
+llvm::Error tpc::models::validate(const GPT2Config &c) {
+  if (llvm::Error e = checkPositive("layers", c.layers))
+    return e;
+  if (llvm::Error e = checkPositive("hidden", c.hidden))
+    return e;
+  if (llvm::Error e = checkPositive("heads", c.heads))
+    return e;
+  if (llvm::Error e = checkPositive("vocab", c.vocab))
+    return e;
+  if (llvm::Error e = checkPositive("seq", c.positions))
+    return e;
+  if (c.hidden % c.heads != 0)
+    return error("--hidden " + llvm::Twine(c.hidden) +
+                 " is not a multiple of --heads " + llvm::Twine(c.heads) +
+                 "; every head needs hidden/heads features: choose a head "
+                 "count that divides the hidden size");
+  if (llvm::Error e = checkProbability("embd-pdrop", c.embdPdrop))
+    return e;
+  if (llvm::Error e = checkProbability("resid-pdrop", c.residPdrop))
+    return e;
+  if (llvm::Error e = checkProbability("attn-pdrop", c.attnPdrop))
+    return e;
+  if (llvm::Error e = checkInput(c.input))
+    return e;
+  if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
+    return error("--seq-len " + llvm::Twine(c.input.seqLen) + " exceeds the " +
+                 llvm::Twine(c.positions) +
+                 " rows of the position table; raise --seq or shorten "
+                 "--seq-len");
+  return llvm::Error::success();
+}
+
+llvm::Error tpc::models::validate(const StagFormerConfig &c) {
+  if (llvm::Error e = validate(c.base))
+    return e;
+  if (c.stacks < 2)
+    return error("--stacks must be >= 2, got " + llvm::Twine(c.stacks) +
+                 "; a single stack is GPT-2: use `tpc-model gpt2`");
+  if (c.window && *c.window < 1)
+    return error("--window must be >= 1, got " + llvm::Twine(*c.window) +
+                 "; omit it to cross-attend to all earlier positions");
+  if (c.base.layout != NormLayout::PreNorm || !c.base.tied)
+    return error("StagFormer is built pre-norm with a tied output layer");
+  return llvm::Error::success();
+}
+
+llvm::Error tpc::models::validate(const BigramConfig &c) {
+  if (llvm::Error e = checkPositive("vocab", c.vocab))
+    return e;
+  return checkInput(c.input);
+}
+
+std::string tpc::models::commandLine(const GPT2Config &c) {
+  std::string s = "tpc-model gpt2" + transformerFlags(c);
+  if (c.layout == NormLayout::PostNorm)
+    s += " --layout post-norm";
+  if (!c.tied)
+    s += " --no-tied";
+  return s + inputFlags(c.input);
+}
+
+std::string tpc::models::commandLine(const StagFormerConfig &c) {
+  std::string s = "tpc-model stagformer --stacks " + std::to_string(c.stacks) +
+                  transformerFlags(c.base);
+  if (c.sharedWeights)
+    s += " --shared-weights";
+  if (c.window)
+    s += " --window " + std::to_string(*c.window);
+  return s + inputFlags(c.base.input);
+}
+
+std::string tpc::models::commandLine(const BigramConfig &c) {
+  return "tpc-model bigram --vocab " + std::to_string(c.vocab) +
+         inputFlags(c.input);
+}

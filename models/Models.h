@@ -1,0 +1,119 @@
+//===- Models.h - Builders of tpc model modules -----------------*- C++ -*-===//
+//
+// The configurations of the model families that tpc ships (GPT-2 and the
+// Megatron paper's GPT-2 variants, the bigram baseline, StagFormer), their
+// validation, and the builders that write each one as a `tpc` module at its
+// global size with the batch and sequence length left open.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_MODELS_MODELS_H
+#define TPC_MODELS_MODELS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+namespace tpc::models {
+
+/// Marks the batch or sequence dimension of the inputs as left open.
+inline constexpr int64_t kOpen = mlir::ShapedType::kDynamic;
+
+/// Where the layer norms sit. Pre-norm is GPT-2's: each sublayer reads
+/// ln(h) and a final ln_f precedes the output layer. Post-norm is the
+/// original transformer's: h = ln(h + sublayer(h)), with no ln_f.
+enum class NormLayout { PreNorm, PostNorm };
+
+/// The input shapes a module is written for. Either dimension may stay open
+/// (kOpen); tpc-compile fixes open ones later.
+struct InputShape {
+  int64_t batch = kOpen;
+  int64_t seqLen = kOpen;
+};
+
+/// A GPT-2 style decoder. Defaults are GPT-2 124M.
+struct GPT2Config {
+  int64_t layers = 12;
+  int64_t hidden = 768;
+  int64_t heads = 12;
+  int64_t vocab = 50257;
+  /// Rows of the position table wpe (n_ctx): the longest sequence.
+  int64_t positions = 1024;
+  double embdPdrop = 0.0;
+  double residPdrop = 0.0;
+  double attnPdrop = 0.0;
+  /// Tied: the output layer reads wte transposed; untied: lm_head.weight.
+  bool tied = true;
+  NormLayout layout = NormLayout::PreNorm;
+  InputShape input;
+};
+
+/// StagFormer (DESIGN.md section 7): `stacks` pre-norm GPT-2 stacks of
+/// `base.layers` layers each, with a tied output layer.
+struct StagFormerConfig {
+  GPT2Config base;
+  int64_t stacks = 2;
+  bool sharedWeights = false;
+  /// Cross-attention sees only the last `window` strictly earlier positions.
+  std::optional<int64_t> window;
+};
+
+/// Logits are a row of a learned [V, V] table indexed by the current token.
+struct BigramConfig {
+  int64_t vocab = 50257;
+  InputShape input;
+};
+
+/// A named size of GPT-2: the four OpenAI models and the four GPT-2
+/// configurations of the Megatron-LM paper's Table 1.
+struct Preset {
+  llvm::StringRef name;
+  llvm::StringRef description;
+  int64_t layers, hidden, heads, vocab, positions;
+};
+
+llvm::ArrayRef<Preset> gpt2Presets();
+/// The preset called `name`, or nullptr.
+const Preset *findPreset(llvm::StringRef name);
+/// The configuration of a preset, with every other field at its default.
+GPT2Config configOf(const Preset &preset);
+
+/// Checks a configuration; the error names the offending flag and the fix.
+llvm::Error validate(const GPT2Config &config);
+llvm::Error validate(const StagFormerConfig &config);
+llvm::Error validate(const BigramConfig &config);
+
+/// The tpc-model command line that writes the same module.
+std::string commandLine(const GPT2Config &config);
+std::string commandLine(const StagFormerConfig &config);
+std::string commandLine(const BigramConfig &config);
+
+/// Builders. The configuration must have passed validate(); the module
+/// holds the parameters at their global shapes and `func.func @forward(
+/// %tokens, %targets) -> (loss sum, target count, logits)`.
+mlir::OwningOpRef<mlir::ModuleOp> buildGPT2(mlir::MLIRContext &context,
+                                            const GPT2Config &config);
+mlir::OwningOpRef<mlir::ModuleOp>
+buildStagFormer(mlir::MLIRContext &context, const StagFormerConfig &config);
+mlir::OwningOpRef<mlir::ModuleOp> buildBigram(mlir::MLIRContext &context,
+                                              const BigramConfig &config);
+
+/// Prints the parameter count of a module: the total with thousands
+/// separators, then one line per block (embeddings, layers grouped by stack
+/// with their components, final layer norm, output layer, alpha).
+void printSummary(mlir::ModuleOp module, llvm::StringRef title,
+                  llvm::raw_ostream &os);
+
+/// 124439808 -> "124,439,808".
+std::string withThousands(int64_t value);
+
+} // namespace tpc::models
+
+#endif // TPC_MODELS_MODELS_H
