@@ -32,6 +32,15 @@ FailureOr<func::FuncOp> tpc::getForward(ModuleOp module) {
       "reads the model's structure from func.func @forward, so define it");
 }
 
+std::string tpc::layoutText(LayoutAttr layout) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  cast<Attribute>(layout).print(os, /*elideType=*/true);
+  // `#tpc.layout<split 1>` -> `<split 1>`, the form a tpc.param writes.
+  size_t lt = s.find('<');
+  return lt == std::string::npos ? s : s.substr(lt);
+}
+
 ParamOp tpc::getReadParam(Value value) {
   auto read = value.getDefiningOp<GetParamOp>();
   if (!read)
@@ -156,19 +165,6 @@ bool onlyFeedsLoss(Value logits, CrossEntropyOp loss) {
   return true;
 }
 
-std::string printed(Attribute attr) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  attr.print(os, /*elideType=*/true);
-  return s;
-}
-
-/// `#tpc.layout<split 1>` -> `<split 1>`, the form a tpc.param writes.
-std::string layoutText(LayoutAttr layout) {
-  std::string s = printed(layout);
-  size_t lt = s.find('<');
-  return lt == std::string::npos ? s : s.substr(lt);
-}
 } // namespace
 
 FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {

@@ -42,6 +42,9 @@ int64_t getPaddedVocab(int64_t vocab, int64_t tp);
 /// module when there is none.
 mlir::FailureOr<mlir::func::FuncOp> getForward(mlir::ModuleOp module);
 
+/// A layout as a tpc.param writes it, e.g. `<split 1 blocks 3>`.
+std::string layoutText(LayoutAttr layout);
+
 /// The parameter `value` reads when it is a tpc.get_param result, else null.
 ParamOp getReadParam(mlir::Value value);
 

@@ -22,7 +22,7 @@ struct MegatronShardPass
     ModuleOp module = getOperation();
     if (tp < 1) {
       module.emitError("tensor-parallel size must be >= 1, got tp = ")
-          << tp << "; use tp=1 for a single rank";
+          << static_cast<int64_t>(tp) << "; use tp=1 for a single rank";
       return signalPassFailure();
     }
     if (module->hasAttr(kTpAttrName)) {

@@ -179,7 +179,7 @@ void PartitionPass::runOnOperation() {
     if (succeeded(param.getLocalType(tp)))
       continue;
     param.emitOpError("layout ")
-        << param.getLayoutAttr() << " of @" << param.getSymName()
+        << layoutText(param.getLayoutAttr()) << " of @" << param.getSymName()
         << " cannot be split by tp = " << tp
         << "; give it a layout that divides or remove the layout";
     return signalPassFailure();
