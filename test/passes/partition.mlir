@@ -17,7 +17,12 @@
 // RUN: tpc-opt %S/Inputs/stagformer_shared.mlir --tpc-megatron-shard=tp=4 --tpc-partition | grep "= tpc.f %" | count 11
 // RUN: tpc-opt %S/Inputs/stagformer_shared.mlir --tpc-megatron-shard=tp=4 --tpc-partition | grep "= tpc.g %" | count 9
 // RUN: tpc-opt %S/Inputs/bigram.mlir --tpc-megatron-shard=tp=2 --tpc-partition | FileCheck %s --check-prefix=BIGRAM
-// RUN: tpc-opt %S/Inputs/gpt2.mlir --tpc-specialize=batch=4 --tpc-specialize=seq=8 --tpc-megatron-shard=tp=2 --tpc-partition | FileCheck %s --check-prefix=STATIC
+// RUN: tpc-opt %S/Inputs/bigram.mlir --tpc-megatron-shard=tp=2 --tpc-partition | not grep "tpc.[fg] %"
+// RUN: tpc-opt %S/Inputs/bigram.mlir --tpc-megatron-shard=tp=3 --tpc-partition | FileCheck %s --check-prefix=BIGRAM3
+// RUN: tpc-opt %S/Inputs/gpt2_h12.mlir --tpc-megatron-shard=tp=3 --tpc-partition | FileCheck %s --check-prefix=TP3
+// RUN: tpc-opt %S/Inputs/gpt2_h12.mlir --tpc-megatron-shard=tp=3 --tpc-partition | grep "= tpc.f %" | count 3
+// RUN: tpc-opt %S/Inputs/gpt2_h12.mlir --tpc-megatron-shard=tp=3 --tpc-partition | grep "= tpc.g %" | count 3
+// RUN: tpc-opt %S/Inputs/gpt2.mlir '--tpc-specialize=batch=4 seq=8' --tpc-megatron-shard=tp=2 --tpc-partition | FileCheck %s --check-prefix=STATIC
 
 // GPT-2, L=2, tp=2: per layer an f before c_attn and c_fc and a g after each
 // c_proj, plus the g of the vocab-parallel embedding and the f of the output
@@ -109,6 +114,20 @@
 // TP1: tpc.get_param @h.0.mlp.c_proj.weight : tensor<64x16xf32>
 // TP1: tpc.vocab_parallel_cross_entropy %{{.*}}, %arg1 vocab 100 ignore_index -1 : tensor<?x?x128xf32>
 
+// tp=3 divides neither V=100 nor 256: the vocabulary pads to 384, 128 per rank.
+// TP3: module attributes {tpc.tp = 3 : i64} {
+// TP3-NEXT: tpc.param @wte : tensor<384x12xf32> {{.*}} layout <split 0> {vocab_size = 100 : i64}
+// TP3-LABEL: func.func @forward
+// TP3-SAME: -> (tensor<f32>, tensor<i32>, tensor<?x?x128xf32>)
+// TP3: tpc.embedding %{{.*}}, %arg0 vocab_parallel : tensor<128x12xf32>
+// TP3: tpc.get_param @h.0.attn.c_attn.weight : tensor<12x12xf32>
+// TP3: tpc.self_attention %{{.*}} heads 1 causal head_parallel : tensor<?x?x12xf32>
+// TP3: tpc.get_param @h.0.attn.c_proj.weight : tensor<4x12xf32>
+// TP3: tpc.get_param @h.0.mlp.c_fc.weight : tensor<12x16xf32>
+// TP3: tpc.get_param @h.0.mlp.c_proj.weight : tensor<16x12xf32>
+// TP3: tpc.linear %{{.*}}, %{{.*}} transposed : tensor<?x?x12xf32>, tensor<128x12xf32>
+// TP3: tpc.vocab_parallel_cross_entropy %{{.*}}, %arg1 vocab 100 ignore_index -1 : tensor<?x?x128xf32>
+
 // Post-norm with an untied lm_head and a dropout inside the MLP: that dropout
 // becomes per_rank over its slice of the [B, T, 4H] activations; the
 // layernorms after the residual adds stay replicated.
@@ -172,6 +191,9 @@
 // BIGRAM-NEXT: [[L:%.*]] = tpc.embedding [[T]], %arg0 : tensor<100x128xf32>, tensor<?x?xi32>
 // BIGRAM-NEXT: [[S:%.*]], [[C:%.*]] = tpc.vocab_parallel_cross_entropy [[L]], %arg1 vocab 100 ignore_index -1 : tensor<?x?x128xf32>, tensor<?x?xi32>
 // BIGRAM-NEXT: return [[S]], [[C]], [[L]]
+
+// BIGRAM3: tpc.param @wte : tensor<100x384xf32> {{.*}} layout <split 1> {vocab_size = 100 : i64}
+// BIGRAM3: tpc.get_param @wte : tensor<100x128xf32>
 
 // Static shapes from tpc-specialize flow through the partition.
 // STATIC-LABEL: func.func @forward
