@@ -71,13 +71,21 @@
 // TP2-NEXT: [[VB:%.*]] = tpc.bias_add [[VG]], [[PB]] : tensor<?x?x16xf32>, tensor<16xf32>
 // TP2-NEXT: [[VD:%.*]] = tpc.dropout [[VB]] p 1.000000e-01 replicated key 3 : tensor<?x?x16xf32>
 // TP2-NEXT: tpc.add [[H1]], [[VD]] : tensor<?x?x16xf32>
+// TP2:      tpc.get_param @h.1.ln_1.weight : tensor<16xf32>
+// TP2:      tpc.get_param @h.1.ln_1.bias : tensor<16xf32>
 // TP2:      tpc.get_param @h.1.attn.c_attn.weight : tensor<16x24xf32>
 // TP2:      tpc.get_param @h.1.attn.c_attn.bias : tensor<24xf32>
 // TP2:      tpc.self_attention %{{.*}} heads 2 causal dropout 1.000000e-01 key 4 head_parallel
 // TP2:      tpc.get_param @h.1.attn.c_proj.weight : tensor<8x16xf32>
+// TP2:      tpc.get_param @h.1.attn.c_proj.bias : tensor<16xf32>
+// TP2:      tpc.get_param @h.1.ln_2.weight : tensor<16xf32>
+// TP2:      tpc.get_param @h.1.ln_2.bias : tensor<16xf32>
 // TP2:      tpc.get_param @h.1.mlp.c_fc.weight : tensor<16x32xf32>
 // TP2:      tpc.get_param @h.1.mlp.c_fc.bias : tensor<32xf32>
 // TP2:      tpc.get_param @h.1.mlp.c_proj.weight : tensor<32x16xf32>
+// TP2:      tpc.get_param @h.1.mlp.c_proj.bias : tensor<16xf32>
+// TP2:      tpc.get_param @ln_f.weight : tensor<16xf32>
+// TP2:      tpc.get_param @ln_f.bias : tensor<16xf32>
 // TP2:      [[N:%.*]] = tpc.layernorm
 // TP2-NEXT: [[NF:%.*]] = tpc.f [[N]] group tp : tensor<?x?x16xf32>
 // TP2-NEXT: [[LOGITS:%.*]] = tpc.linear [[NF]], [[WTE]] transposed : tensor<?x?x16xf32>, tensor<128x16xf32>
