@@ -9,7 +9,6 @@
 
 #include "passes/MegatronRule.h"
 
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
@@ -164,7 +163,6 @@ bool onlyFeedsLoss(Value logits, CrossEntropyOp loss) {
       return false;
   return true;
 }
-
 } // namespace
 
 FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
