@@ -17,6 +17,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Tpc_FloatTensor : RankedTensorOf<[F32, BF16, F16]>;
 def Tpc_IdTensor : RankedTensorOf<[I32]>;
+def Tpc_AnyTensor : RankedTensorOf<[F32, BF16, F16, I32]>;
 def Tpc_ScalarF32 : 0DTensorOf<[F32]>;
 def Tpc_ScalarI32 : 0DTensorOf<[I32]>;
 
@@ -119,7 +120,10 @@ def Tpc_LayerNormOp : Tpc_Op<"layernorm", [Pure, InferTypeOpAdaptor]> {
   let summary = "Layer normalization over the last dimension";
   let description = [{
     `input` is [..., H]; `gamma` and `beta` are [H]. Statistics accumulate in
-    fp32 whatever the element type.
+    fp32 whatever the element type. `gamma` and `beta` have one element type:
+    the input's, or f32 (fp32 weights normalizing a bf16 or f16 activation,
+    as Megatron's mixed-precision layer norm does). The result has the
+    input's type.
 
     ```mlir
     %y = tpc.layernorm %x, %g, %b eps 1.0e-05 : tensor<?x?x768xf32>, tensor<768xf32>, tensor<768xf32>
@@ -142,7 +146,7 @@ def Tpc_LinearOp : Tpc_Op<"linear", [Pure, InferTypeOpAdaptor]> {
     `input` is [..., I]; `weight` is [I, O] (Hugging Face GPT-2's Conv1D
     layout) or, with `transposed`, [O, I] (the tied output layer reads the
     [V, H] embedding table this way); the optional `bias` is [O]. The result
-    is [..., O].
+    is [..., O]. All operands have one element type.
 
     ```mlir
     %h = tpc.linear %x, %w, %b : tensor<?x?x768xf32>, tensor<768x3072xf32>, tensor<3072xf32>
@@ -278,6 +282,7 @@ def Tpc_ScaleOp : Tpc_Op<"scale", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Tpc_FloatTensor:$input, F64Attr:$factor);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `by` $factor attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tpc_WeightedSumOp : Tpc_Op<"weighted_sum", [Pure, InferTypeOpAdaptor]> {
@@ -361,6 +366,7 @@ def Tpc_FOp : Tpc_Op<"f", [SameOperandsAndResultType]> {
   let arguments = (ins Tpc_FloatTensor:$input, Tpc_GroupAttr:$group);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `group` $group attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
@@ -376,6 +382,7 @@ def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
   let arguments = (ins Tpc_FloatTensor:$input, Tpc_GroupAttr:$group);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `group` $group attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
@@ -385,9 +392,9 @@ def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
     %y = tpc.all_reduce %x sum group dp : tensor<f32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, Tpc_ReduceKindAttr:$reduce,
+  let arguments = (ins Tpc_AnyTensor:$input, Tpc_ReduceKindAttr:$reduce,
                        Tpc_GroupAttr:$group);
-  let results = (outs AnyRankedTensor:$result);
+  let results = (outs Tpc_AnyTensor:$result);
   let assemblyFormat = [{
     $input $reduce `group` $group attr-dict `:` type($input)
   }];
