@@ -43,8 +43,14 @@ std::string str(int64_t extent) {
   return ShapedType::isDynamic(extent) ? "?" : std::to_string(extent);
 }
 
-LogicalResult fail(std::optional<Location> loc, const Twine &message) {
-  return emitOptionalError(loc, message);
+/// Where a shape error of type inference is reported, and for which op.
+struct OpDiag {
+  std::optional<Location> loc;
+  StringRef op;
+};
+
+LogicalResult fail(const OpDiag &loc, const Twine &message) {
+  return emitOptionalError(loc.loc, "'", loc.op, "' op ", message);
 }
 
 /// The tensor-parallel size of the module that holds `op` (1 outside one).
@@ -54,22 +60,22 @@ int64_t enclosingTp(Operation *op) {
 }
 
 /// Checks that the operands of an op share one element type.
-LogicalResult expectSameElementType(std::optional<Location> loc, StringRef op,
+LogicalResult expectSameElementType(const OpDiag &loc,
                                     ArrayRef<std::pair<StringRef, Value>> vs) {
   Type first =
       cast<RankedTensorType>(vs.front().second.getType()).getElementType();
   for (auto [name, value] : vs.drop_front()) {
     Type element = cast<RankedTensorType>(value.getType()).getElementType();
     if (element != first)
-      return fail(loc, op + " " + name + " has element type " + str(element) +
-                           " but " + vs.front().first + " has " + str(first) +
+      return fail(loc, name + " has element type " + str(element) + " but " +
+                           vs.front().first + " has " + str(first) +
                            "; cast them to one element type");
   }
   return success();
 }
 
 /// Checks that a tensor has the given rank; names the operand on failure.
-LogicalResult expectRank(std::optional<Location> loc, StringRef what,
+LogicalResult expectRank(const OpDiag &loc, StringRef what,
                          RankedTensorType type, int64_t rank) {
   if (type.getRank() == rank)
     return success();
@@ -78,8 +84,7 @@ LogicalResult expectRank(std::optional<Location> loc, StringRef what,
 }
 
 /// Shared by the two attention ops: `hidden` must split into whole heads.
-LogicalResult checkHeads(std::optional<Location> loc, int64_t hidden,
-                         int64_t heads) {
+LogicalResult checkHeads(const OpDiag &loc, int64_t hidden, int64_t heads) {
   if (heads < 1)
     return fail(loc, "heads must be >= 1, got " + Twine(heads));
   if (!ShapedType::isDynamic(hidden) && hidden % heads != 0)
@@ -105,9 +110,8 @@ LogicalResult checkWindowAndDropout(Operation *op,
 }
 
 /// Result types of the two cross-entropy ops: a scalar loss sum and count.
-LogicalResult inferLossTypes(MLIRContext *ctx, std::optional<Location> loc,
-                             Value logits, Value targets,
-                             SmallVectorImpl<Type> &types) {
+LogicalResult inferLossTypes(MLIRContext *ctx, const OpDiag &loc, Value logits,
+                             Value targets, SmallVectorImpl<Type> &types) {
   auto logitsType = cast<RankedTensorType>(logits.getType());
   auto targetsType = cast<RankedTensorType>(targets.getType());
   if (failed(expectRank(loc, "logits", logitsType, 3)) ||
@@ -201,12 +205,13 @@ LogicalResult GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
+                                            std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto table = cast<RankedTensorType>(adaptor.getTable().getType());
   auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
-  if (failed(expectRank(loc, "embedding table", table, 2)) ||
+  if (failed(expectRank(loc, "table", table, 2)) ||
       failed(expectRank(loc, "ids", ids, 2)))
     return failure();
   types.push_back(RankedTensorType::get(
@@ -216,11 +221,12 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult PositionEmbeddingOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto table = cast<RankedTensorType>(adaptor.getTable().getType());
   auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
-  if (failed(expectRank(loc, "position table", table, 2)) ||
+  if (failed(expectRank(loc, "table", table, 2)) ||
       failed(expectRank(loc, "ids", ids, 2)))
     return failure();
   int64_t seq = ids.getDimSize(1), positions = table.getDimSize(0);
@@ -236,18 +242,19 @@ LogicalResult PositionEmbeddingOp::inferReturnTypes(
 }
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
+                                            std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   if (input.getRank() < 1)
-    return fail(loc, "layernorm input must have rank >= 1, got " + str(input));
+    return fail(loc, "input must have rank >= 1, got " + str(input));
   for (Value v : {adaptor.getGamma(), adaptor.getBeta()}) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (failed(expectRank(loc, "layernorm scale and shift", t, 1)))
+    if (failed(expectRank(loc, "scale and shift", t, 1)))
       return failure();
     if (!sameExtent(t.getDimSize(0), input.getShape().back()))
-      return fail(loc, "layernorm scale and shift " + str(t) +
+      return fail(loc, "scale and shift " + str(t) +
                            " do not match the last dimension of " + str(input));
   }
   Type gamma =
@@ -255,11 +262,11 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
   Type beta =
       cast<RankedTensorType>(adaptor.getBeta().getType()).getElementType();
   if (gamma != beta)
-    return fail(loc, "layernorm scale has element type " + str(gamma) +
+    return fail(loc, "scale has element type " + str(gamma) +
                          " but shift has " + str(beta) +
                          "; give them one element type");
   if (gamma != input.getElementType() && !gamma.isF32())
-    return fail(loc, "layernorm scale and shift of element type " + str(gamma) +
+    return fail(loc, "scale and shift of element type " + str(gamma) +
                          " cannot normalize an input of " +
                          str(input.getElementType()) +
                          "; use the input's element type or f32");
@@ -276,36 +283,35 @@ LogicalResult LayerNormOp::verify() {
 }
 
 LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
+                                         std::optional<Location> location,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   auto weight = cast<RankedTensorType>(adaptor.getWeight().getType());
   if (input.getRank() < 1)
-    return fail(loc, "linear input must have rank >= 1, got " + str(input));
-  if (failed(expectRank(loc, "linear weight", weight, 2)))
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (failed(expectRank(loc, "weight", weight, 2)))
     return failure();
   bool transposed = adaptor.getTransposed();
   int64_t in = weight.getDimSize(transposed ? 1 : 0);
   int64_t out = weight.getDimSize(transposed ? 0 : 1);
   if (!sameExtent(input.getShape().back(), in))
     return fail(loc,
-                "linear input " + str(input) + " has " +
-                    str(input.getShape().back()) + " features but the weight " +
-                    str(weight) +
+                "input " + str(input) + " has " + str(input.getShape().back()) +
+                    " features but the weight " + str(weight) +
                     (transposed ? " (transposed, [out, in])" : " ([in, out])") +
                     " expects " + str(in));
   if (Value bias = adaptor.getBias()) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     if (biasType.getRank() != 1 || !sameExtent(biasType.getDimSize(0), out))
-      return fail(loc, "linear bias " + str(biasType) + " must be [" +
-                           str(out) + "] to match the weight " + str(weight));
-    if (failed(expectSameElementType(loc, "linear",
-                                     {{"input", adaptor.getInput()},
-                                      {"weight", adaptor.getWeight()},
-                                      {"bias", bias}})))
+      return fail(loc, "bias " + str(biasType) + " must be [" + str(out) +
+                           "] to match the weight " + str(weight));
+    if (failed(expectSameElementType(loc, {{"input", adaptor.getInput()},
+                                           {"weight", adaptor.getWeight()},
+                                           {"bias", bias}})))
       return failure();
-  } else if (failed(expectSameElementType(loc, "linear",
+  } else if (failed(expectSameElementType(loc,
                                           {{"input", adaptor.getInput()},
                                            {"weight", adaptor.getWeight()}}))) {
     return failure();
@@ -317,36 +323,36 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult BiasAddOp::inferReturnTypes(MLIRContext *,
-                                          std::optional<Location> loc,
+                                          std::optional<Location> location,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   auto bias = cast<RankedTensorType>(adaptor.getBias().getType());
   if (input.getRank() < 1)
-    return fail(loc, "bias_add input must have rank >= 1, got " + str(input));
+    return fail(loc, "input must have rank >= 1, got " + str(input));
   if (bias.getRank() != 1 ||
       !sameExtent(bias.getDimSize(0), input.getShape().back()))
     return fail(loc, "bias " + str(bias) +
                          " must be a vector matching the last dimension of " +
                          str(input));
   if (failed(expectSameElementType(
-          loc, "bias_add",
-          {{"input", adaptor.getInput()}, {"bias", adaptor.getBias()}})))
+          loc, {{"input", adaptor.getInput()}, {"bias", adaptor.getBias()}})))
     return failure();
   types.push_back(input);
   return success();
 }
 
-LogicalResult SelfAttentionOp::inferReturnTypes(MLIRContext *,
-                                                std::optional<Location> loc,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult SelfAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
-  if (failed(expectRank(loc, "attention qkv", qkv, 3)))
+  if (failed(expectRank(loc, "qkv", qkv, 3)))
     return failure();
   int64_t fused = qkv.getDimSize(2);
   if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
-    return fail(loc, "attention qkv " + str(qkv) +
+    return fail(loc, "qkv " + str(qkv) +
                          " must hold three equal blocks [q | k | v]; its last "
                          "dimension is not a multiple of 3");
   int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
@@ -362,33 +368,31 @@ LogicalResult SelfAttentionOp::verify() {
                                getDropout().convertToDouble(), getKey());
 }
 
-LogicalResult CrossAttentionOp::inferReturnTypes(MLIRContext *,
-                                                 std::optional<Location> loc,
-                                                 Adaptor adaptor,
-                                                 SmallVectorImpl<Type> &types) {
+LogicalResult CrossAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto query = cast<RankedTensorType>(adaptor.getQuery().getType());
   auto kv = cast<RankedTensorType>(adaptor.getKv().getType());
-  if (failed(expectRank(loc, "cross-attention query", query, 3)) ||
-      failed(expectRank(loc, "cross-attention kv", kv, 3)))
+  if (failed(expectRank(loc, "query", query, 3)) ||
+      failed(expectRank(loc, "kv", kv, 3)))
     return failure();
   if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
       !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
-    return fail(loc, "cross-attention query " + str(query) + " and kv " +
-                         str(kv) +
+    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
                          " must have the same batch and sequence length");
   int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
   if (!ShapedType::isDynamic(fused) && fused % 2 != 0)
-    return fail(loc, "cross-attention kv " + str(kv) +
+    return fail(loc, "kv " + str(kv) +
                          " must hold two equal blocks [k | v]; its last "
                          "dimension is not a multiple of 2");
   if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
       fused != 2 * hidden)
-    return fail(loc, "cross-attention kv " + str(kv) +
+    return fail(loc, "kv " + str(kv) +
                          " must hold [k | v], twice the query's " +
                          str(hidden) + " features");
   if (failed(expectSameElementType(
-          loc, "cross-attention",
-          {{"query", adaptor.getQuery()}, {"kv", adaptor.getKv()}})))
+          loc, {{"query", adaptor.getQuery()}, {"kv", adaptor.getKv()}})))
     return failure();
   if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
     hidden = fused / 2;
@@ -442,39 +446,41 @@ LogicalResult ScaleOp::verify() {
 }
 
 LogicalResult WeightedSumOp::inferReturnTypes(MLIRContext *,
-                                              std::optional<Location> loc,
+                                              std::optional<Location> location,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto alpha = cast<RankedTensorType>(adaptor.getAlpha().getType());
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
-    return fail(loc, "weighted_sum needs at least one input");
-  if (failed(expectRank(loc, "weighted_sum alpha", alpha, 1)))
+    return fail(loc, "needs at least one input");
+  if (failed(expectRank(loc, "alpha", alpha, 1)))
     return failure();
   if (!sameExtent(alpha.getDimSize(0), inputs.size()))
-    return fail(loc, "weighted_sum has " + Twine(inputs.size()) +
-                         " inputs but alpha " + str(alpha) +
-                         " holds a different number of weights");
+    return fail(loc, "has " + Twine(inputs.size()) + " inputs but alpha " +
+                         str(alpha) + " holds a different number of weights");
   Type first = inputs.front().getType();
   for (Value v : inputs)
     if (v.getType() != first)
-      return fail(loc, "weighted_sum inputs must share one type; got " +
-                           str(first) + " and " + str(v.getType()));
+      return fail(loc, "inputs must share one type; got " + str(first) +
+                           " and " + str(v.getType()));
   types.push_back(first);
   return success();
 }
 
 LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *ctx,
-                                               std::optional<Location> loc,
+                                               std::optional<Location> location,
                                                Adaptor adaptor,
                                                SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   return inferLossTypes(ctx, loc, adaptor.getLogits(), adaptor.getTargets(),
                         types);
 }
 
 LogicalResult VocabParallelCrossEntropyOp::inferReturnTypes(
-    MLIRContext *ctx, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *ctx, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   return inferLossTypes(ctx, loc, adaptor.getLogits(), adaptor.getTargets(),
                         types);
 }
