@@ -33,6 +33,131 @@ def Specialize : Pass<"tpc-specialize", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect"];
 }
 
+def MegatronShard : Pass<"tpc-megatron-shard", "mlir::ModuleOp"> {
+  let summary = "Choose the Megatron-LM layout of every parameter";
+  let description = [{
+    Reads the structure of `func.func @forward` (not the parameter names) and
+    gives every `tpc.param` the layout Megatron-LM's tensor parallelism uses
+    for tp ranks:
+
+    - MLP (linear -> gelu -> linear): the first weight `split 1`, its bias
+      `split 0` (column-parallel); the second weight `split 0`
+      (row-parallel), its bias replicated.
+    - Self-attention (linear -> self_attention -> linear): the fused q|k|v
+      weight `split 1 blocks 3` and bias `split 0 blocks 3`, so that a rank
+      owns heads/tp whole heads of q, k and v; the output projection
+      `split 0`.
+    - StagFormer cross-attention (c_q, c_kv -> cross_attention -> c_proj):
+      c_q weight `split 1`, bias `split 0`; c_kv weight `split 1 blocks 2`,
+      bias `split 0 blocks 2`; c_proj `split 0`.
+    - The output layer feeding `tpc.cross_entropy` splits its vocabulary
+      dimension (`split 0` when it reads [V, H] `transposed`, as the tied
+      embedding table), and a token embedding over the same vocabulary is
+      split the same way (`split 0`); a bigram table whose lookup feeds
+      `tpc.cross_entropy` directly is `split 1`.
+    - Every other parameter is `replicated`.
+
+    Values between a block's column- and row-parallel linears (gelu output,
+    attention output and dropouts of them) must have no other user, or the
+    block is left replicated. Dropouts may sit between the ops of a block.
+
+    Layouts already written on a parameter are kept and must be the ones the
+    rule gives. The pass records tp as the module attribute `tpc.shard_tp`
+    (i64) for `tpc-partition`; shapes are not changed, and the vocabulary
+    dimension need not divide by tp because `tpc-partition` pads it. Errors:
+    tp < 1, attention heads or any non-vocabulary split dimension (per block)
+    not divisible by tp, a parameter that two uses need with different
+    layouts, a hand-written layout that differs from the rule, a module
+    without `forward`, an already partitioned module (`tpc.tp` present).
+    tp = 1 is valid and records the same layouts.
+
+    Input:
+    ```mlir
+    tpc.param @h.0.mlp.c_fc.weight : tensor<16x64xf32> init <normal, std = 0.02>
+    tpc.param @h.0.mlp.c_proj.weight : tensor<64x16xf32> init <normal, std = 0.02>
+    func.func @forward(...) {
+      %u = tpc.linear %x, %fc_w, %fc_b : ...
+      %a = tpc.gelu %u : tensor<?x?x64xf32>
+      %v = tpc.linear %a, %proj_w, %proj_b : ...
+    ```
+    Output with `tp=2`:
+    ```mlir
+    module attributes {tpc.shard_tp = 2 : i64} {
+      tpc.param @h.0.mlp.c_fc.weight : tensor<16x64xf32> init <normal, std = 0.02> layout <split 1>
+      tpc.param @h.0.mlp.c_proj.weight : tensor<64x16xf32> init <normal, std = 0.02> layout <split 0>
+      ...
+    ```
+  }];
+  let options = [
+    Option<"tp", "tp", "int64_t", "1", "tensor-parallel size">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
+def Partition : Pass<"tpc-partition", "mlir::ModuleOp"> {
+  let summary = "Rewrite a sharded model to per-rank shapes (Megatron SPMD)";
+  let description = [{
+    Consumes the layouts and the `tpc.shard_tp` attribute of
+    `tpc-megatron-shard` and rewrites `@forward` into the program every rank
+    runs:
+
+    - `tpc.f` before each column-parallel linear (for cross-attention before
+      both c_q and c_kv); `tpc.g` after each row-parallel linear, whose bias
+      moves after g as a `tpc.bias_add` so that it is added once.
+    - Attention ops get heads/tp heads and `head_parallel` (their
+      probability dropout is then drawn per global head). Dropouts inside a
+      block become `per_rank` with `layout <split D>` (D the last dimension),
+      so masks follow global element indices and never depend on tp.
+      Dropout, layernorm and residual adds outside blocks are unchanged
+      (duplicated, `replicated` streams).
+    - The vocabulary is padded to a multiple of 128 * tp: each vocabulary
+      split parameter gets the padded global shape and records the
+      unpadded size as its `vocab_size` (i64) attribute. The token
+      embedding becomes `tpc.embedding ... vocab_parallel` then `tpc.g`; the
+      output layer gets `tpc.f` before it and computes this rank's logits;
+      `tpc.cross_entropy` becomes `tpc.vocab_parallel_cross_entropy ... vocab
+      V` with the unpadded V, which excludes the padding. A bigram table
+      [V, Vpad] is read as [V, Vpad/tp] by a plain lookup that feeds the
+      vocabulary-parallel loss directly. `@forward` returns local logits.
+    - Finally `tpc.tp` (i64) replaces `tpc.shard_tp` on the module, every
+      `tpc.get_param` gets the per-rank type and result types are re-inferred.
+
+    tp = 1 takes the same path (padding, f, g, vocabulary-parallel ops; the
+    collectives of a group of one are identities), so that one program shape
+    serves every tp. For GPT-2 with L layers `@forward` has 2L+1 f and 2L+1 g.
+
+    Input (after `tpc-megatron-shard{tp=2}`, V = 100):
+    ```mlir
+    module attributes {tpc.shard_tp = 2 : i64} {
+      tpc.param @wte : tensor<100x16xf32> init <normal, std = 0.02> layout <split 0>
+      ...
+        %e = tpc.embedding %wte, %tokens : tensor<100x16xf32>, tensor<?x?xi32>
+        ...
+        %v = tpc.linear %a, %proj_w, %proj_b : tensor<?x?x64xf32>, tensor<64x16xf32>, tensor<16xf32>
+        ...
+        %logits = tpc.linear %n, %wte transposed : tensor<?x?x16xf32>, tensor<100x16xf32>
+        %sum, %count = tpc.cross_entropy %logits, %targets ignore_index -1 : ...
+    ```
+    Output:
+    ```mlir
+    module attributes {tpc.tp = 2 : i64} {
+      tpc.param @wte : tensor<256x16xf32> init <normal, std = 0.02> layout <split 0> {vocab_size = 100 : i64}
+      ...
+        %e = tpc.embedding %wte, %tokens vocab_parallel : tensor<128x16xf32>, tensor<?x?xi32>
+        %e1 = tpc.g %e group tp : tensor<?x?x16xf32>
+        ...
+        %p = tpc.linear %a, %proj_w : tensor<?x?x32xf32>, tensor<32x16xf32>
+        %r = tpc.g %p group tp : tensor<?x?x16xf32>
+        %v = tpc.bias_add %r, %proj_b : tensor<?x?x16xf32>, tensor<16xf32>
+        ...
+        %nf = tpc.f %n group tp : tensor<?x?x16xf32>
+        %logits = tpc.linear %nf, %wte transposed : tensor<?x?x16xf32>, tensor<128x16xf32>
+        %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 100 ignore_index -1 : ...
+    ```
+  }];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
 def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
   let summary = "Place every activation in one arena by liveness";
   let description = [{

@@ -9,6 +9,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <utility>
 
 using namespace mlir;
 using namespace tpc;
@@ -30,6 +31,27 @@ void TpcDialect::initialize() {
       >();
 }
 
+LogicalResult TpcDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attribute) {
+  if (attribute.getName() != kTpAttrName)
+    return success();
+  if (!isa<ModuleOp>(op))
+    return op->emitError("'")
+           << kTpAttrName
+           << "' is the tensor-parallel size of a module; put it on the "
+              "builtin.module, not on '"
+           << op->getName() << "'";
+  auto value = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!value || !value.getType().isInteger())
+    return op->emitError("'")
+           << kTpAttrName << "' must be an integer (the tensor-parallel size), "
+           << "got " << attribute.getValue();
+  if (value.getInt() < 1)
+    return op->emitError("'")
+           << kTpAttrName << "' must be >= 1, got " << value.getInt();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // InitAttr
 //===----------------------------------------------------------------------===//
@@ -45,8 +67,9 @@ LogicalResult InitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                InitKind kind, llvm::APFloat stdValue,
                                int64_t residualLayers) {
   double std = stdValue.convertToDouble();
-  if (kind == InitKind::normal && !(std > 0.0))
-    return emitError() << "normal initializer needs std > 0, got " << std;
+  if (kind == InitKind::normal && !(std > 0.0 && std::isfinite(std)))
+    return emitError() << "normal initializer needs a finite std > 0, got "
+                       << std;
   if (kind != InitKind::normal && (std != 0.0 || residualLayers != 0))
     return emitError() << "'" << stringifyInitKind(kind)
                        << "' initializer takes no std or residual_layers";
@@ -70,9 +93,19 @@ Attribute InitAttr::parse(AsmParser &parser, Type) {
   }
   double std = 0.0;
   int64_t layers = 0;
+  bool seenStd = false, seenLayers = false;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
-    if (parser.parseKeyword(&key) || parser.parseEqual())
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key))
+      return {};
+    if ((key == "std" && std::exchange(seenStd, true)) ||
+        (key == "residual_layers" && std::exchange(seenLayers, true))) {
+      parser.emitError(keyLoc)
+          << "initializer field '" << key << "' is given twice";
+      return {};
+    }
+    if (parser.parseEqual())
       return {};
     if (key == "std") {
       if (parser.parseFloat(std))
@@ -81,9 +114,8 @@ Attribute InitAttr::parse(AsmParser &parser, Type) {
       if (parser.parseInteger(layers))
         return {};
     } else {
-      parser.emitError(parser.getCurrentLocation())
-          << "unknown initializer field '" << key
-          << "'; expected std or residual_layers";
+      parser.emitError(keyLoc) << "unknown initializer field '" << key
+                               << "'; expected std or residual_layers";
       return {};
     }
   }
@@ -112,8 +144,7 @@ LayoutAttr LayoutAttr::getReplicated(MLIRContext *ctx) {
   return LayoutAttr::get(ctx, LayoutKind::replicated, -1, 1);
 }
 
-LayoutAttr LayoutAttr::getSplit(MLIRContext *ctx, int64_t dim,
-                                int64_t blocks) {
+LayoutAttr LayoutAttr::getSplit(MLIRContext *ctx, int64_t dim, int64_t blocks) {
   return LayoutAttr::get(ctx, LayoutKind::split, dim, blocks);
 }
 
@@ -131,8 +162,8 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-FailureOr<SmallVector<int64_t>>
-LayoutAttr::localShape(ArrayRef<int64_t> global, int64_t tp) const {
+FailureOr<SmallVector<int64_t>> LayoutAttr::localShape(ArrayRef<int64_t> global,
+                                                       int64_t tp) const {
   SmallVector<int64_t> local(global);
   if (!isSplit() || tp == 1)
     return local;
@@ -169,8 +200,7 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return parser.getChecked<LayoutAttr>(parser.getContext(), *kind, dim,
-                                       blocks);
+  return parser.getChecked<LayoutAttr>(parser.getContext(), *kind, dim, blocks);
 }
 
 void LayoutAttr::print(AsmPrinter &printer) const {

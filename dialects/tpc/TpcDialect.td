@@ -22,8 +22,13 @@ def Tpc_Dialect : Dialect {
     and, after `tpc-megatron-shard`, a layout. Functions read them with
     `tpc.get_param`. Batch and sequence dimensions stay dynamic until
     `tpc-specialize` fixes them.
+
+    After partitioning, the module attribute `tpc.tp` (an integer >= 1,
+    absent = 1) records the tensor-parallel size that the local types of
+    `tpc.get_param` and the collectives are computed for.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 

@@ -13,12 +13,17 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tpc;
 
 int64_t tpc::getModuleTp(ModuleOp module) {
+  // The dialect verifier rejects a `tpc.tp` that is not an integer >= 1;
+  // reading 1 for one keeps unverified modules from dividing by zero.
   if (auto attr = module->getAttrOfType<IntegerAttr>(kTpAttrName))
-    return attr.getInt();
+    if (attr.getType().isInteger() && attr.getInt() >= 1)
+      return attr.getInt();
   return 1;
 }
 
@@ -38,22 +43,48 @@ std::string str(int64_t extent) {
   return ShapedType::isDynamic(extent) ? "?" : std::to_string(extent);
 }
 
-LogicalResult fail(std::optional<Location> loc, const Twine &message) {
-  return emitOptionalError(loc, message);
+/// Where a shape error of type inference is reported, and for which op.
+struct OpDiag {
+  std::optional<Location> loc;
+  StringRef op;
+};
+
+LogicalResult fail(const OpDiag &loc, const Twine &message) {
+  return emitOptionalError(loc.loc, "'", loc.op, "' op ", message);
+}
+
+/// The tensor-parallel size of the module that holds `op` (1 outside one).
+int64_t enclosingTp(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  return module ? getModuleTp(module) : 1;
+}
+
+/// Checks that the operands of an op share one element type.
+LogicalResult expectSameElementType(const OpDiag &loc,
+                                    ArrayRef<std::pair<StringRef, Value>> vs) {
+  Type first =
+      cast<RankedTensorType>(vs.front().second.getType()).getElementType();
+  for (auto [name, value] : vs.drop_front()) {
+    Type element = cast<RankedTensorType>(value.getType()).getElementType();
+    if (element != first)
+      return fail(loc, name + " has element type " + str(element) + " but " +
+                           vs.front().first + " has " + str(first) +
+                           "; cast them to one element type");
+  }
+  return success();
 }
 
 /// Checks that a tensor has the given rank; names the operand on failure.
-LogicalResult expectRank(std::optional<Location> loc, StringRef what,
+LogicalResult expectRank(const OpDiag &loc, StringRef what,
                          RankedTensorType type, int64_t rank) {
   if (type.getRank() == rank)
     return success();
-  return fail(loc, what + " must have rank " + Twine(rank) + ", got " +
-                       str(type));
+  return fail(loc,
+              what + " must have rank " + Twine(rank) + ", got " + str(type));
 }
 
 /// Shared by the two attention ops: `hidden` must split into whole heads.
-LogicalResult checkHeads(std::optional<Location> loc, int64_t hidden,
-                         int64_t heads) {
+LogicalResult checkHeads(const OpDiag &loc, int64_t hidden, int64_t heads) {
   if (heads < 1)
     return fail(loc, "heads must be >= 1, got " + Twine(heads));
   if (!ShapedType::isDynamic(hidden) && hidden % heads != 0)
@@ -65,19 +96,22 @@ LogicalResult checkHeads(std::optional<Location> loc, int64_t hidden,
 
 LogicalResult checkWindowAndDropout(Operation *op,
                                     std::optional<int64_t> window,
-                                    double dropout) {
+                                    double dropout, int64_t key) {
   if (window && *window < 1)
-    return op->emitOpError("window must be >= 1, got ") << *window;
-  if (dropout < 0.0 || dropout >= 1.0)
+    return op->emitOpError("window must be >= 1, got ")
+           << *window << "; omit the window to attend to every position";
+  if (!(dropout >= 0.0 && dropout < 1.0))
     return op->emitOpError("dropout probability must be in [0, 1), got ")
            << dropout;
+  if (dropout == 0.0 && key != 0)
+    return op->emitOpError("has dropout key ")
+           << key << " but no dropout; give a probability > 0 or drop the key";
   return success();
 }
 
 /// Result types of the two cross-entropy ops: a scalar loss sum and count.
-LogicalResult inferLossTypes(MLIRContext *ctx, std::optional<Location> loc,
-                             Value logits, Value targets,
-                             SmallVectorImpl<Type> &types) {
+LogicalResult inferLossTypes(MLIRContext *ctx, const OpDiag &loc, Value logits,
+                             Value targets, SmallVectorImpl<Type> &types) {
   auto logitsType = cast<RankedTensorType>(logits.getType());
   auto targetsType = cast<RankedTensorType>(targets.getType());
   if (failed(expectRank(loc, "logits", logitsType, 3)) ||
@@ -103,7 +137,8 @@ FailureOr<RankedTensorType> ParamOp::getLocalType(int64_t tp) {
   LayoutAttr layout = getLayoutAttr();
   if (!layout)
     return type;
-  FailureOr<SmallVector<int64_t>> shape = layout.localShape(type.getShape(), tp);
+  FailureOr<SmallVector<int64_t>> shape =
+      layout.localShape(type.getShape(), tp);
   if (failed(shape))
     return failure();
   return RankedTensorType::get(*shape, type.getElementType());
@@ -114,6 +149,10 @@ LogicalResult ParamOp::verify() {
   if (!type.hasStaticShape())
     return emitOpError("parameter @")
            << getSymName() << " must have a static global shape, got " << type;
+  if (!isa<Float32Type, BFloat16Type, Float16Type>(type.getElementType()))
+    return emitOpError("parameter @")
+           << getSymName() << " has element type " << type.getElementType()
+           << "; parameters are f32, bf16 or f16 tensors";
   LayoutAttr layout = getLayoutAttr();
   if (!layout || !layout.isSplit())
     return success();
@@ -126,8 +165,7 @@ LogicalResult ParamOp::verify() {
     return emitOpError("dimension ")
            << layout.getDim() << " of @" << getSymName() << " (" << extent
            << ") is not made of " << layout.getBlocks() << " equal blocks";
-  auto module = (*this)->getParentOfType<ModuleOp>();
-  int64_t tp = module ? getModuleTp(module) : 1;
+  int64_t tp = enclosingTp(*this);
   if (extent % (layout.getBlocks() * tp) != 0)
     return emitOpError("split of dimension ")
            << layout.getDim() << " of @" << getSymName() << " (" << extent
@@ -139,15 +177,16 @@ LogicalResult ParamOp::verify() {
   return success();
 }
 
-LogicalResult
-GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  auto param =
-      symbolTable.lookupNearestSymbolFrom<ParamOp>(*this, getNameAttr());
-  if (!param)
+LogicalResult GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(*this, getNameAttr());
+  if (!symbol)
     return emitOpError("no parameter named ")
            << getNameAttr() << "; declare it with tpc.param";
-  auto module = (*this)->getParentOfType<ModuleOp>();
-  int64_t tp = module ? getModuleTp(module) : 1;
+  auto param = dyn_cast<ParamOp>(symbol);
+  if (!param)
+    return emitOpError("symbol ") << getNameAttr() << " is a '"
+                                  << symbol->getName() << "', not a tpc.param";
+  int64_t tp = enclosingTp(*this);
   FailureOr<RankedTensorType> expected = param.getLocalType(tp);
   if (failed(expected))
     return emitOpError("parameter ")
@@ -156,7 +195,8 @@ GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (getResult().getType() != *expected)
     return emitOpError("reads parameter ")
            << getNameAttr() << " as " << getResult().getType()
-           << " but its type on each rank is " << *expected;
+           << " but its type on each rank is " << *expected << " (tp = " << tp
+           << "); read it as " << *expected;
   return success();
 }
 
@@ -165,12 +205,13 @@ GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
+                                            std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto table = cast<RankedTensorType>(adaptor.getTable().getType());
   auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
-  if (failed(expectRank(loc, "embedding table", table, 2)) ||
+  if (failed(expectRank(loc, "table", table, 2)) ||
       failed(expectRank(loc, "ids", ids, 2)))
     return failure();
   types.push_back(RankedTensorType::get(
@@ -180,11 +221,12 @@ LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult PositionEmbeddingOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto table = cast<RankedTensorType>(adaptor.getTable().getType());
   auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
-  if (failed(expectRank(loc, "position table", table, 2)) ||
+  if (failed(expectRank(loc, "table", table, 2)) ||
       failed(expectRank(loc, "ids", ids, 2)))
     return failure();
   int64_t seq = ids.getDimSize(1), positions = table.getDimSize(0);
@@ -200,56 +242,79 @@ LogicalResult PositionEmbeddingOp::inferReturnTypes(
 }
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> loc,
+                                            std::optional<Location> location,
                                             Adaptor adaptor,
                                             SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
   for (Value v : {adaptor.getGamma(), adaptor.getBeta()}) {
     auto t = cast<RankedTensorType>(v.getType());
-    if (failed(expectRank(loc, "layernorm scale and shift", t, 1)))
+    if (failed(expectRank(loc, "scale and shift", t, 1)))
       return failure();
-    if (input.getRank() < 1 ||
-        !sameExtent(t.getDimSize(0), input.getShape().back()))
-      return fail(loc, "layernorm scale and shift " + str(t) +
-                           " do not match the last dimension of " +
-                           str(input));
+    if (!sameExtent(t.getDimSize(0), input.getShape().back()))
+      return fail(loc, "scale and shift " + str(t) +
+                           " do not match the last dimension of " + str(input));
   }
+  Type gamma =
+      cast<RankedTensorType>(adaptor.getGamma().getType()).getElementType();
+  Type beta =
+      cast<RankedTensorType>(adaptor.getBeta().getType()).getElementType();
+  if (gamma != beta)
+    return fail(loc, "scale has element type " + str(gamma) +
+                         " but shift has " + str(beta) +
+                         "; give them one element type");
+  if (gamma != input.getElementType() && !gamma.isF32())
+    return fail(loc, "scale and shift of element type " + str(gamma) +
+                         " cannot normalize an input of " +
+                         str(input.getElementType()) +
+                         "; use the input's element type or f32");
   types.push_back(input);
   return success();
 }
 
 LogicalResult LayerNormOp::verify() {
-  if (!(getEpsilon().convertToDouble() > 0.0))
-    return emitOpError("epsilon must be > 0, got ")
-           << getEpsilon().convertToDouble();
+  double epsilon = getEpsilon().convertToDouble();
+  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
+    return emitOpError("epsilon must be a finite number > 0, got ")
+           << epsilon << " (GPT-2 uses 1.0e-05)";
   return success();
 }
 
 LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
-                                         std::optional<Location> loc,
+                                         std::optional<Location> location,
                                          Adaptor adaptor,
                                          SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   auto weight = cast<RankedTensorType>(adaptor.getWeight().getType());
   if (input.getRank() < 1)
-    return fail(loc, "linear input must have rank >= 1, got " + str(input));
-  if (failed(expectRank(loc, "linear weight", weight, 2)))
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (failed(expectRank(loc, "weight", weight, 2)))
     return failure();
   bool transposed = adaptor.getTransposed();
   int64_t in = weight.getDimSize(transposed ? 1 : 0);
   int64_t out = weight.getDimSize(transposed ? 0 : 1);
   if (!sameExtent(input.getShape().back(), in))
-    return fail(loc, "linear input " + str(input) + " has " +
-                         str(input.getShape().back()) +
-                         " features but the weight " + str(weight) +
-                         (transposed ? " (transposed, [out, in])"
-                                     : " ([in, out])") +
-                         " expects " + str(in));
+    return fail(loc,
+                "input " + str(input) + " has " + str(input.getShape().back()) +
+                    " features but the weight " + str(weight) +
+                    (transposed ? " (transposed, [out, in])" : " ([in, out])") +
+                    " expects " + str(in));
   if (Value bias = adaptor.getBias()) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     if (biasType.getRank() != 1 || !sameExtent(biasType.getDimSize(0), out))
-      return fail(loc, "linear bias " + str(biasType) + " must be [" +
-                           str(out) + "] to match the weight " + str(weight));
+      return fail(loc, "bias " + str(biasType) + " must be [" + str(out) +
+                           "] to match the weight " + str(weight));
+    if (failed(expectSameElementType(loc, {{"input", adaptor.getInput()},
+                                           {"weight", adaptor.getWeight()},
+                                           {"bias", bias}})))
+      return failure();
+  } else if (failed(expectSameElementType(loc,
+                                          {{"input", adaptor.getInput()},
+                                           {"weight", adaptor.getWeight()}}))) {
+    return failure();
   }
   SmallVector<int64_t> shape(input.getShape());
   shape.back() = out;
@@ -258,30 +323,36 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult BiasAddOp::inferReturnTypes(MLIRContext *,
-                                          std::optional<Location> loc,
+                                          std::optional<Location> location,
                                           Adaptor adaptor,
                                           SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   auto bias = cast<RankedTensorType>(adaptor.getBias().getType());
-  if (input.getRank() < 1 || bias.getRank() != 1 ||
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (bias.getRank() != 1 ||
       !sameExtent(bias.getDimSize(0), input.getShape().back()))
     return fail(loc, "bias " + str(bias) +
                          " must be a vector matching the last dimension of " +
                          str(input));
+  if (failed(expectSameElementType(
+          loc, {{"input", adaptor.getInput()}, {"bias", adaptor.getBias()}})))
+    return failure();
   types.push_back(input);
   return success();
 }
 
-LogicalResult SelfAttentionOp::inferReturnTypes(MLIRContext *,
-                                                std::optional<Location> loc,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
+LogicalResult SelfAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
-  if (failed(expectRank(loc, "attention qkv", qkv, 3)))
+  if (failed(expectRank(loc, "qkv", qkv, 3)))
     return failure();
   int64_t fused = qkv.getDimSize(2);
   if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
-    return fail(loc, "attention qkv " + str(qkv) +
+    return fail(loc, "qkv " + str(qkv) +
                          " must hold three equal blocks [q | k | v]; its last "
                          "dimension is not a multiple of 3");
   int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
@@ -294,101 +365,165 @@ LogicalResult SelfAttentionOp::inferReturnTypes(MLIRContext *,
 
 LogicalResult SelfAttentionOp::verify() {
   return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble());
+                               getDropout().convertToDouble(), getKey());
 }
 
 LogicalResult CrossAttentionOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto query = cast<RankedTensorType>(adaptor.getQuery().getType());
   auto kv = cast<RankedTensorType>(adaptor.getKv().getType());
-  if (failed(expectRank(loc, "cross-attention query", query, 3)) ||
-      failed(expectRank(loc, "cross-attention kv", kv, 3)))
+  if (failed(expectRank(loc, "query", query, 3)) ||
+      failed(expectRank(loc, "kv", kv, 3)))
     return failure();
   if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
       !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
-    return fail(loc, "cross-attention query " + str(query) + " and kv " +
-                         str(kv) +
+    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
                          " must have the same batch and sequence length");
   int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 2 != 0)
+    return fail(loc, "kv " + str(kv) +
+                         " must hold two equal blocks [k | v]; its last "
+                         "dimension is not a multiple of 2");
   if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
       fused != 2 * hidden)
-    return fail(loc, "cross-attention kv " + str(kv) +
+    return fail(loc, "kv " + str(kv) +
                          " must hold [k | v], twice the query's " +
                          str(hidden) + " features");
+  if (failed(expectSameElementType(
+          loc, {{"query", adaptor.getQuery()}, {"kv", adaptor.getKv()}})))
+    return failure();
+  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
+    hidden = fused / 2;
   if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
     return failure();
-  types.push_back(query);
+  types.push_back(
+      RankedTensorType::get({query.getDimSize(0), query.getDimSize(1), hidden},
+                            query.getElementType()));
   return success();
 }
 
 LogicalResult CrossAttentionOp::verify() {
   return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble());
+                               getDropout().convertToDouble(), getKey());
 }
 
 LogicalResult DropoutOp::verify() {
   double p = getP().convertToDouble();
-  if (p < 0.0 || p >= 1.0)
+  if (!(p >= 0.0 && p < 1.0))
     return emitOpError("dropout probability must be in [0, 1), got ") << p;
-  if (LayoutAttr layout = getLayoutAttr()) {
-    if (getStream() != RngStream::per_rank)
-      return emitOpError("a layout is only meaningful for a per_rank stream");
-    if (layout.isSplit() && layout.getDim() >= getInput().getType().getRank())
-      return emitOpError("layout splits dimension ")
-             << layout.getDim() << " of a rank-"
-             << getInput().getType().getRank() << " tensor";
-  }
+  LayoutAttr layout = getLayoutAttr();
+  if (!layout)
+    return success();
+  if (getStream() != RngStream::per_rank)
+    return emitOpError("a layout is only meaningful for a per_rank stream; "
+                       "drop the layout or use per_rank");
+  if (layout.getKind() == LayoutKind::partial)
+    return emitOpError("cannot drop out a partial sum: the masks of the "
+                       "summands would not be one mask of the sum; apply it "
+                       "after tpc.g");
+  if (!layout.isSplit())
+    return success();
+  RankedTensorType type = getInput().getType();
+  if (layout.getDim() >= type.getRank())
+    return emitOpError("layout splits dimension ")
+           << layout.getDim() << " of a rank-" << type.getRank()
+           << " tensor; use a dimension below " << type.getRank();
+  int64_t extent = type.getDimSize(layout.getDim());
+  if (!ShapedType::isDynamic(extent) && extent % layout.getBlocks() != 0)
+    return emitOpError("dimension ")
+           << layout.getDim() << " of " << type << " (" << extent
+           << ") is not made of " << layout.getBlocks() << " equal blocks";
+  return success();
+}
+
+LogicalResult ScaleOp::verify() {
+  double factor = getFactor().convertToDouble();
+  if (!std::isfinite(factor))
+    return emitOpError("factor must be finite, got ") << factor;
   return success();
 }
 
 LogicalResult WeightedSumOp::inferReturnTypes(MLIRContext *,
-                                              std::optional<Location> loc,
+                                              std::optional<Location> location,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   auto alpha = cast<RankedTensorType>(adaptor.getAlpha().getType());
   ValueRange inputs = adaptor.getInputs();
   if (inputs.empty())
-    return fail(loc, "weighted_sum needs at least one input");
-  if (failed(expectRank(loc, "weighted_sum alpha", alpha, 1)))
+    return fail(loc, "needs at least one input");
+  if (failed(expectRank(loc, "alpha", alpha, 1)))
     return failure();
   if (!sameExtent(alpha.getDimSize(0), inputs.size()))
-    return fail(loc, "weighted_sum has " + Twine(inputs.size()) +
-                         " inputs but alpha " + str(alpha) +
-                         " holds a different number of weights");
+    return fail(loc, "has " + Twine(inputs.size()) + " inputs but alpha " +
+                         str(alpha) + " holds a different number of weights");
   Type first = inputs.front().getType();
   for (Value v : inputs)
     if (v.getType() != first)
-      return fail(loc, "weighted_sum inputs must share one type; got " +
-                           str(first) + " and " + str(v.getType()));
+      return fail(loc, "inputs must share one type; got " + str(first) +
+                           " and " + str(v.getType()));
   types.push_back(first);
   return success();
 }
 
 LogicalResult CrossEntropyOp::inferReturnTypes(MLIRContext *ctx,
-                                               std::optional<Location> loc,
+                                               std::optional<Location> location,
                                                Adaptor adaptor,
                                                SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   return inferLossTypes(ctx, loc, adaptor.getLogits(), adaptor.getTargets(),
                         types);
 }
 
 LogicalResult VocabParallelCrossEntropyOp::inferReturnTypes(
-    MLIRContext *ctx, std::optional<Location> loc, Adaptor adaptor,
+    MLIRContext *ctx, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
   return inferLossTypes(ctx, loc, adaptor.getLogits(), adaptor.getTargets(),
                         types);
 }
 
 LogicalResult VocabParallelCrossEntropyOp::verify() {
-  if (getVocabSize() < 1)
-    return emitOpError("vocab_size must be >= 1, got ") << getVocabSize();
+  int64_t vocab = getVocabSize();
+  if (vocab < 1)
+    return emitOpError("vocab_size must be >= 1, got ") << vocab;
+  int64_t local = getLogits().getType().getDimSize(2);
+  if (ShapedType::isDynamic(local))
+    return success();
+  int64_t tp = enclosingTp(*this);
+  if (vocab > local * tp)
+    return emitOpError("vocab_size ")
+           << vocab << " exceeds the " << local * tp
+           << " columns of the padded vocabulary (" << local
+           << " per rank, tp = " << tp
+           << "); logits must hold every vocabulary column";
   return success();
 }
 
 //===----------------------------------------------------------------------===//
 // Collectives
 //===----------------------------------------------------------------------===//
+
+/// f and g are the conjugate pair of the tensor-parallel group.
+static LogicalResult verifyTpCollective(Operation *op, Group group,
+                                        StringRef conjugate) {
+  if (group == Group::tp)
+    return success();
+  return op->emitOpError("works on group tp, not ")
+         << stringifyGroup(group) << ": it is the tensor-parallel conjugate of "
+         << conjugate << "; use tpc.all_reduce for group "
+         << stringifyGroup(group);
+}
+
+LogicalResult FOp::verify() {
+  return verifyTpCollective(*this, getGroup(), "tpc.g");
+}
+
+LogicalResult GOp::verify() {
+  return verifyTpCollective(*this, getGroup(), "tpc.f");
+}
 
 LogicalResult AllGatherOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
@@ -400,14 +535,30 @@ LogicalResult AllGatherOp::verify() {
       in.getElementType() != out.getElementType())
     return emitOpError("result ")
            << out << " must have the rank and element type of " << in;
+  // Only the tp group's size is known to the module.
+  std::optional<int64_t> size;
+  if (getGroup() == Group::tp)
+    size = enclosingTp(*this);
   for (int64_t i = 0; i < in.getRank(); ++i) {
     int64_t a = in.getDimSize(i), b = out.getDimSize(i);
     if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
       continue;
-    if (i == dim ? b % a != 0 : a != b)
+    if (i != dim) {
+      if (a != b)
+        return emitOpError("result ")
+               << out << " is not a gather of " << in << " along dimension "
+               << dim << ": dimension " << i << " differs";
+      continue;
+    }
+    if (size && b != a * *size)
       return emitOpError("result ")
              << out << " is not a gather of " << in << " along dimension "
-             << dim;
+             << dim << " over tp = " << *size << "; expected extent "
+             << a * *size;
+    if (!size && (b < a || (a == 0 ? b != 0 : b % a != 0)))
+      return emitOpError("result ")
+             << out << " is not a gather of " << in << " along dimension "
+             << dim << ": extent " << b << " is not a multiple of " << a;
   }
   return success();
 }

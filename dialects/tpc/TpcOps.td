@@ -17,6 +17,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Tpc_FloatTensor : RankedTensorOf<[F32, BF16, F16]>;
 def Tpc_IdTensor : RankedTensorOf<[I32]>;
+def Tpc_AnyTensor : RankedTensorOf<[F32, BF16, F16, I32]>;
 def Tpc_ScalarF32 : 0DTensorOf<[F32]>;
 def Tpc_ScalarI32 : 0DTensorOf<[I32]>;
 
@@ -119,7 +120,10 @@ def Tpc_LayerNormOp : Tpc_Op<"layernorm", [Pure, InferTypeOpAdaptor]> {
   let summary = "Layer normalization over the last dimension";
   let description = [{
     `input` is [..., H]; `gamma` and `beta` are [H]. Statistics accumulate in
-    fp32 whatever the element type.
+    fp32 whatever the element type. `gamma` and `beta` have one element type:
+    the input's, or f32 (fp32 weights normalizing a bf16 or f16 activation,
+    as Megatron's mixed-precision layer norm does). The result has the
+    input's type.
 
     ```mlir
     %y = tpc.layernorm %x, %g, %b eps 1.0e-05 : tensor<?x?x768xf32>, tensor<768xf32>, tensor<768xf32>
@@ -142,7 +146,7 @@ def Tpc_LinearOp : Tpc_Op<"linear", [Pure, InferTypeOpAdaptor]> {
     `input` is [..., I]; `weight` is [I, O] (Hugging Face GPT-2's Conv1D
     layout) or, with `transposed`, [O, I] (the tied output layer reads the
     [V, H] embedding table this way); the optional `bias` is [O]. The result
-    is [..., O].
+    is [..., O]. All operands have one element type.
 
     ```mlir
     %h = tpc.linear %x, %w, %b : tensor<?x?x768xf32>, tensor<768x3072xf32>, tensor<3072xf32>
@@ -193,7 +197,8 @@ def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [InferTypeOpAdaptor]> {
     W` only the last W of those. `dropout P` drops attention probabilities;
     its masks are keyed by `key` and by global head index, so that
     `head_parallel` ops (which hold heads [r * heads, (r + 1) * heads) of
-    heads * tp) draw the same masks head for head as the unsplit op.
+    heads * tp) draw the same masks head for head as the unsplit op. A `key`
+    is given only with a dropout probability > 0.
 
     ```mlir
     %a = tpc.self_attention %qkv heads 12 causal : tensor<?x?x2304xf32>
@@ -250,6 +255,8 @@ def Tpc_DropoutOp : Tpc_Op<"dropout", [SameOperandsAndResultType]> {
     the tensor-parallel regions); a `per_rank` stream draws the mask of this
     rank's slice of the global tensor, whose layout `layout` gives, so that
     ranks differ while the masks do not depend on the tensor-parallel size.
+    A layout needs a `per_rank` stream and cannot be `partial` (drop out the
+    sum after `tpc.g`, not its summands).
 
     ```mlir
     %y = tpc.dropout %x p 1.0e-01 replicated key 7 : tensor<?x?x768xf32>
@@ -278,6 +285,7 @@ def Tpc_ScaleOp : Tpc_Op<"scale", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Tpc_FloatTensor:$input, F64Attr:$factor);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `by` $factor attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tpc_WeightedSumOp : Tpc_Op<"weighted_sum", [Pure, InferTypeOpAdaptor]> {
@@ -325,9 +333,10 @@ def Tpc_VocabParallelCrossEntropyOp
   let description = [{
     `logits` is [B, T, Vl]: this rank's columns [r * Vl, (r + 1) * Vl) of the
     padded vocabulary. Columns at or beyond `vocab_size` are padding and are
-    excluded. The ranks exchange only B*T values per all-reduce over the tp
-    group: the row maximum, then the target logit and the sum of
-    exponentials. Results as `tpc.cross_entropy`.
+    excluded, so `vocab_size` is at most Vl times the module's `tpc.tp`. The
+    ranks exchange only B*T values per all-reduce over the tp group: the row
+    maximum, then the target logit and the sum of exponentials. Results as
+    `tpc.cross_entropy`.
 
     ```mlir
     %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 50257 ignore_index -1 : tensor<?x?x25600xf32>, tensor<?x?xi32>
@@ -352,7 +361,8 @@ def Tpc_FOp : Tpc_Op<"f", [SameOperandsAndResultType]> {
   let summary = "Megatron's f: identity forward, all-reduce backward";
   let description = [{
     Placed before a column-parallel region: every rank needs the whole input,
-    and the gradients that the ranks compute for it must be summed.
+    and the gradients that the ranks compute for it must be summed. Works on
+    group `tp` only; the data-parallel group uses `tpc.all_reduce`.
 
     ```mlir
     %y = tpc.f %x group tp : tensor<?x?x768xf32>
@@ -361,13 +371,14 @@ def Tpc_FOp : Tpc_Op<"f", [SameOperandsAndResultType]> {
   let arguments = (ins Tpc_FloatTensor:$input, Tpc_GroupAttr:$group);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `group` $group attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
   let summary = "Megatron's g: all-reduce forward, identity backward";
   let description = [{
     Placed after a row-parallel region: the ranks hold partial sums of the
-    output and g adds them up.
+    output and g adds them up. Works on group `tp` only.
 
     ```mlir
     %y = tpc.g %x group tp : tensor<?x?x768xf32>
@@ -376,6 +387,7 @@ def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
   let arguments = (ins Tpc_FloatTensor:$input, Tpc_GroupAttr:$group);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `group` $group attr-dict `:` type($input)";
+  let hasVerifier = 1;
 }
 
 def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
@@ -385,9 +397,9 @@ def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
     %y = tpc.all_reduce %x sum group dp : tensor<f32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, Tpc_ReduceKindAttr:$reduce,
+  let arguments = (ins Tpc_AnyTensor:$input, Tpc_ReduceKindAttr:$reduce,
                        Tpc_GroupAttr:$group);
-  let results = (outs AnyRankedTensor:$result);
+  let results = (outs Tpc_AnyTensor:$result);
   let assemblyFormat = [{
     $input $reduce `group` $group attr-dict `:` type($input)
   }];
@@ -396,7 +408,9 @@ def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
 def Tpc_AllGatherOp : Tpc_Op<"all_gather", []> {
   let summary = "Concatenates the ranks' tensors along a dimension";
   let description = [{
-    The result's dimension `dim` is the group size times the input's.
+    The result's dimension `dim` is the group size times the input's; for
+    group `tp` that size is the module's `tpc.tp` (1 when absent), for `dp`
+    the result's extent must be a multiple of the input's.
 
     ```mlir
     %y = tpc.all_gather %x dim 2 group tp : tensor<4x8x16xf32> -> tensor<4x8x32xf32>

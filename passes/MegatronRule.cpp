@@ -1,0 +1,372 @@
+//===- MegatronRule.cpp - The Megatron-LM sharding rule ---------*- C++ -*-===//
+//
+// A block is recognized only when the values between its column-parallel and
+// its row-parallel linears have no other user: those values are split across
+// the ranks after partitioning, so nothing outside the block may read them.
+// Anything not recognized stays replicated, which is always correct.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/MegatronRule.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace tpc;
+
+int64_t tpc::getPaddedVocab(int64_t vocab, int64_t tp) {
+  int64_t multiple = kVocabPadMultiple * tp;
+  return (vocab + multiple - 1) / multiple * multiple;
+}
+
+FailureOr<func::FuncOp> tpc::getForward(ModuleOp module) {
+  if (auto forward = module.lookupSymbol<func::FuncOp>("forward"))
+    if (!forward.isExternal())
+      return forward;
+  return module.emitError(
+      "module has no `forward` function with a body; the Megatron rule "
+      "reads the model's structure from func.func @forward, so define it");
+}
+
+std::string tpc::layoutText(LayoutAttr layout) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  cast<Attribute>(layout).print(os, /*elideType=*/true);
+  // `#tpc.layout<split 1>` -> `<split 1>`, the form a tpc.param writes.
+  size_t lt = s.find('<');
+  return lt == std::string::npos ? s : s.substr(lt);
+}
+
+ParamOp tpc::getReadParam(Value value) {
+  auto read = value.getDefiningOp<GetParamOp>();
+  if (!read)
+    return {};
+  return SymbolTable::lookupNearestSymbolFrom<ParamOp>(read,
+                                                       read.getNameAttr());
+}
+
+namespace {
+/// Walks back from `value` through dropouts; every value on the way must
+/// have a single user. Returns null when one has more.
+Value skipDropoutsBack(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
+  while (true) {
+    if (!value.hasOneUse())
+      return {};
+    auto dropout = value.getDefiningOp<DropoutOp>();
+    if (!dropout)
+      return value;
+    dropouts.push_back(dropout);
+    value = dropout.getInput();
+  }
+}
+
+/// Walks forward from `value` through dropouts to its single user.
+Operation *skipDropoutsForward(Value value,
+                               SmallVectorImpl<DropoutOp> &dropouts) {
+  while (true) {
+    if (!value.hasOneUse())
+      return nullptr;
+    Operation *user = *value.getUsers().begin();
+    auto dropout = dyn_cast<DropoutOp>(user);
+    if (!dropout)
+      return user;
+    dropouts.push_back(dropout);
+    value = dropout.getResult();
+  }
+}
+
+/// A linear whose weight (and bias, if any) are parameters read directly.
+bool readsParams(LinearOp linear) {
+  return getReadParam(linear.getWeight()) &&
+         (!linear.getBias() || getReadParam(linear.getBias()));
+}
+
+/// The column-parallel linear that produces `value`, if it is one.
+LinearOp columnProducer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
+  Value produced = skipDropoutsBack(value, dropouts);
+  if (!produced)
+    return {};
+  auto linear = produced.getDefiningOp<LinearOp>();
+  if (!linear || linear.getTransposed() || !readsParams(linear))
+    return {};
+  return linear;
+}
+
+/// The row-parallel linear that consumes `value` as its input, if it is one.
+LinearOp rowConsumer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
+  SmallVector<DropoutOp> after;
+  auto linear = dyn_cast_or_null<LinearOp>(skipDropoutsForward(value, after));
+  if (!linear || linear.getTransposed() || !getReadParam(linear.getWeight()))
+    return {};
+  Value input = after.empty() ? value : after.back().getResult();
+  if (linear.getInput() != input)
+    return {};
+  dropouts.append(after.begin(), after.end());
+  return linear;
+}
+
+std::optional<TpBlock> matchBlock(Operation *op) {
+  TpBlock block;
+  block.core = op;
+  if (auto gelu = dyn_cast<GeluOp>(op)) {
+    block.kind = BlockKind::Mlp;
+    if (LinearOp fc = columnProducer(gelu.getInput(), block.dropouts))
+      block.columns.push_back(fc);
+  } else if (auto attention = dyn_cast<SelfAttentionOp>(op)) {
+    block.kind = BlockKind::SelfAttention;
+    if (LinearOp qkv = columnProducer(attention.getQkv(), block.dropouts))
+      block.columns.push_back(qkv);
+  } else if (auto cross = dyn_cast<CrossAttentionOp>(op)) {
+    block.kind = BlockKind::CrossAttention;
+    LinearOp q = columnProducer(cross.getQuery(), block.dropouts);
+    LinearOp kv = columnProducer(cross.getKv(), block.dropouts);
+    if (q && kv && q != kv)
+      block.columns.append({q, kv});
+  } else {
+    return std::nullopt;
+  }
+  if (block.columns.empty())
+    return std::nullopt;
+  block.row = rowConsumer(op->getResult(0), block.dropouts);
+  if (!block.row)
+    return std::nullopt;
+  return block;
+}
+
+StringRef blockName(BlockKind kind) {
+  switch (kind) {
+  case BlockKind::Mlp:
+    return "MLP";
+  case BlockKind::SelfAttention:
+    return "self-attention";
+  case BlockKind::CrossAttention:
+    return "cross-attention";
+  }
+  llvm_unreachable("unknown block kind");
+}
+
+/// What the rule asks of one operand that reads a parameter.
+struct Demand {
+  LayoutAttr layout;
+  std::string role;
+  int64_t vocabDim = -1;
+};
+
+/// The logits of a loss may be returned besides; any other reader would see
+/// a vocabulary slice.
+bool onlyFeedsLoss(Value logits, CrossEntropyOp loss) {
+  for (Operation *user : logits.getUsers())
+    if (user != loss.getOperation() && !isa<func::ReturnOp>(user))
+      return false;
+  return true;
+}
+} // namespace
+
+FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
+  MLIRContext *ctx = forward.getContext();
+  MegatronModel model;
+  model.forward = forward;
+
+  // Blocks, in program order; a linear belongs to at most one block.
+  llvm::DenseSet<Operation *> claimed;
+  forward.walk([&](Operation *op) {
+    std::optional<TpBlock> block = matchBlock(op);
+    if (!block)
+      return;
+    SmallVector<Operation *> linears = {block->row};
+    for (LinearOp column : block->columns)
+      linears.push_back(column);
+    if (llvm::any_of(linears, [&](Operation *l) { return claimed.count(l); }))
+      return;
+    claimed.insert(linears.begin(), linears.end());
+    model.blocks.push_back(std::move(*block));
+  });
+
+  // Losses over the vocabulary: the output layer or a bigram table.
+  forward.walk([&](CrossEntropyOp loss) {
+    Value logits = loss.getLogits();
+    if (!onlyFeedsLoss(logits, loss))
+      return;
+    int64_t vocab = cast<RankedTensorType>(logits.getType()).getShape().back();
+    if (ShapedType::isDynamic(vocab))
+      return;
+    if (auto linear = logits.getDefiningOp<LinearOp>()) {
+      if (readsParams(linear) && !claimed.count(linear))
+        model.losses.push_back({linear, loss, vocab});
+    } else if (auto lookup = logits.getDefiningOp<EmbeddingOp>()) {
+      if (getReadParam(lookup.getTable()) && !lookup.getVocabParallel())
+        model.losses.push_back({lookup, loss, vocab});
+    }
+  });
+
+  // Token embeddings over the same vocabulary.
+  forward.walk([&](EmbeddingOp lookup) {
+    if (lookup.getVocabParallel() || !getReadParam(lookup.getTable()))
+      return;
+    int64_t rows = lookup.getTable().getType().getDimSize(0);
+    bool isBigram = false, overVocab = false;
+    for (const VocabLoss &loss : model.losses) {
+      isBigram |= loss.producer == lookup.getOperation();
+      overVocab |= loss.vocab == rows;
+    }
+    if (!isBigram && overVocab)
+      model.vocabEmbeddings.push_back(lookup);
+  });
+
+  // What each operand that reads a parameter asks for.
+  llvm::DenseMap<OpOperand *, Demand> demands;
+  auto demand = [&](OpOperand &operand, LayoutAttr layout, const Twine &role,
+                    int64_t vocabDim = -1) {
+    demands[&operand] = {layout, role.str(), vocabDim};
+  };
+  for (TpBlock &block : model.blocks) {
+    StringRef name = blockName(block.kind);
+    for (auto [index, column] : llvm::enumerate(block.columns)) {
+      // Cross-attention columns are [query, kv] by construction.
+      int64_t blocks = 1;
+      std::string what = "column-parallel";
+      if (block.kind == BlockKind::SelfAttention) {
+        blocks = 3;
+        what = "fused q|k|v";
+      } else if (block.kind == BlockKind::CrossAttention) {
+        blocks = index == 0 ? 1 : 2;
+        what = index == 0 ? "query" : "fused k|v";
+      }
+      demand(column->getOpOperand(1), LayoutAttr::getSplit(ctx, 1, blocks),
+             what + " weight of the " + name);
+      if (column.getBias())
+        demand(column->getOpOperand(2), LayoutAttr::getSplit(ctx, 0, blocks),
+               what + " bias of the " + name);
+    }
+    demand(block.row->getOpOperand(1), LayoutAttr::getSplit(ctx, 0),
+           "row-parallel weight of the " + name);
+    if (block.row.getBias())
+      demand(block.row->getOpOperand(2), LayoutAttr::getReplicated(ctx),
+             "row-parallel bias of the " + name + " (added after g)");
+  }
+  for (VocabLoss &loss : model.losses) {
+    if (auto linear = dyn_cast<LinearOp>(loss.producer)) {
+      int64_t dim = linear.getTransposed() ? 0 : 1;
+      demand(linear->getOpOperand(1), LayoutAttr::getSplit(ctx, dim),
+             "weight of the output layer", dim);
+      if (linear.getBias())
+        demand(linear->getOpOperand(2), LayoutAttr::getSplit(ctx, 0),
+               "bias of the output layer", 0);
+    } else {
+      demand(loss.producer->getOpOperand(0), LayoutAttr::getSplit(ctx, 1),
+             "bigram table", 1);
+    }
+  }
+  for (EmbeddingOp lookup : model.vocabEmbeddings)
+    demand(lookup->getOpOperand(0), LayoutAttr::getSplit(ctx, 0),
+           "vocabulary-parallel embedding table", 0);
+
+  // One layout per parameter, whoever reads it.
+  bool conflict = false;
+  forward.walk([&](GetParamOp read) {
+    ParamOp param = getReadParam(read.getResult());
+    if (!param)
+      return;
+    for (OpOperand &use : read.getResult().getUses()) {
+      Demand want;
+      auto it = demands.find(&use);
+      if (it != demands.end())
+        want = it->second;
+      else
+        want = {LayoutAttr::getReplicated(ctx),
+                "replicated operand of '" +
+                    use.getOwner()->getName().getStringRef().str() + "'",
+                -1};
+      auto [entry, inserted] =
+          model.params.insert({param.getOperation(),
+                               ParamAssignment{want.layout, want.role,
+                                               use.getOwner(), want.vocabDim}});
+      ParamAssignment &have = entry->second;
+      if (inserted ||
+          (have.layout == want.layout && have.vocabDim == want.vocabDim))
+        continue;
+      InFlightDiagnostic diag =
+          param.emitOpError("parameter @")
+          << param.getSymName() << " is read as the " << have.role << " ("
+          << layoutText(have.layout) << ") and as the " << want.role << " ("
+          << layoutText(want.layout)
+          << "); one layout cannot serve both, so give each use its own "
+             "parameter";
+      diag.attachNote(have.reader->getLoc())
+          << "read here as the " << have.role;
+      diag.attachNote(use.getOwner()->getLoc())
+          << "read here as the " << want.role;
+      conflict = true;
+    }
+  });
+  if (conflict)
+    return failure();
+  return model;
+}
+
+LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
+  bool ok = true;
+  for (const TpBlock &block : model.blocks) {
+    int64_t heads = 0;
+    if (auto self = dyn_cast<SelfAttentionOp>(block.core))
+      heads = self.getHeads();
+    else if (auto cross = dyn_cast<CrossAttentionOp>(block.core))
+      heads = cross.getHeads();
+    if (heads > 0 && heads % tp != 0) {
+      block.core->emitOpError("has ")
+          << heads << " heads, which tp = " << tp
+          << " cannot split into whole heads per rank; choose a tp that "
+             "divides "
+          << heads;
+      ok = false;
+    }
+  }
+  if (!ok)
+    return failure();
+  for (auto &[op, assignment] : model.params) {
+    LayoutAttr layout = assignment.layout;
+    if (!layout.isSplit() || assignment.vocabDim >= 0)
+      continue;
+    auto param = cast<ParamOp>(op);
+    int64_t extent = param.getTensorType().getDimSize(layout.getDim());
+    int64_t blocks = layout.getBlocks();
+    int64_t piece = extent / blocks;
+    if (extent % blocks == 0 && piece % tp == 0)
+      continue;
+    InFlightDiagnostic diag = assignment.reader->emitOpError("");
+    diag << "cannot split the " << assignment.role << " @" << param.getSymName()
+         << ": ";
+    if (blocks > 1)
+      diag << "each of the " << blocks << " blocks of dimension "
+           << layout.getDim() << " (" << piece << " of " << extent << ")";
+    else
+      diag << "dimension " << layout.getDim() << " (" << extent << ")";
+    diag << " does not divide by tp = " << tp << "; choose a tp that divides "
+         << piece;
+    ok = false;
+  }
+  return success(ok);
+}
+
+LogicalResult tpc::checkExistingLayouts(const MegatronModel &model) {
+  bool ok = true;
+  for (auto &[op, assignment] : model.params) {
+    auto param = cast<ParamOp>(op);
+    LayoutAttr layout = param.getLayoutAttr();
+    if (!layout || layout == assignment.layout)
+      continue;
+    InFlightDiagnostic diag =
+        param.emitOpError("layout ")
+        << layoutText(layout) << " of @" << param.getSymName()
+        << " is not what the Megatron rule needs for the " << assignment.role
+        << "; write `layout " << layoutText(assignment.layout)
+        << "` or remove the layout";
+    diag.attachNote(assignment.reader->getLoc())
+        << "read here as the " << assignment.role;
+    ok = false;
+  }
+  return success(ok);
+}

@@ -1,0 +1,31 @@
+// RUN: tpc-opt %s -split-input-file -verify-diagnostics
+
+func.func @group_dp(%x: tensor<?x16xf32>) {
+  // expected-error @+1 {{'tpc.g' op works on group tp, not dp: it is the tensor-parallel conjugate of tpc.f; use tpc.all_reduce for group dp}}
+  %y = tpc.g %x group dp : tensor<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_group(%x: tensor<?x16xf32>) {
+  // expected-error @+1 {{custom op 'tpc.g' expected string or keyword containing one of the following enum values for attribute 'group' [tp, dp]}}
+  %y = tpc.g %x group pp : tensor<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @element_type(%x: tensor<?x16xi32>) {
+  // expected-error @+1 {{'tpc.g' op operand #0 must be ranked tensor of 32-bit float or bfloat16 type or 16-bit float values}}
+  %y = tpc.g %x group tp : tensor<?x16xi32>
+  return
+}
+
+// -----
+
+func.func @result_type(%x: tensor<?x16xf32>) {
+  // expected-error @+1 {{'tpc.g' op requires the same type for all operands and results}}
+  %y = "tpc.g"(%x) <{group = 0 : i32}> : (tensor<?x16xf32>) -> tensor<?x8xf32>
+  return
+}
