@@ -17,11 +17,12 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "runtime",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tpc_src_root", config.tpc_src_root))
+config.substitutions.append(("%tpc_tools_dir", config.tpc_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
-tools = ["tpc-opt", "tpc-model", "tpc-compile"]
+tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-run"]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tpc_tools_dir, t))],
     [config.tpc_tools_dir])
@@ -42,3 +43,19 @@ if smi:
         pass
 if shutil.which("mpirun"):
     config.available_features.add("mpi")
+    # Open MPI refuses to start as root (containers, CI) unless told it may.
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # More ranks than cores: --oversubscribe also makes idle ranks yield.
+    config.substitutions.append(("%mpirun", "mpirun --oversubscribe"))
+
+# End-to-end helpers: token files, loss and logits comparisons.
+# Longest first: lit substitutes in order.
+config.substitutions.append(
+    ("%e2e_inputs", os.path.join(config.tpc_src_root, "test", "e2e", "Inputs")))
+config.substitutions.append(
+    ("%e2e", "python3 " + os.path.join(config.tpc_src_root, "test", "e2e", "tpc_e2e.py")))
+# A tpc-run started outside mpirun must not think it is an MPI rank.
+for var in ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"]:
+    config.environment.pop(var, None)
