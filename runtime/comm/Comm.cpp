@@ -108,10 +108,10 @@ void Comm::make_groups(int tp, int dp) {
     throw std::runtime_error("tp and dp must be at least 1");
   if (int64_t(tp) * dp != world_size_) {
     std::ostringstream msg;
-    msg << "the program runs on tp " << tp << " x dp " << dp << " = "
-        << tp * dp << " ranks, but this job has " << world_size_
-        << (world_size_ == 1 ? " process" : " processes") << "; start it with `mpirun -np "
-        << tp * dp << " tpc-run ...`";
+    msg << "the program runs on tp " << tp << " x dp " << dp << " = " << tp * dp
+        << " ranks, but this job has " << world_size_
+        << (world_size_ == 1 ? " process" : " processes")
+        << "; start it with `mpirun -np " << tp * dp << " tpc-run ...`";
     throw std::runtime_error(msg.str());
   }
   tp_size_ = tp;
@@ -209,8 +209,7 @@ void Comm::gather(const float *in, float *out, size_t n, Group group) {
 void Comm::broadcast(void *data, size_t bytes, int root, Group group) {
   if (!distributed_ || size(group) == 1)
     return;
-  mpiCheck(
-      MPI_Bcast(data, int(bytes), MPI_BYTE, root, TPC_COMM_OF(group)));
+  mpiCheck(MPI_Bcast(data, int(bytes), MPI_BYTE, root, TPC_COMM_OF(group)));
 }
 
 void Comm::barrier(Group group) {
@@ -225,8 +224,8 @@ bool Comm::all_ok(bool ok) {
   if (!distributed_)
     return ok;
   int flag = ok ? 1 : 0;
-  mpiCheck(MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MIN,
-                         MPI_COMM_WORLD));
+  mpiCheck(
+      MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
   return flag == 1;
 }
 

@@ -1,4 +1,5 @@
-//===- Comm.h - Communicators of a tensor- and data-parallel job -*- C++ -*-===//
+//===- Comm.h - Communicators of a tensor- and data-parallel job -*- C++
+//-*-===//
 //
 // The job's ranks as Megatron-LM arranges them: rank r has tp_rank = r % tp
 // and dp_rank = r / tp, so the ranks of one tensor-parallel group are

@@ -312,9 +312,8 @@ void Executor::save_checkpoint(const std::string &path) {
     }
   }
   if (!comm_.all_ok(error.empty()))
-    throw std::runtime_error(error.empty()
-                                 ? "rank 0 could not write " + path
-                                 : error);
+    throw std::runtime_error(error.empty() ? "rank 0 could not write " + path
+                                           : error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -384,8 +383,8 @@ void Executor::set_input(const program::Function &fn, int index,
   if (bytes != tensor_bytes(id))
     throw std::runtime_error("input " + std::to_string(index) + " of '" +
                              fn.name() + "' holds " +
-                             std::to_string(tensor_bytes(id)) +
-                             " bytes, not " + std::to_string(bytes));
+                             std::to_string(tensor_bytes(id)) + " bytes, not " +
+                             std::to_string(bytes));
   backend_.copy_host_to_device(ptrs_[id], host, bytes);
 }
 
@@ -398,8 +397,8 @@ void Executor::read_output(const program::Function &fn, int index, void *host,
   if (bytes != tensor_bytes(id))
     throw std::runtime_error("output " + std::to_string(index) + " of '" +
                              fn.name() + "' holds " +
-                             std::to_string(tensor_bytes(id)) +
-                             " bytes, not " + std::to_string(bytes));
+                             std::to_string(tensor_bytes(id)) + " bytes, not " +
+                             std::to_string(bytes));
   backend_.synchronize();
   backend_.copy_device_to_host(host, ptrs_[id], bytes);
 }
@@ -482,8 +481,8 @@ void Executor::op_embedding(const Call &c) {
   int vlocal = int(table[0]);
   int vstart = c.flag("vocab_parallel") ? comm_.tp_rank() * vlocal : 0;
   expect_shape(shape(c.out(0)), {B, T, C}, c, "the result");
-  backend_.embedding_forward(f32(c.out(0)), i32(c.in(1)), f32(c.in(0)), B, T,
-                             C, vstart, vlocal);
+  backend_.embedding_forward(f32(c.out(0)), i32(c.in(1)), f32(c.in(0)), B, T, C,
+                             vstart, vlocal);
 }
 
 // out (B,T,C) = wpe[t]; wpe (P,C) with P >= T.
@@ -585,8 +584,8 @@ void Executor::op_self_attention(const Call &c) {
   AttentionConfig cfg =
       attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
                        comm_.tp_size(), comm_.dp_rank(), options_);
-  cfg.mask = c.flag("causal") ? AttentionMask::Causal
-                              : AttentionMask::Bidirectional;
+  cfg.mask =
+      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
   float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
   backend_.attention_forward(f32(c.out(0)), att, f32(c.in(0)), cfg);
 }
@@ -594,9 +593,9 @@ void Executor::op_self_attention(const Call &c) {
 // q (B,T,C), kv (B,T,2C) -> out (B,T,C); keys at strictly earlier positions.
 void Executor::op_cross_attention(const Call &c) {
   auto q = shape(c.in(0));
-  AttentionConfig cfg = attention_config(c, q, int(q.back()), comm_.tp_rank(),
-                                         comm_.tp_size(), comm_.dp_rank(),
-                                         options_);
+  AttentionConfig cfg =
+      attention_config(c, q, int(q.back()), comm_.tp_rank(), comm_.tp_size(),
+                       comm_.dp_rank(), options_);
   expect_shape(shape(c.in(1)), {q[0], q[1], 2 * q[2]}, c, "kv");
   cfg.mask = AttentionMask::StrictlyEarlier;
   float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
@@ -623,10 +622,10 @@ void Executor::op_dropout(const Call &c) {
         throw c.error("layout dimension " + std::to_string(layout.dim()) +
                       " is outside " + shape_string(global));
       global[layout.dim()] *= comm_.tp_size();
-      map = GlobalIndexMap(global, SliceSpec::split(
-                                       global, int(layout.dim()),
-                                       comm_.tp_rank(), comm_.tp_size(),
-                                       std::max<int64_t>(1, layout.blocks())));
+      map = GlobalIndexMap(
+          global, SliceSpec::split(global, int(layout.dim()), comm_.tp_rank(),
+                                   comm_.tp_size(),
+                                   std::max<int64_t>(1, layout.blocks())));
     }
   }
   DropoutParams d{float(p), options_.seed, options_.step,
@@ -678,7 +677,8 @@ void Executor::op_cross_entropy(const Call &c) {
   backend_.zero(totals, 2 * sizeof(float));
   try {
     backend_.crossentropy_forward(losses, totals, f32(c.in(0)), i32(c.in(1)),
-                                  r.N, r.C, r.C, int(c.integer("ignore_index")));
+                                  r.N, r.C, r.C,
+                                  int(c.integer("ignore_index")));
   } catch (const std::invalid_argument &e) {
     throw c.error(e.what());
   }
@@ -769,9 +769,9 @@ void Executor::op_all_gather(const Call &c) {
     chunk *= uint64_t(in[d]);
   for (uint64_t o = 0; o < outer; ++o)
     for (int r = 0; r < parts; ++r)
-      backend_.copy_device_to_device(
-          f32(c.out(0)) + (o * parts + r) * chunk,
-          gathered + uint64_t(r) * n + o * chunk, chunk * sizeof(float));
+      backend_.copy_device_to_device(f32(c.out(0)) + (o * parts + r) * chunk,
+                                     gathered + uint64_t(r) * n + o * chunk,
+                                     chunk * sizeof(float));
 }
 
 } // namespace tpc

@@ -103,7 +103,6 @@ public:
   void op_all_gather(const Call &c);
 
 private:
-
   float *f32(int id) const { return static_cast<float *>(ptrs_[id]); }
   int *i32(int id) const { return static_cast<int *>(ptrs_[id]); }
   std::vector<int64_t> shape(int id) const;

@@ -58,8 +58,7 @@ void fill_slice(const ParamSlice &s, float *out, ReadValid read_valid) {
     return;
   }
   uint64_t outer = product(s.local_shape, 0, s.pad_dim);
-  uint64_t inner =
-      product(s.local_shape, s.pad_dim + 1, s.local_shape.size());
+  uint64_t inner = product(s.local_shape, s.pad_dim + 1, s.local_shape.size());
   uint64_t length = uint64_t(s.local_shape[s.pad_dim]);
   std::vector<float> valid(outer * uint64_t(s.valid_length) * inner);
   if (s.valid_length > 0)
@@ -97,11 +96,10 @@ ParamSlice param_slice(const program::Parameter &param,
   }
   std::vector<int64_t> expected(local.shape().begin(), local.shape().end());
   if (expected != s.local_shape)
-    throw param_error(param, "its layout gives rank " +
-                                 std::to_string(tp_rank) + " the shape " +
-                                 shape_string(s.local_shape) +
-                                 " but the program holds " +
-                                 shape_string(expected));
+    throw param_error(param,
+                      "its layout gives rank " + std::to_string(tp_rank) +
+                          " the shape " + shape_string(s.local_shape) +
+                          " but the program holds " + shape_string(expected));
   s.unpadded_shape = s.global_shape;
   s.pad_dim = padded_dim(param, s.global_shape);
   if (s.pad_dim < 0) {
@@ -133,8 +131,8 @@ void init_parameter(float *out, const program::Parameter &param,
   case program::Init::ONES:
     // Padding stays zero even for a constant.
     fill_slice(slice, out, [&](float *valid) {
-      init_constant(valid, local_num_elements(slice.unpadded_shape, slice.valid),
-                    1.0f);
+      init_constant(
+          valid, local_num_elements(slice.unpadded_shape, slice.valid), 1.0f);
     });
     return;
   case program::Init::NORMAL:
@@ -164,15 +162,15 @@ void load_parameter(const SafetensorsReader &file,
     candidates.push_back(param.name());
     candidates.push_back("transformer." + param.name());
   }
-  auto found = std::find_if(
-      candidates.begin(), candidates.end(),
-      [&](const std::string &c) { return file.contains(c); });
+  auto found =
+      std::find_if(candidates.begin(), candidates.end(),
+                   [&](const std::string &c) { return file.contains(c); });
   if (found == candidates.end())
-    throw std::runtime_error(
-        file.path() + ": has no tensor '" + name + "' (nor 'transformer." +
-        name + "') of shape " + shape_string(slice.unpadded_shape) +
-        " for parameter '" + param.name() +
-        "'; the checkpoint belongs to another model");
+    throw std::runtime_error(file.path() + ": has no tensor '" + name +
+                             "' (nor 'transformer." + name + "') of shape " +
+                             shape_string(slice.unpadded_shape) +
+                             " for parameter '" + param.name() +
+                             "'; the checkpoint belongs to another model");
   fill_slice(slice, out, [&](float *valid) {
     file.read_f32(*found, slice.unpadded_shape, valid, slice.valid);
   });
@@ -183,8 +181,8 @@ std::vector<float> assemble_parameter(const program::Parameter &param,
                                       const float *slices) {
   ParamSlice first = param_slice(param, local, 0, tp);
   uint64_t n = first.local_elements();
-  std::vector<float> padded(product(first.global_shape, 0,
-                                    first.global_shape.size()));
+  std::vector<float> padded(
+      product(first.global_shape, 0, first.global_shape.size()));
   int ranks = first.slice.dim < 0 ? 1 : tp;
   for (int r = 0; r < ranks; ++r) {
     ParamSlice s = param_slice(param, local, r, tp);
@@ -197,7 +195,8 @@ std::vector<float> assemble_parameter(const program::Parameter &param,
     return padded;
   int d = first.pad_dim;
   uint64_t outer = product(first.global_shape, 0, d);
-  uint64_t inner = product(first.global_shape, d + 1, first.global_shape.size());
+  uint64_t inner =
+      product(first.global_shape, d + 1, first.global_shape.size());
   uint64_t valid = uint64_t(first.unpadded_shape[d]);
   uint64_t length = uint64_t(first.global_shape[d]);
   std::vector<float> out(outer * valid * inner);

@@ -77,9 +77,8 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   std::unique_ptr<TokenBatcher> batcher;
   together(comm, [&] {
     file = std::make_unique<TokenFile>(data);
-    batcher = std::make_unique<TokenBatcher>(*file, entry.B, entry.T,
-                                             comm.dp_rank(), comm.dp_size(),
-                                             entry.vocab);
+    batcher = std::make_unique<TokenBatcher>(
+        *file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
   });
   int64_t batches = int64_t(batcher->batches_per_epoch());
   if (max_batches > 0)

@@ -1,4 +1,5 @@
-//===- tpc-run.cpp - Run a tpc program -------------------------------------===//
+//===- tpc-run.cpp - Run a tpc program
+//-------------------------------------===//
 //
 // `mpirun -np <tp*dp> tpc-run model.tpc <command> ...`, or `./model.tpc
 // <command> ...` since a program file starts with a #! line naming tpc-run.
@@ -50,8 +51,9 @@ void print_info(const std::string &path, const program::Program &prog) {
               (long long)(prog.tp() * prog.dp()));
   std::printf("batch        micro-batch %lld, seq %lld\n",
               (long long)prog.micro_batch(), (long long)prog.seq());
-  std::printf("parameters   %d tensors, %lld elements (padded), %lld per rank\n",
-              prog.parameters_size(), (long long)global, (long long)local);
+  std::printf(
+      "parameters   %d tensors, %lld elements (padded), %lld per rank\n",
+      prog.parameters_size(), (long long)global, (long long)local);
   for (const program::Function &fn : prog.functions())
     std::printf("entry point  %s: %d inputs, %d outputs, %d instructions, "
                 "arena %lld bytes\n",
