@@ -666,9 +666,10 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   int64_t gpus = r.tp * r.dp;
   int64_t tokens = r.microBatch * r.seq;
   Table t;
-  t.heading(llvm::formatv("tpc cost report: tp {0} x dp {1} = {2} GPUs, "
-                          "micro-batch {3}, seq {4}, {5}",
-                          r.tp, r.dp, gpus, r.microBatch, r.seq, compute)
+  t.heading(llvm::formatv("tpc cost report: tp {0} x dp {1} = {2} GPU{3}, "
+                          "micro-batch {4}, seq {5}, {6}",
+                          r.tp, r.dp, gpus, gpus == 1 ? "" : "s",
+                          r.microBatch, r.seq, compute)
                 .str());
   t.heading("");
   t.heading("model");
@@ -691,7 +692,7 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   t.heading("  memory");
   std::string computeTag = "(" + compute.str() + ")";
   auto bytesRow = [&](StringRef label, int64_t bytes) {
-    t.row(label, grouped(bytes) + " B", humanBytes(bytes));
+    t.row(label, grouped(bytes) + " B", bytes >= 1024 ? humanBytes(bytes) : "");
   };
   bytesRow("    weights " + computeTag, r.weightBytes);
   bytesRow("    gradients " + computeTag, r.gradientBytes);
@@ -730,6 +731,8 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
     t.row("    gathering the logits instead",
           "1 x " + grouped(r.gatheredLogitsValues), "values");
   }
+  if (!r.vocabParallelLoss)
+    t.row("  loss all-reduces", "0", "the loss is not vocab-parallel");
   bytesRow("  TP bytes sent (ring)", r.tpRingBytesPerStep);
   if (r.dp > 1) {
     t.row("  DP gradient all-reduce", "1 x " + grouped(r.dpGradientValues),
