@@ -668,8 +668,8 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   Table t;
   t.heading(llvm::formatv("tpc cost report: tp {0} x dp {1} = {2} GPU{3}, "
                           "micro-batch {4}, seq {5}, {6}",
-                          r.tp, r.dp, gpus, gpus == 1 ? "" : "s",
-                          r.microBatch, r.seq, compute)
+                          r.tp, r.dp, gpus, gpus == 1 ? "" : "s", r.microBatch,
+                          r.seq, compute)
                 .str());
   t.heading("");
   t.heading("model");
@@ -767,7 +767,8 @@ legend
   unpadded) plus 3 x the global attention FLOPs per token.
   Communication: each tpc.f is one all-reduce in the backward pass, each
   tpc.g (and tpc.all_reduce) one in the forward pass, of the values of its
-  tensor in the compute dtype. Ring all-reduce: a rank sends 2(n-1)/n of the
+  tensor in the compute dtype; "embedding/output layer" counts those outside
+  every layer. Ring all-reduce: a rank sends 2(n-1)/n of the
   buffer. The DP gradient all-reduce moves the rank's gradients when dp > 1.
 )";
 }

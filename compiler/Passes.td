@@ -18,19 +18,23 @@ def CostReport : Pass<"tpc-cost-report", "mlir::ModuleOp"> {
     parameter layouts, local shapes and collectives) of the function
     `@forward`. The IR is left unchanged.
 
-    Input (a partitioned MLP block at tp = 2):
+    Input (a partitioned MLP sublayer at tp = 2, B = 4, T = 8, H = 16):
     ```mlir
     module attributes {tpc.tp = 2 : i64} {
+      ...
       %m = tpc.f %x group tp : tensor<4x8x16xf32>
-      %u = tpc.linear %m, %w1, %b1 : ..., tensor<16x32xf32>, tensor<32xf32>
+      %u = tpc.linear %m, %w1, %b1 : tensor<4x8x16xf32>, tensor<16x32xf32>, tensor<32xf32>
       %v = tpc.linear %u, %w2 : tensor<4x8x32xf32>, tensor<32x16xf32>
       %y = tpc.g %v group tp : tensor<4x8x16xf32>
+      %h = tpc.add %x, %y : tensor<4x8x16xf32>
     ```
     Output (excerpt):
     ```
     communication per step, per rank
-      TP all-reduces     ...  2 x 512  values (1 forward, 1 backward)
+      TP layer all-reduces  2 x 512  values (1 forward, 1 backward)
     ```
+    With `format=json` the same figures come as one JSON object with stable
+    keys (`config`, `model`, `rank`, `communication`).
   }];
   let options = [
     Option<"format", "format", "std::string", "\"text\"",

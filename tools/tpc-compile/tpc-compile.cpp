@@ -31,15 +31,15 @@ cl::opt<std::string> inputFile(cl::Positional, cl::Required,
 cl::opt<std::string> outputFile("o", cl::value_desc("file"),
                                 cl::desc("Write the compiled IR to <file>"),
                                 cl::cat(category));
-cl::opt<int64_t> tp("tp", cl::init(1), cl::desc("Tensor-parallel size"),
-                    cl::cat(category));
-cl::opt<int64_t> dp("dp", cl::init(1), cl::desc("Data-parallel size"),
-                    cl::cat(category));
-cl::opt<int64_t> microBatch("micro-batch", cl::init(1),
+cl::opt<int64_t> tp("tp", cl::init(1), cl::value_desc("N"),
+                    cl::desc("Tensor-parallel size"), cl::cat(category));
+cl::opt<int64_t> dp("dp", cl::init(1), cl::value_desc("N"),
+                    cl::desc("Data-parallel size"), cl::cat(category));
+cl::opt<int64_t> microBatch("micro-batch", cl::init(1), cl::value_desc("B"),
                             cl::desc("Micro-batch size B per rank"),
                             cl::cat(category));
 cl::opt<int64_t>
-    seqLength("seq",
+    seqLength("seq", cl::value_desc("T"),
               cl::desc("Sequence length T (default: the model's positions)"),
               cl::cat(category));
 cl::opt<tpc::Precision> precision(
@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
   registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
   tpc::registerCompilerPasses();
   mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
