@@ -197,7 +197,12 @@ void Analysis::findVocabulary() {
     }
   }
   for (ParamOp param : module.getOps<ParamOp>()) {
-    auto attr = param->getAttrOfType<IntegerAttr>("vocab_size");
+    // `vocab_size`, with or without a dialect prefix.
+    IntegerAttr attr;
+    for (NamedAttribute named : param->getDiscardableAttrs())
+      if (named.getName() == "vocab_size" ||
+          named.getName().strref().ends_with(".vocab_size"))
+        attr = dyn_cast<IntegerAttr>(named.getValue());
     if (!attr)
       continue;
     report.vocab = attr.getInt();

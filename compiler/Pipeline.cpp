@@ -104,7 +104,10 @@ llvm::Expected<std::string> tpc::buildPipeline(const CompileOptions &options) {
                         "(compiler/Pipeline.cpp)",
                         step.pass)
               .str());
-    steps.push_back((step.pass + "{" + step.options(options) + "}").str());
+    std::string stepOptions = step.options(options);
+    steps.push_back(stepOptions.empty()
+                        ? step.pass.str()
+                        : (step.pass + "{" + stepOptions + "}").str());
   }
   return llvm::join(steps, ",");
 }
