@@ -773,7 +773,8 @@ legend
   Communication: each tpc.f is one all-reduce in the backward pass, each
   tpc.g (and tpc.all_reduce) one in the forward pass, of the values of its
   tensor in the compute dtype; "embedding/output layer" counts those outside
-  every layer. Ring all-reduce: a rank sends 2(n-1)/n of the
+  every layer. tpc.all_gather (not used by the Megatron partition) is not
+  counted. Ring all-reduce: a rank sends 2(n-1)/n of the
   buffer. The DP gradient all-reduce moves the rank's gradients when dp > 1.
 )";
 }
