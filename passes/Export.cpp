@@ -1,5 +1,6 @@
 //===- Export.cpp - Write a module as a tpc program file --------*- C++ -*-===//
 
+#include "passes/MegatronRule.h"
 #include "passes/Passes.h"
 #include "runtime/program/ProgramFile.h"
 
@@ -97,7 +98,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     program::Program prog;
     prog.set_version(kProgramVersion);
     prog.set_tp(getModuleTp(module));
-    prog.set_dp(moduleInt(module, "tpc.dp"));
+    prog.set_dp(moduleInt(module, kDpAttrName));
     if (failed(exportParams(module, prog)))
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
@@ -143,7 +144,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       *p->mutable_layout() = toProto(param.getLayoutAttr());
       for (int64_t d : param.getTensorType().getShape())
         p->add_global_shape(d);
-      if (auto valid = param->getAttrOfType<IntegerAttr>("tpc.valid_extent"))
+      if (auto valid = param->getAttrOfType<IntegerAttr>(kVocabSizeAttrName))
         p->set_valid_extent(valid.getInt());
     }
     return success();

@@ -22,6 +22,10 @@ namespace tpc {
 /// partition pass; absent means 1 (global shapes).
 inline constexpr llvm::StringLiteral kTpAttrName = "tpc.tp";
 
+/// The module attribute that records the data-parallel size of the job
+/// (tpc-compile --dp); absent means 1.
+inline constexpr llvm::StringLiteral kDpAttrName = "tpc.dp";
+
 /// The tensor-parallel size a module has been partitioned for.
 int64_t getModuleTp(mlir::ModuleOp module);
 } // namespace tpc

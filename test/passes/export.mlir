@@ -6,7 +6,7 @@
 // SHEBANG: #!/opt/tpc/bin/tpc-run
 
 module attributes {tpc.tp = 2 : i64, tpc.dp = 3 : i64} {
-  tpc.param @wte : tensor<256x8xf32> init <normal, std = 2.000000e-02> layout <split 0> {tpc.valid_extent = 100 : i64}
+  tpc.param @wte : tensor<256x8xf32> init <normal, std = 2.000000e-02> layout <split 0> {vocab_size = 100 : i64}
   tpc.param @proj : tensor<8x8xf32> init <normal, std = 2.000000e-02, residual_layers = 2> layout <split 0>
   tpc.param @bias : tensor<8xf32> init <zeros>
   func.func @forward(%tokens: tensor<2x4xi32>, %targets: tensor<2x4xi32>) -> (tensor<f32>, tensor<i32>, tensor<2x4x128xf32>) {

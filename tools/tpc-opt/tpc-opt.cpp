@@ -1,5 +1,6 @@
 //===- tpc-opt.cpp - Run tpc passes on a module -----------------*- C++ -*-===//
 
+#include "compiler/Passes.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "passes/Passes.h"
 
@@ -11,6 +12,7 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
   tpc::registerTpcPasses();
+  tpc::registerTpcCompilerPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

@@ -1,0 +1,854 @@
+//===- CostReport.cpp - Per-rank cost of one training step ------*- C++ -*-===//
+//
+// One pass over the ops of the forward function collects, per op, what its
+// backward pass keeps (saved values and op-internal buffers), its matmul
+// FLOPs and its collectives. Layers are found from the residual stream, so
+// that the same walk yields the memory with per-layer recompute and tells
+// the layers' all-reduces from the embedding's and the output layer's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CostReport.h"
+
+#include "dialects/tpc/TpcOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+using namespace tpc;
+
+StringRef tpc::stringifyPrecision(Precision precision) {
+  switch (precision) {
+  case Precision::fp32:
+    return "fp32";
+  case Precision::bf16:
+    return "bf16";
+  case Precision::fp16:
+    return "fp16";
+  }
+  llvm_unreachable("unknown precision");
+}
+
+std::optional<Precision> tpc::parsePrecision(StringRef name) {
+  return llvm::StringSwitch<std::optional<Precision>>(name)
+      .Case("fp32", Precision::fp32)
+      .Case("bf16", Precision::bf16)
+      .Case("fp16", Precision::fp16)
+      .Default(std::nullopt);
+}
+
+int64_t CostReport::computeBytes() const {
+  return precision == Precision::fp32 ? 4 : 2;
+}
+
+namespace {
+/// Statistics that kernels keep in fp32 whatever the compute dtype
+/// (layernorm mean and 1/std, the loss's row max and sum of exponentials).
+constexpr int64_t kStatBytes = 4;
+/// A dropout mask element.
+constexpr int64_t kMaskBytes = 1;
+
+int64_t numElements(Type type) {
+  return cast<RankedTensorType>(type).getNumElements();
+}
+
+/// f is the identity in the forward pass: a value read through f is the
+/// same buffer as the value f reads.
+Value throughF(Value value) {
+  while (auto f = value.getDefiningOp<FOp>())
+    value = f.getInput();
+  return value;
+}
+
+bool isParameter(Value value) {
+  return isa_and_nonnull<GetParamOp>(throughF(value).getDefiningOp());
+}
+
+/// What one op costs, as the backward pass and the step see it.
+struct OpCost {
+  SmallVector<Value, 3> saved; ///< activations its backward reads
+  int64_t bufferBytes = 0;     ///< op-internal buffers kept for backward
+  int64_t flops = 0;           ///< forward matmul FLOPs on this rank
+  int64_t globalAttentionFlops = 0;
+};
+
+class Analysis {
+public:
+  Analysis(ModuleOp module, func::FuncOp func, const CostReportConfig &config,
+           CostReport &report)
+      : module(module), func(func), config(config), report(report) {}
+
+  LogicalResult run();
+
+private:
+  int64_t bytesOf(Value value) const;
+  ParamOp paramOf(Value value);
+  LogicalResult countParameters();
+  void findVocabulary();
+  OpCost costOf(Operation *op);
+  bool dependsOn(Value later, Value earlier) const;
+  void findLayers();
+  void recordCollective(Operation *op, int64_t values, bool forward);
+  void sumActivations(ArrayRef<OpCost> costs);
+
+  ModuleOp module;
+  func::FuncOp func;
+  const CostReportConfig &config;
+  CostReport &report;
+  SymbolTable *symbols = nullptr;
+
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, int64_t> position;
+  /// The layer of each op (index into `ops`), -1 outside layers.
+  SmallVector<int64_t> layerOf;
+  /// Parameters whose dimensions hold the padded vocabulary.
+  DenseMap<Operation *, SmallVector<int64_t, 2>> vocabDims;
+  std::map<int64_t, AllReduceGroup> layerGroups, otherGroups;
+};
+
+int64_t Analysis::bytesOf(Value value) const {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  int64_t bytes = 4;
+  if (isa<FloatType>(element))
+    bytes = report.computeBytes();
+  else if (element.isIntOrFloat())
+    bytes = std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8);
+  return type.getNumElements() * bytes;
+}
+
+ParamOp Analysis::paramOf(Value value) {
+  auto get = throughF(value).getDefiningOp<GetParamOp>();
+  if (!get)
+    return {};
+  return symbols->lookup<ParamOp>(get.getName());
+}
+
+LogicalResult Analysis::countParameters() {
+  for (ParamOp param : module.getOps<ParamOp>()) {
+    FailureOr<RankedTensorType> local = param.getLocalType(report.tp);
+    if (failed(local))
+      return param.emitOpError("has a layout that tp = ")
+             << report.tp << " cannot split; the cost report needs the "
+             << "per-rank shape of every parameter";
+    report.rankParams += local->getNumElements();
+    // The global count leaves out the vocabulary padding.
+    int64_t global = param.getTensorType().getNumElements();
+    auto it = vocabDims.find(param);
+    if (it != vocabDims.end() && report.paddedVocab > report.vocab)
+      for (size_t i = 0; i < it->second.size(); ++i)
+        global = global / report.paddedVocab * report.vocab;
+    report.globalParams += global;
+  }
+  return success();
+}
+
+/// The vocabulary and its padding: V from a parameter's `vocab_size`
+/// attribute or the fused loss's `vocab`; the padded size from the loss's
+/// logits (local columns times tp for the vocab-parallel loss) or else the
+/// vocab-parallel embedding table.
+void Analysis::findVocabulary() {
+  auto addVocabDim = [&](ParamOp param, int64_t dim) {
+    if (!param)
+      return;
+    SmallVector<int64_t, 2> &dims = vocabDims[param];
+    if (!llvm::is_contained(dims, dim))
+      dims.push_back(dim);
+  };
+  // The op that produces the loss's logits holds the vocabulary in its
+  // output dimension.
+  auto markLogitsProducer = [&](Value logits) {
+    Operation *def = logits.getDefiningOp();
+    if (auto linear = dyn_cast_or_null<LinearOp>(def))
+      addVocabDim(paramOf(linear.getWeight()), linear.getTransposed() ? 0 : 1);
+    else if (auto embedding = dyn_cast_or_null<EmbeddingOp>(def))
+      addVocabDim(paramOf(embedding.getTable()), 1);
+  };
+  for (Operation *op : ops) {
+    if (auto loss = dyn_cast<VocabParallelCrossEntropyOp>(op)) {
+      report.vocab = loss.getVocabSize();
+      report.paddedVocab =
+          loss.getLogits().getType().getShape().back() * report.tp;
+      markLogitsProducer(loss.getLogits());
+    } else if (auto loss = dyn_cast<CrossEntropyOp>(op)) {
+      report.vocab = report.paddedVocab =
+          loss.getLogits().getType().getShape().back();
+      markLogitsProducer(loss.getLogits());
+    } else if (auto embedding = dyn_cast<EmbeddingOp>(op)) {
+      if (!embedding.getVocabParallel())
+        continue;
+      ParamOp table = paramOf(embedding.getTable());
+      addVocabDim(table, 0);
+      if (table && report.paddedVocab == 0)
+        report.paddedVocab = table.getTensorType().getDimSize(0);
+    }
+  }
+  for (ParamOp param : module.getOps<ParamOp>()) {
+    // `vocab_size`, with or without a dialect prefix.
+    IntegerAttr attr;
+    for (NamedAttribute named : param->getDiscardableAttrs())
+      if (named.getName() == "vocab_size" ||
+          named.getName().strref().ends_with(".vocab_size"))
+        attr = dyn_cast<IntegerAttr>(named.getValue());
+    if (!attr)
+      continue;
+    report.vocab = attr.getInt();
+    for (auto [dim, extent] : llvm::enumerate(param.getTensorType().getShape()))
+      if (extent == report.paddedVocab)
+        addVocabDim(param, dim);
+  }
+  if (report.paddedVocab == 0)
+    report.paddedVocab = report.vocab;
+  // Only dimensions that actually hold the padded vocabulary are scaled.
+  for (auto &[op, dims] : vocabDims) {
+    ArrayRef<int64_t> shape = cast<ParamOp>(op).getTensorType().getShape();
+    llvm::erase_if(dims, [&](int64_t d) {
+      return d >= static_cast<int64_t>(shape.size()) ||
+             shape[d] != report.paddedVocab;
+    });
+  }
+}
+
+// Saved activations follow the runtime's kernels (runtime/backend): a
+// linear keeps its input, layernorm its input and per-row mean and 1/std,
+// gelu its input, attention its q|k|v and the attention probabilities
+// [B, heads, T, T], dropout a one-byte mask, cross-entropy the logits and
+// targets (the vocab-parallel loss also its row max and sum of exponentials),
+// embedding the token ids. Parameters are not activations.
+OpCost Analysis::costOf(Operation *op) {
+  OpCost cost;
+  auto save = [&](Value value) {
+    if (!isParameter(value))
+      cost.saved.push_back(throughF(value));
+  };
+  auto rows = [](Value value) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return type.getNumElements() / type.getShape().back();
+  };
+  auto attentionFlops = [&](RankedTensorType query, int64_t width,
+                            bool headParallel) {
+    // QK^T and AV: 2 * B * heads * T * T * head_dim each, full T x T.
+    int64_t b = query.getDimSize(0), t = query.getDimSize(1);
+    cost.flops = 4 * b * t * t * width;
+    cost.globalAttentionFlops = cost.flops * (headParallel ? report.tp : 1);
+  };
+  auto probabilities = [&](RankedTensorType query, int64_t heads) {
+    int64_t b = query.getDimSize(0), t = query.getDimSize(1);
+    cost.bufferBytes = b * heads * t * t * report.computeBytes();
+  };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](EmbeddingOp e) { save(e.getIds()); })
+      .Case([&](LayerNormOp ln) {
+        save(ln.getInput());
+        save(ln.getGamma());
+        cost.bufferBytes = 2 * rows(ln.getInput()) * kStatBytes;
+      })
+      .Case([&](LinearOp linear) {
+        save(linear.getInput());
+        save(linear.getWeight());
+        auto weight = linear.getWeight().getType();
+        int64_t in = weight.getDimSize(linear.getTransposed() ? 1 : 0);
+        int64_t out = weight.getDimSize(linear.getTransposed() ? 0 : 1);
+        cost.flops =
+            2 * (numElements(linear.getInput().getType()) / in) * in * out;
+      })
+      .Case([&](GeluOp gelu) { save(gelu.getInput()); })
+      .Case([&](SelfAttentionOp attention) {
+        save(attention.getQkv());
+        RankedTensorType qkv = attention.getQkv().getType();
+        attentionFlops(qkv, qkv.getDimSize(2) / 3, attention.getHeadParallel());
+        probabilities(qkv, attention.getHeads());
+      })
+      .Case([&](CrossAttentionOp attention) {
+        save(attention.getQuery());
+        save(attention.getKv());
+        RankedTensorType query = attention.getQuery().getType();
+        attentionFlops(query, query.getDimSize(2), attention.getHeadParallel());
+        probabilities(query, attention.getHeads());
+      })
+      .Case([&](DropoutOp dropout) {
+        cost.bufferBytes = numElements(dropout.getType()) * kMaskBytes;
+      })
+      .Case([&](WeightedSumOp sum) {
+        save(sum.getAlpha());
+        for (Value input : sum.getInputs())
+          save(input);
+      })
+      .Case([&](CrossEntropyOp loss) {
+        save(loss.getLogits());
+        save(loss.getTargets());
+      })
+      .Case([&](VocabParallelCrossEntropyOp loss) {
+        save(loss.getLogits());
+        save(loss.getTargets());
+        cost.bufferBytes = 2 * rows(loss.getLogits()) * kStatBytes;
+      })
+      .Case<GetParamOp, PositionEmbeddingOp, BiasAddOp, AddOp, ScaleOp, FOp,
+            GOp, AllReduceOp, AllGatherOp, func::ReturnOp>([](Operation *) {})
+      .Default([&](Operation *other) {
+        // An op the report does not know keeps all its tensor operands.
+        for (Value operand : other->getOperands())
+          if (isa<RankedTensorType>(operand.getType()))
+            save(operand);
+      });
+  return cost;
+}
+
+/// Whether `later` is computed from `earlier`. The walk stops at ops placed
+/// before `earlier`'s definition, so it stays within one sublayer.
+bool Analysis::dependsOn(Value later, Value earlier) const {
+  int64_t floor = -1;
+  if (Operation *def = earlier.getDefiningOp())
+    floor = position.lookup(def);
+  SmallVector<Value> stack{later};
+  DenseSet<Value> seen;
+  while (!stack.empty()) {
+    Value value = stack.pop_back_val();
+    if (value == earlier)
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || !seen.insert(value).second)
+      continue;
+    auto it = position.find(def);
+    if (it == position.end() || it->second <= floor)
+      continue;
+    // Operands in reverse so that the first (the data path) is walked first.
+    for (Value operand : llvm::reverse(def->getOperands()))
+      stack.push_back(operand);
+  }
+  return false;
+}
+
+// A residual add is `add(x, F(x))`: one operand is computed from the other.
+// Each residual add closes a sublayer that starts after x's definition. A
+// sublayer that contains a self-attention starts a new layer; the others
+// (MLP, StagFormer's cross-attention) extend the current one. A layer thus
+// runs from just after its input x to its last residual add: in a pre-norm
+// GPT-2 block, from ln_1 to the MLP's residual add. Ops outside every layer
+// are the embedding, the final layernorm, the output layer and the loss (and,
+// in a post-norm model, the layernorm between two layers).
+void Analysis::findLayers() {
+  layerOf.assign(ops.size(), -1);
+  SmallVector<int64_t> attentionsBefore(ops.size() + 1, 0);
+  for (auto [i, op] : llvm::enumerate(ops))
+    attentionsBefore[i + 1] =
+        attentionsBefore[i] + (isa<SelfAttentionOp>(op) ? 1 : 0);
+
+  int64_t layer = -1, layerEnd = -1;
+  SmallVector<std::pair<int64_t, int64_t>> spans;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    auto add = dyn_cast<AddOp>(op);
+    if (!add)
+      continue;
+    Value residual;
+    if (dependsOn(add.getRhs(), add.getLhs()))
+      residual = add.getLhs();
+    else if (dependsOn(add.getLhs(), add.getRhs()))
+      residual = add.getRhs();
+    else
+      continue;
+    int64_t start = 0;
+    if (Operation *def = residual.getDefiningOp())
+      start = position.lookup(def) + 1;
+    start = std::max(start, layerEnd + 1);
+    int64_t end = static_cast<int64_t>(i);
+    bool hasAttention = attentionsBefore[end + 1] > attentionsBefore[start];
+    if (hasAttention || layer < 0) {
+      spans.push_back({start, end});
+      ++layer;
+    } else {
+      spans.back().second = end;
+    }
+    layerEnd = end;
+  }
+  for (auto [k, span] : llvm::enumerate(spans))
+    for (int64_t i = span.first; i <= span.second; ++i)
+      layerOf[i] = static_cast<int64_t>(k);
+  report.layers = static_cast<int64_t>(spans.size());
+}
+
+void Analysis::recordCollective(Operation *op, int64_t values, bool forward) {
+  bool inLayer = layerOf[position.lookup(op)] >= 0;
+  AllReduceGroup &group = (inLayer ? layerGroups : otherGroups)[values];
+  group.values = values;
+  ++group.count;
+  ++(forward ? group.forward : group.backward);
+}
+
+// Without recompute every saved activation lives until its backward op.
+// With per-layer recompute, the step keeps what ops outside layers save plus
+// every value a layer reads from outside itself (its input on the residual
+// stream; for a StagFormer stack also the previous stack's final
+// activations); the backward pass of one layer then recomputes and holds
+// that layer's own activations, so the largest layer's are added once.
+void Analysis::sumActivations(ArrayRef<OpCost> costs) {
+  DenseSet<Value> all, kept;
+  int64_t allBuffers = 0, keptBuffers = 0;
+  SmallVector<DenseSet<Value>> layerValues(report.layers);
+  SmallVector<int64_t> layerBuffers(report.layers, 0);
+  auto layerOfValue = [&](Value value) -> int64_t {
+    Operation *def = value.getDefiningOp();
+    return def ? layerOf[position.lookup(def)] : -1;
+  };
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    const OpCost &cost = costs[i];
+    int64_t layer = layerOf[i];
+    allBuffers += cost.bufferBytes;
+    for (Value value : cost.saved)
+      all.insert(value);
+    if (layer < 0) {
+      keptBuffers += cost.bufferBytes;
+      for (Value value : cost.saved)
+        kept.insert(value);
+      continue;
+    }
+    layerBuffers[layer] += cost.bufferBytes;
+    for (Value value : cost.saved)
+      if (layerOfValue(value) == layer)
+        layerValues[layer].insert(value);
+    for (Value operand : op->getOperands()) {
+      operand = throughF(operand);
+      if (isa<RankedTensorType>(operand.getType()) && !isParameter(operand) &&
+          layerOfValue(operand) != layer)
+        kept.insert(operand);
+    }
+  }
+  auto sum = [&](const DenseSet<Value> &values, const DenseSet<Value> *skip) {
+    int64_t bytes = 0;
+    for (Value value : values)
+      if (!skip || !skip->contains(value))
+        bytes += bytesOf(value);
+    return bytes;
+  };
+  report.activationBytes = sum(all, nullptr) + allBuffers;
+  report.recomputeKeptBytes = sum(kept, nullptr) + keptBuffers;
+  for (int64_t k = 0; k < report.layers; ++k)
+    report.recomputeLayerBytes =
+        std::max(report.recomputeLayerBytes,
+                 sum(layerValues[k], &kept) + layerBuffers[k]);
+}
+
+LogicalResult Analysis::run() {
+  SymbolTable table(module);
+  symbols = &table;
+  report.tp = getModuleTp(module);
+  report.dp = config.dp;
+  report.precision = config.precision;
+  if (report.tp < 1)
+    return module.emitError("module attribute ")
+           << kTpAttrName << " must be >= 1, got " << report.tp;
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("the cost report expects @")
+           << func.getSymName() << " to be a single block";
+
+  auto isStatic = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return !tensor || tensor.hasStaticShape();
+  };
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isStatic(arg.getType()))
+      return func.emitError("argument ")
+             << arg.getArgNumber() << " of @" << func.getSymName() << " has "
+             << arg.getType()
+             << "; the cost report needs static shapes: run tpc-specialize "
+                "(tpc-compile --micro-batch --seq) first";
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (report.microBatch == 0 && type && type.getRank() == 2 &&
+        type.getElementType().isInteger(32)) {
+      report.microBatch = type.getDimSize(0);
+      report.seq = type.getDimSize(1);
+    }
+  }
+  if (report.microBatch == 0)
+    return func.emitError("the cost report needs a [batch, seq] i32 token "
+                          "argument on @")
+           << func.getSymName();
+
+  for (Operation &op : func.getBody().front()) {
+    for (Type type : op.getResultTypes())
+      if (!isStatic(type))
+        return op.emitError("result type ")
+               << type
+               << " is not static; the cost report needs static shapes: run "
+                  "tpc-specialize (tpc-compile --micro-batch --seq) first";
+    position[&op] = static_cast<int64_t>(ops.size());
+    ops.push_back(&op);
+  }
+
+  findVocabulary();
+  if (failed(countParameters()))
+    return failure();
+  findLayers();
+
+  SmallVector<OpCost> costs;
+  costs.reserve(ops.size());
+  int64_t globalAttention = 0;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    costs.push_back(costOf(op));
+    const OpCost &cost = costs.back();
+    report.forwardFlops += cost.flops;
+    if (layerOf[i] >= 0)
+      report.layerForwardFlops += cost.flops;
+    globalAttention += cost.globalAttentionFlops;
+
+    auto tpGroup = [](Group group) { return group == Group::tp; };
+    if (auto f = dyn_cast<FOp>(op)) {
+      if (tpGroup(f.getGroup()))
+        recordCollective(op, numElements(f.getType()), /*forward=*/false);
+    } else if (auto g = dyn_cast<GOp>(op)) {
+      if (tpGroup(g.getGroup()))
+        recordCollective(op, numElements(g.getType()), /*forward=*/true);
+    } else if (auto reduce = dyn_cast<AllReduceOp>(op)) {
+      if (tpGroup(reduce.getGroup()))
+        recordCollective(op, numElements(reduce.getType()), /*forward=*/true);
+    } else if (auto loss = dyn_cast<VocabParallelCrossEntropyOp>(op)) {
+      report.vocabParallelLoss = true;
+      report.lossAllReduces += 3;
+      report.lossValues = numElements(loss.getTargets().getType());
+      report.gatheredLogitsValues =
+          numElements(loss.getLogits().getType()) * report.tp;
+    }
+  }
+  for (auto &[values, group] : layerGroups)
+    report.layerAllReduces.push_back(group);
+  for (auto &[values, group] : otherGroups)
+    report.otherAllReduces.push_back(group);
+
+  // Ring all-reduce: each rank sends 2 (n - 1) / n of the buffer.
+  auto ring = [&](int64_t bytes) {
+    return 2 * (report.tp - 1) * bytes / report.tp;
+  };
+  for (const auto *groups : {&report.layerAllReduces, &report.otherAllReduces})
+    for (const AllReduceGroup &group : *groups)
+      report.tpRingBytesPerStep +=
+          group.count * ring(group.values * report.computeBytes());
+  report.tpRingBytesPerStep +=
+      report.lossAllReduces * ring(report.lossValues * kStatBytes);
+
+  int64_t tokens = report.microBatch * report.seq;
+  report.attentionFlopsPerToken = 3 * globalAttention / tokens;
+  report.modelFlopsPerToken =
+      6 * report.globalParams + report.attentionFlopsPerToken;
+
+  int64_t compute = report.computeBytes();
+  bool mixed = report.precision != Precision::fp32;
+  report.weightBytes = report.rankParams * compute;
+  report.gradientBytes = report.rankParams * compute;
+  report.masterBytes = mixed ? report.rankParams * 4 : 0;
+  report.adamMBytes = report.rankParams * 4;
+  report.adamVBytes = report.rankParams * 4;
+  report.dpGradientValues = report.dp > 1 ? report.rankParams : 0;
+
+  sumActivations(costs);
+  return success();
+}
+
+func::FuncOp findFunction(ModuleOp module) {
+  if (auto forward = module.lookupSymbol<func::FuncOp>("forward"))
+    return forward;
+  func::FuncOp only;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    if (only)
+      return {};
+    only = func;
+  }
+  return only;
+}
+} // namespace
+
+FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
+                                             const CostReportConfig &config) {
+  if (config.dp < 1)
+    return module.emitError("the data-parallel size must be >= 1, got ")
+           << config.dp;
+  func::FuncOp func = findFunction(module);
+  if (!func || func.isExternal())
+    return module.emitError(
+        "the cost report needs a function @forward (or a single function "
+        "with a body) to analyze");
+  CostReport report;
+  Analysis analysis(module, func, config, report);
+  if (failed(analysis.run()))
+    return failure();
+  return report;
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string grouped(int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0)
+      out += ',';
+    out += digits[i];
+  }
+  return value < 0 ? "-" + out : out;
+}
+
+std::string humanBytes(int64_t bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024.0 && unit < 4) {
+    value /= 1024.0;
+    ++unit;
+  }
+  if (unit == 0)
+    return llvm::formatv("{0} B", bytes).str();
+  return llvm::formatv("{0:F2} {1}", value, units[unit]).str();
+}
+
+/// Rows of label, right-aligned figure and note; printed with one label
+/// width and one figure width for the whole report.
+class Table {
+public:
+  void heading(StringRef text) { rows.push_back({text.str(), "", "", true}); }
+  void row(StringRef label, StringRef figure, StringRef note = "") {
+    rows.push_back({label.str(), figure.str(), note.str(), false});
+  }
+  void print(llvm::raw_ostream &os) const {
+    size_t labelWidth = 0, figureWidth = 0;
+    for (const Row &r : rows) {
+      if (r.isHeading)
+        continue;
+      labelWidth = std::max(labelWidth, r.label.size());
+      figureWidth = std::max(figureWidth, r.figure.size());
+    }
+    for (const Row &r : rows) {
+      if (r.isHeading) {
+        os << r.label << "\n";
+        continue;
+      }
+      std::string line = r.label;
+      line.append(labelWidth - r.label.size() + 2, ' ');
+      line.append(figureWidth - r.figure.size(), ' ');
+      line += r.figure;
+      if (!r.note.empty())
+        line += "  " + r.note;
+      os << line << "\n";
+    }
+  }
+
+private:
+  struct Row {
+    std::string label, figure, note;
+    bool isHeading;
+  };
+  std::vector<Row> rows;
+};
+
+std::string directions(const AllReduceGroup &group) {
+  SmallVector<std::string, 2> parts;
+  if (group.forward)
+    parts.push_back(grouped(group.forward) + " forward");
+  if (group.backward)
+    parts.push_back(grouped(group.backward) + " backward");
+  return "values (" + llvm::join(parts, ", ") + ")";
+}
+} // namespace
+
+void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
+  StringRef compute = stringifyPrecision(r.precision);
+  int64_t gpus = r.tp * r.dp;
+  int64_t tokens = r.microBatch * r.seq;
+  Table t;
+  t.heading(llvm::formatv("tpc cost report: tp {0} x dp {1} = {2} GPU{3}, "
+                          "micro-batch {4}, seq {5}, {6}",
+                          r.tp, r.dp, gpus, gpus == 1 ? "" : "s", r.microBatch,
+                          r.seq, compute)
+                .str());
+  t.heading("");
+  t.heading("model");
+  t.row("  parameters (global, unpadded)", grouped(r.globalParams));
+  if (r.vocab > 0)
+    t.row("  vocabulary",
+          r.paddedVocab != r.vocab
+              ? grouped(r.vocab) + " -> " + grouped(r.paddedVocab)
+              : grouped(r.vocab),
+          r.paddedVocab != r.vocab ? "padded" : "");
+  t.row("  layers", grouped(r.layers));
+  t.row("  model FLOPs per token", grouped(r.modelFlopsPerToken),
+        "6N " + grouped(6 * r.globalParams) + " + attention " +
+            grouped(r.attentionFlopsPerToken));
+  t.row("  model FLOPs per step", grouped(r.modelFlopsPerToken * tokens * r.dp),
+        grouped(tokens * r.dp) + " tokens");
+  t.heading("");
+  t.heading("per rank");
+  t.row("  parameters", grouped(r.rankParams));
+  t.heading("  memory");
+  std::string computeTag = "(" + compute.str() + ")";
+  auto bytesRow = [&](StringRef label, int64_t bytes) {
+    t.row(label, grouped(bytes) + " B", bytes >= 1024 ? humanBytes(bytes) : "");
+  };
+  bytesRow("    weights " + computeTag, r.weightBytes);
+  bytesRow("    gradients " + computeTag, r.gradientBytes);
+  if (r.masterBytes)
+    bytesRow("    master weights (fp32)", r.masterBytes);
+  bytesRow("    Adam m (fp32)", r.adamMBytes);
+  bytesRow("    Adam v (fp32)", r.adamVBytes);
+  bytesRow("    model states", r.modelStateBytes());
+  bytesRow("    activations, no recompute", r.activationBytes);
+  bytesRow("    activations, per-layer recompute",
+           r.recomputeActivationBytes());
+  bytesRow("      kept through the step", r.recomputeKeptBytes);
+  bytesRow("      largest layer, recomputed", r.recomputeLayerBytes);
+  bytesRow("    total, no recompute", r.modelStateBytes() + r.activationBytes);
+  bytesRow("    total, per-layer recompute",
+           r.modelStateBytes() + r.recomputeActivationBytes());
+  t.heading("  FLOPs per micro-batch");
+  t.row("    forward", grouped(r.forwardFlops));
+  t.row("    forward + backward", grouped(r.stepFlops()), "3 x forward");
+  t.row("    with per-layer recompute", grouped(r.recomputeStepFlops()),
+        "+ the layers' forward again");
+  t.heading("");
+  t.heading("communication per step, per rank");
+  if (r.layerAllReduces.empty() && r.otherAllReduces.empty())
+    t.row("  TP all-reduces", "0");
+  for (const AllReduceGroup &g : r.layerAllReduces)
+    t.row("  TP layer all-reduces",
+          grouped(g.count) + " x " + grouped(g.values), directions(g));
+  for (const AllReduceGroup &g : r.otherAllReduces)
+    t.row("  TP embedding/output layer all-reduces",
+          grouped(g.count) + " x " + grouped(g.values), directions(g));
+  if (r.vocabParallelLoss) {
+    t.row("  vocab-parallel loss all-reduces",
+          grouped(r.lossAllReduces) + " x " + grouped(r.lossValues),
+          "values (max, target logit, sum of exp; fp32)");
+    t.row("    gathering the logits instead",
+          "1 x " + grouped(r.gatheredLogitsValues), "values");
+  }
+  if (!r.vocabParallelLoss)
+    t.row("  loss all-reduces", "0", "the loss is not vocab-parallel");
+  bytesRow("  TP bytes sent (ring)", r.tpRingBytesPerStep);
+  if (r.dp > 1) {
+    t.row("  DP gradient all-reduce", "1 x " + grouped(r.dpGradientValues),
+          "values " + computeTag);
+    bytesRow("  DP bytes sent (ring)",
+             2 * (r.dp - 1) * r.dpGradientValues * r.computeBytes() / r.dp);
+  } else {
+    t.row("  DP gradient all-reduce", "0", "dp = 1");
+  }
+  t.print(os);
+  os << R"(
+legend
+  Parameters per rank are the local shapes of every tpc.param (vocabulary
+  padding included); the global count leaves the padding out.
+  Memory: weights and gradients in the compute dtype; with bf16/fp16 an fp32
+  master copy; AdamW m and v in fp32. No optimizer-state sharding.
+  Activations of one micro-batch: each distinct value that a backward op
+  reads (linear: input; layernorm: input and fp32 mean and 1/std per row;
+  gelu: input; attention: q|k|v and the [B, heads, T, T] probabilities;
+  dropout: a 1-byte mask; loss: logits and targets, the vocab-parallel loss
+  also fp32 row max and sum of exp; embedding: token ids). f's result is its
+  input's buffer. Parameters are not activations.
+  Layers: a residual add x + F(x) closes a sublayer; a sublayer holding a
+  self-attention starts a layer, the others (MLP, cross-attention) extend it.
+  Per-layer recompute keeps what ops outside layers save plus every value a
+  layer reads from outside (its input), and holds one layer's activations at
+  a time: the largest layer's.
+  FLOPs: matrix products only, 2 per multiply-add: linear 2*M*N*K; attention
+  QK^T and AV 2*B*h*T*T*d each over the full T x T (no causal halving, as in
+  Megatron-LM). A step is forward + backward = 3 x forward; recompute adds
+  the layers' forward once more. Model FLOPs per token: 6N (N global,
+  unpadded) plus 3 x the global attention FLOPs per token.
+  Communication: each tpc.f is one all-reduce in the backward pass, each
+  tpc.g (and tpc.all_reduce) one in the forward pass, of the values of its
+  tensor in the compute dtype; "embedding/output layer" counts those outside
+  every layer. tpc.all_gather (not used by the Megatron partition) is not
+  counted. Ring all-reduce: a rank sends 2(n-1)/n of the
+  buffer. The DP gradient all-reduce moves the rank's gradients when dp > 1.
+)";
+}
+
+void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
+  llvm::json::OStream j(os, 2);
+  int64_t tokens = r.microBatch * r.seq;
+  auto groups = [&](StringRef key, ArrayRef<AllReduceGroup> list) {
+    j.attributeArray(key, [&] {
+      for (const AllReduceGroup &g : list)
+        j.object([&] {
+          j.attribute("count", g.count);
+          j.attribute("forward", g.forward);
+          j.attribute("backward", g.backward);
+          j.attribute("values", g.values);
+          j.attribute("bytes", g.values * r.computeBytes());
+        });
+    });
+  };
+  j.object([&] {
+    j.attributeObject("config", [&] {
+      j.attribute("tp", r.tp);
+      j.attribute("dp", r.dp);
+      j.attribute("gpus", r.tp * r.dp);
+      j.attribute("micro_batch", r.microBatch);
+      j.attribute("seq", r.seq);
+      j.attribute("precision", stringifyPrecision(r.precision));
+    });
+    j.attributeObject("model", [&] {
+      j.attribute("parameters", r.globalParams);
+      j.attribute("vocab", r.vocab);
+      j.attribute("padded_vocab", r.paddedVocab);
+      j.attribute("layers", r.layers);
+      j.attribute("flops_per_token", r.modelFlopsPerToken);
+      j.attribute("attention_flops_per_token", r.attentionFlopsPerToken);
+      j.attribute("flops_per_step", r.modelFlopsPerToken * tokens * r.dp);
+    });
+    j.attributeObject("rank", [&] {
+      j.attribute("parameters", r.rankParams);
+      j.attributeObject("memory_bytes", [&] {
+        j.attribute("weights", r.weightBytes);
+        j.attribute("gradients", r.gradientBytes);
+        j.attribute("master_weights", r.masterBytes);
+        j.attribute("adam_m", r.adamMBytes);
+        j.attribute("adam_v", r.adamVBytes);
+        j.attribute("model_states", r.modelStateBytes());
+        j.attribute("activations", r.activationBytes);
+        j.attribute("activations_recompute", r.recomputeActivationBytes());
+        j.attribute("recompute_kept", r.recomputeKeptBytes);
+        j.attribute("recompute_largest_layer", r.recomputeLayerBytes);
+        j.attribute("total", r.modelStateBytes() + r.activationBytes);
+        j.attribute("total_recompute",
+                    r.modelStateBytes() + r.recomputeActivationBytes());
+      });
+      j.attributeObject("flops", [&] {
+        j.attribute("forward", r.forwardFlops);
+        j.attribute("step", r.stepFlops());
+        j.attribute("step_recompute", r.recomputeStepFlops());
+      });
+    });
+    j.attributeObject("communication", [&] {
+      groups("tp_layer_all_reduces", r.layerAllReduces);
+      groups("tp_other_all_reduces", r.otherAllReduces);
+      j.attributeObject("loss", [&] {
+        j.attribute("vocab_parallel", r.vocabParallelLoss);
+        j.attribute("all_reduces", r.lossAllReduces);
+        j.attribute("values", r.lossValues);
+        j.attribute("gathered_logits_values", r.gatheredLogitsValues);
+      });
+      j.attribute("tp_bytes_sent", r.tpRingBytesPerStep);
+      j.attribute("dp_gradient_values", r.dpGradientValues);
+      j.attribute("dp_bytes_sent", 2 * (r.dp - 1) * r.dpGradientValues *
+                                       r.computeBytes() / r.dp);
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,110 @@
+//===- CostReport.h - Per-rank cost of one training step --------*- C++ -*-===//
+//
+// The cost report reads a (partitioned) module and tells what one rank holds
+// and does in one training step: parameters and their optimizer state,
+// activation memory with and without per-layer recompute, FLOPs, and the
+// all-reduces over the tensor- and data-parallel groups. Every figure comes
+// from the IR (shapes, layouts, collectives), never from a model formula, so
+// the report is right for any model the dialect expresses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_COMPILER_COSTREPORT_H
+#define TPC_COMPILER_COSTREPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+namespace tpc {
+
+/// The compute dtype of a training run. fp32 keeps everything in fp32; bf16
+/// and fp16 compute (weights, gradients, activations) in 16 bits and keep an
+/// fp32 master copy of the weights and fp32 Adam states.
+enum class Precision { fp32, bf16, fp16 };
+
+llvm::StringRef stringifyPrecision(Precision precision);
+std::optional<Precision> parsePrecision(llvm::StringRef name);
+
+/// What the report needs that the IR does not record (yet).
+struct CostReportConfig {
+  int64_t dp = 1;
+  Precision precision = Precision::fp32;
+};
+
+/// All-reduces of one size, and which direction of the step issues them.
+struct AllReduceGroup {
+  int64_t values = 0;   ///< elements per all-reduce
+  int64_t count = 0;    ///< all-reduces per step
+  int64_t forward = 0;  ///< of which in the forward pass (g, all_reduce)
+  int64_t backward = 0; ///< of which in the backward pass (f)
+};
+
+struct CostReport {
+  // Configuration, as found in the IR and the config.
+  int64_t tp = 1;
+  int64_t dp = 1;
+  int64_t microBatch = 0;
+  int64_t seq = 0;
+  Precision precision = Precision::fp32;
+
+  // The whole job.
+  int64_t globalParams = 0; ///< unpadded, global shapes
+  int64_t vocab = 0;        ///< 0 when the model has no vocabulary output
+  int64_t paddedVocab = 0;
+  int64_t layers = 0;
+  int64_t modelFlopsPerToken = 0;     ///< 6N + attention
+  int64_t attentionFlopsPerToken = 0; ///< the attention part of it
+
+  // One rank.
+  int64_t rankParams = 0; ///< what the rank holds, padding included
+  int64_t weightBytes = 0;
+  int64_t gradientBytes = 0;
+  int64_t masterBytes = 0; ///< fp32 master weights; 0 in fp32
+  int64_t adamMBytes = 0;
+  int64_t adamVBytes = 0;
+  int64_t activationBytes = 0;     ///< one micro-batch, no recompute
+  int64_t recomputeKeptBytes = 0;  ///< kept across the step with recompute
+  int64_t recomputeLayerBytes = 0; ///< the largest layer's activations
+  int64_t forwardFlops = 0;        ///< one micro-batch, this rank
+  int64_t layerForwardFlops = 0;   ///< the part inside layers
+  int64_t tpRingBytesPerStep = 0;  ///< bytes a rank sends over tp (ring)
+
+  // Communication of one step.
+  llvm::SmallVector<AllReduceGroup> layerAllReduces;
+  llvm::SmallVector<AllReduceGroup> otherAllReduces; ///< outside layers
+  bool vocabParallelLoss = false;
+  int64_t lossAllReduces = 0;
+  int64_t lossValues = 0;           ///< per loss all-reduce (B*T)
+  int64_t gatheredLogitsValues = 0; ///< B*T*Vpad
+  int64_t dpGradientValues = 0;     ///< 0 when dp == 1
+
+  int64_t modelStateBytes() const {
+    return weightBytes + gradientBytes + masterBytes + adamMBytes + adamVBytes;
+  }
+  int64_t recomputeActivationBytes() const {
+    return recomputeKeptBytes + recomputeLayerBytes;
+  }
+  int64_t stepFlops() const { return 3 * forwardFlops; }
+  int64_t recomputeStepFlops() const { return stepFlops() + layerForwardFlops; }
+  int64_t computeBytes() const;
+};
+
+/// Computes the report of `module`'s `forward` function (or its only
+/// function). Emits a diagnostic and fails when shapes are not static or
+/// the module has no function to analyze.
+mlir::FailureOr<CostReport> computeCostReport(mlir::ModuleOp module,
+                                              const CostReportConfig &config);
+
+/// Aligned columns, thousands separators, and a legend of the rules.
+void printCostReportText(const CostReport &report, llvm::raw_ostream &os);
+
+/// The same figures as JSON with stable keys.
+void printCostReportJson(const CostReport &report, llvm::raw_ostream &os);
+
+} // namespace tpc
+
+#endif // TPC_COMPILER_COSTREPORT_H

@@ -1,0 +1,145 @@
+//===- Pipeline.cpp - The fixed pipeline of tpc-compile ---------*- C++ -*-===//
+
+#include "compiler/Pipeline.h"
+
+#include "compiler/Passes.h"
+#include "dialects/tpc/TpcOps.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tpc;
+
+namespace {
+/// One pass of the pipeline and how its options follow from the driver's.
+struct PipelineStep {
+  llvm::StringLiteral pass;
+  std::string (*options)(const CompileOptions &);
+};
+
+/// The pipeline of tpc-compile, in order. Every pass named here must be
+/// registered by registerCompilerPasses(); a pass is part of the build, not
+/// a user option.
+const PipelineStep kPipeline[] = {
+    {"tpc-specialize",
+     [](const CompileOptions &o) {
+       return llvm::formatv("batch={0} seq={1}", o.microBatch, *o.seq).str();
+     }},
+    {"tpc-megatron-shard",
+     [](const CompileOptions &o) { return llvm::formatv("tp={0}", o.tp).str(); }},
+    {"tpc-partition", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
+};
+} // namespace
+
+void tpc::registerCompilerPasses() {
+  registerTpcPasses();
+  registerTpcCompilerPasses();
+}
+
+llvm::Error tpc::validateOptions(const CompileOptions &options) {
+  auto positive = [](StringRef flag, int64_t value) -> llvm::Error {
+    if (value >= 1)
+      return llvm::Error::success();
+    return llvm::createStringError(
+        llvm::formatv("{0} must be >= 1, got {1}", flag, value).str());
+  };
+  if (llvm::Error e = positive("--tp", options.tp))
+    return e;
+  if (llvm::Error e = positive("--dp", options.dp))
+    return e;
+  if (llvm::Error e = positive("--micro-batch", options.microBatch))
+    return e;
+  if (options.seq)
+    if (llvm::Error e = positive("--seq", *options.seq))
+      return e;
+  return llvm::Error::success();
+}
+
+LogicalResult tpc::resolveOptions(ModuleOp module, CompileOptions &options) {
+  // The smallest position table bounds the sequence length.
+  PositionEmbeddingOp shortest;
+  int64_t positions = 0;
+  module.walk([&](PositionEmbeddingOp op) {
+    int64_t rows = op.getTable().getType().getDimSize(0);
+    if (ShapedType::isDynamic(rows) || (shortest && rows >= positions))
+      return;
+    shortest = op;
+    positions = rows;
+  });
+  if (!shortest) {
+    if (options.seq)
+      return success();
+    return module.emitError("the model has no position table to take the "
+                            "sequence length from; pass --seq");
+  }
+  if (!options.seq) {
+    options.seq = positions;
+    return success();
+  }
+  if (*options.seq <= positions)
+    return success();
+  std::string table = "its position table";
+  Operation *where = shortest;
+  if (auto get = shortest.getTable().getDefiningOp<GetParamOp>()) {
+    table = ("@" + get.getName()).str();
+    if (auto param = module.lookupSymbol<ParamOp>(get.getNameAttr()))
+      where = param;
+  }
+  return where->emitError("--seq=")
+         << *options.seq << " exceeds the model's " << positions
+         << " positions (" << table << "); use --seq <= " << positions;
+}
+
+llvm::Expected<std::string> tpc::buildPipeline(const CompileOptions &options) {
+  SmallVector<std::string> steps;
+  for (const PipelineStep &step : kPipeline) {
+    if (!PassInfo::lookup(step.pass))
+      return llvm::createStringError(
+          llvm::formatv("the pipeline names pass '{0}', which this build does "
+                        "not register; register it in registerCompilerPasses "
+                        "(compiler/Pipeline.cpp)",
+                        step.pass)
+              .str());
+    std::string stepOptions = step.options(options);
+    steps.push_back(stepOptions.empty()
+                        ? step.pass.str()
+                        : (step.pass + "{" + stepOptions + "}").str());
+  }
+  return llvm::join(steps, ",");
+}
+
+LogicalResult tpc::compile(ModuleOp module, CompileOptions &options) {
+  if (failed(resolveOptions(module, options)))
+    return failure();
+  llvm::Expected<std::string> pipeline = buildPipeline(options);
+  if (!pipeline)
+    return module.emitError(llvm::toString(pipeline.takeError()));
+  PassManager pm(module.getContext());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(*pipeline, pm, errorStream)))
+    return module.emitError("cannot parse the pipeline '")
+           << *pipeline << "': " << errors;
+  module->setAttr(kDpAttrName,
+                  IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                   options.dp));
+  return pm.run(module);
+}
+
+LogicalResult tpc::writeProgram(ModuleOp module, StringRef path,
+                                StringRef interpreter) {
+  PassManager pm(module.getContext());
+  ExportOptions exportOptions;
+  exportOptions.output = path.str();
+  exportOptions.interpreter = interpreter.str();
+  pm.addPass(createExport(exportOptions));
+  return pm.run(module);
+}

@@ -1,0 +1,60 @@
+//===- Pipeline.h - The fixed pipeline of tpc-compile -----------*- C++ -*-===//
+//
+// tpc-compile is option parsing around one fixed sequence of passes. The
+// sequence lives in Pipeline.cpp, in one list; the driver checks the options
+// against the model, builds the textual pipeline from that list and runs it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_COMPILER_PIPELINE_H
+#define TPC_COMPILER_PIPELINE_H
+
+#include "compiler/CostReport.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+
+namespace tpc {
+
+struct CompileOptions {
+  int64_t tp = 1;
+  int64_t dp = 1;
+  int64_t microBatch = 1;
+  /// Unset: the model's number of positions.
+  std::optional<int64_t> seq;
+  Precision precision = Precision::fp32;
+};
+
+/// Registers every pass the pipeline and the cost report use.
+void registerCompilerPasses();
+
+/// Checks the options that need no model: sizes must be >= 1.
+llvm::Error validateOptions(const CompileOptions &options);
+
+/// Fills in what the options leave to the model (the sequence length) and
+/// checks the options against it (the sequence must fit the position
+/// table). Emits a diagnostic on failure.
+mlir::LogicalResult resolveOptions(mlir::ModuleOp module,
+                                   CompileOptions &options);
+
+/// The textual pass pipeline for resolved options, or an error naming a
+/// pass of the list that this build does not register.
+llvm::Expected<std::string> buildPipeline(const CompileOptions &options);
+
+/// Resolves the options, records the data-parallel size on the module and
+/// runs the pipeline (specialize, megatron-shard, partition, plan-memory) on
+/// `module`. Pass errors surface as diagnostics.
+mlir::LogicalResult compile(mlir::ModuleOp module, CompileOptions &options);
+
+/// Writes the compiled module as an executable program file whose `#!` line
+/// names `interpreter`.
+mlir::LogicalResult writeProgram(mlir::ModuleOp module, llvm::StringRef path,
+                                 llvm::StringRef interpreter);
+
+} // namespace tpc
+
+#endif // TPC_COMPILER_PIPELINE_H
