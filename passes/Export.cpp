@@ -238,9 +238,12 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
   static std::string summarize(const program::Program &prog) {
     int64_t global = 0, local = 0;
     for (const program::Parameter &p : prog.parameters()) {
+      // The global count leaves the vocabulary padding out.
       int64_t n = 1;
-      for (int64_t d : p.global_shape())
-        n *= d;
+      for (int i = 0; i < p.global_shape_size(); ++i)
+        n *= p.valid_extent() > 0 && i == p.layout().dim()
+                 ? p.valid_extent()
+                 : p.global_shape(i);
       global += n;
       local += numElements(prog.tensors(p.tensor()).shape());
     }

@@ -96,4 +96,4 @@ module attributes {tpc.tp = 2 : i64, tpc.dp = 3 : i64} {
 // CHECK-NEXT: value {
 // CHECK-NEXT: i: 100
 // CHECK: arena_bytes:
-// CHECK: summary: "tp=2 dp=3 micro-batch=2 seq=4 parameters=2120 per-rank=1064"
+// CHECK: summary: "tp=2 dp=3 micro-batch=2 seq=4 parameters=872 per-rank=1064"

@@ -42,7 +42,7 @@ def module(tp, dp=1):
         return v
 
     N = '<normal, std = 2.000000e-02>'
-    p('wte', [Vp, H], N, 'split 0', '{tpc.valid_extent = %d : i64}' % V)
+    p('wte', [Vp, H], N, 'split 0', '{vocab_size = %d : i64}' % V)
     p('wpe', [T, H], N)
     p('h.0.ln_1.weight', [H], '<ones>')
     p('h.0.ln_1.bias', [H], N)

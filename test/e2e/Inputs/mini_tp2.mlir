@@ -3,7 +3,7 @@
 // does not divide, column- and row-parallel linears, f, g, bias_add,
 // head-parallel attention). Biases are random so that a misplaced bias shows.
 module attributes {tpc.tp = 2 : i64} {
-  tpc.param @wte : tensor<256x16xf32> init <normal, std = 2.000000e-02> layout <split 0> {tpc.valid_extent = 67 : i64}
+  tpc.param @wte : tensor<256x16xf32> init <normal, std = 2.000000e-02> layout <split 0> {vocab_size = 67 : i64}
   tpc.param @wpe : tensor<8x16xf32> init <normal, std = 2.000000e-02>
   tpc.param @h.0.ln_1.weight : tensor<16xf32> init <ones>
   tpc.param @h.0.ln_1.bias : tensor<16xf32> init <normal, std = 2.000000e-02>
