@@ -585,6 +585,19 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
   Analysis analysis(module, func, config, report);
   if (failed(analysis.run()))
     return failure();
+  // Where tpc-plan-memory has run, its arenas are the memory the runtime
+  // allocates; the training step's replaces the count of saved values.
+  for (auto planned : module.getOps<func::FuncOp>()) {
+    auto arena = planned->getAttrOfType<IntegerAttr>("tpc.arena_bytes");
+    if (!arena)
+      continue;
+    report.plannedArenas.emplace_back(planned.getSymName().str(),
+                                      arena.getInt());
+    if (planned.getSymName() == "train_step") {
+      report.activationBytes = arena.getInt();
+      report.activationsPlanned = true;
+    }
+  }
   return report;
 }
 
@@ -706,7 +719,11 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   bytesRow("    Adam m (fp32)", r.adamMBytes);
   bytesRow("    Adam v (fp32)", r.adamVBytes);
   bytesRow("    model states", r.modelStateBytes());
-  bytesRow("    activations, no recompute", r.activationBytes);
+  for (const auto &[name, bytes] : r.plannedArenas)
+    bytesRow("    arena of " + name + ", planned", bytes);
+  bytesRow(r.activationsPlanned ? "    activations, no recompute (planned)"
+                                : "    activations, no recompute",
+           r.activationBytes);
   bytesRow("    activations, per-layer recompute",
            r.recomputeActivationBytes());
   bytesRow("      kept through the step", r.recomputeKeptBytes);
@@ -759,7 +776,10 @@ legend
   gelu: input; attention: q|k|v and the [B, heads, T, T] probabilities;
   dropout: a 1-byte mask; loss: logits and targets, the vocab-parallel loss
   also fp32 row max and sum of exp; embedding: token ids). f's result is its
-  input's buffer. Parameters are not activations.
+  input's buffer. Parameters are not activations. Where tpc-plan-memory
+  has run, "arena of F, planned" is the buffer the runtime allocates for
+  function F (liveness-based reuse); once the module has a train_step, its
+  planned arena is the activation figure without recompute.
   Layers: a residual add x + F(x) closes a sublayer; a sublayer holding a
   self-attention starts a layer, the others (MLP, cross-attention) extend it.
   Per-layer recompute keeps what ops outside layers save plus every value a
@@ -828,6 +848,11 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
         j.attribute("total", r.modelStateBytes() + r.activationBytes);
         j.attribute("total_recompute",
                     r.modelStateBytes() + r.recomputeActivationBytes());
+        j.attribute("activations_planned", r.activationsPlanned);
+        j.attributeObject("planned_arenas", [&] {
+          for (const auto &[name, bytes] : r.plannedArenas)
+            j.attribute(name, bytes);
+        });
       });
       j.attributeObject("flops", [&] {
         j.attribute("forward", r.forwardFlops);

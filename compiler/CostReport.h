@@ -72,6 +72,11 @@ struct CostReport {
   int64_t forwardFlops = 0;        ///< one micro-batch, this rank
   int64_t layerForwardFlops = 0;   ///< the part inside layers
   int64_t tpRingBytesPerStep = 0;  ///< bytes a rank sends over tp (ring)
+  /// Arena sizes that tpc-plan-memory placed, per function, in module order.
+  llvm::SmallVector<std::pair<std::string, int64_t>> plannedArenas;
+  /// True when activationBytes is the planned arena of train_step rather
+  /// than the count of saved values.
+  bool activationsPlanned = false;
 
   // Communication of one step.
   llvm::SmallVector<AllReduceGroup> layerAllReduces;
