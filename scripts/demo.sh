@@ -23,3 +23,14 @@ echo
 echo "== A tiny GPT-2 compiled into a program for tp=2 x dp=2"
 "$bin/tpc-compile" "$root/models/gpt2-tiny.mlir" --tp=2 --dp=2 --micro-batch=4 --seq=64 -o "$out/gpt2-tiny.tpc"
 ls -l "$out/gpt2-tiny.tpc"
+
+echo
+echo "== Run it: the same weights and data at tp=2 x dp=2 and on one process"
+# Until the corpus preparation exists, the data is a synthetic token stream.
+/usr/bin/python3 "$root/test/e2e/tpc_e2e.py" tokens "$out/val.bin" 4096 512 --seed 1
+"$bin/tpc-compile" "$root/models/gpt2-tiny.mlir" --tp=1 --micro-batch=8 --seq=64 -o "$out/gpt2-tiny-tp1.tpc"
+mpi=(mpirun --oversubscribe -np 4)
+if [ "$(id -u)" -eq 0 ]; then mpi+=(--allow-run-as-root); fi
+"${mpi[@]}" "$out/gpt2-tiny.tpc" eval --data "$out/val.bin"
+"$out/gpt2-tiny-tp1.tpc" eval --data "$out/val.bin"
+"${mpi[@]}" "$out/gpt2-tiny.tpc" info
