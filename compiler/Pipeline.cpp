@@ -33,7 +33,9 @@ const PipelineStep kPipeline[] = {
        return llvm::formatv("batch={0} seq={1}", o.microBatch, *o.seq).str();
      }},
     {"tpc-megatron-shard",
-     [](const CompileOptions &o) { return llvm::formatv("tp={0}", o.tp).str(); }},
+     [](const CompileOptions &o) {
+       return llvm::formatv("tp={0}", o.tp).str();
+     }},
     {"tpc-partition", [](const CompileOptions &) { return std::string(); }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
@@ -128,9 +130,9 @@ LogicalResult tpc::compile(ModuleOp module, CompileOptions &options) {
   if (failed(parsePassPipeline(*pipeline, pm, errorStream)))
     return module.emitError("cannot parse the pipeline '")
            << *pipeline << "': " << errors;
-  module->setAttr(kDpAttrName,
-                  IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                                   options.dp));
+  module->setAttr(
+      kDpAttrName,
+      IntegerAttr::get(IntegerType::get(module.getContext(), 64), options.dp));
   return pm.run(module);
 }
 

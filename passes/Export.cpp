@@ -59,8 +59,7 @@ FailureOr<program::Attribute> toProto(StringRef name, Attribute attr) {
   else if (name == "stream" && isa<RngStreamAttr>(attr))
     out.set_s(stringifyRngStream(cast<RngStreamAttr>(attr).getValue()).str());
   else if (name == "reduce" && isa<ReduceKindAttr>(attr))
-    out.set_s(
-        stringifyReduceKind(cast<ReduceKindAttr>(attr).getValue()).str());
+    out.set_s(stringifyReduceKind(cast<ReduceKindAttr>(attr).getValue()).str());
   else if (auto layout = dyn_cast<LayoutAttr>(attr))
     *out.mutable_layout() = toProto(layout);
   else if (auto b = dyn_cast<BoolAttr>(attr))
@@ -163,10 +162,11 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
         return func.emitOpError("argument ")
                << arg.getArgNumber() << " of type " << arg.getType()
                << " cannot be exported; fix its shape with tpc-specialize";
-      int32_t id =
-          addTensor(prog, llvm::formatv("{0}.arg{1}", func.getSymName(),
-                                        arg.getArgNumber()).str(),
-                    *dtype, type.getShape(), program::Tensor::INPUT);
+      int32_t id = addTensor(
+          prog,
+          llvm::formatv("{0}.arg{1}", func.getSymName(), arg.getArgNumber())
+              .str(),
+          *dtype, type.getShape(), program::Tensor::INPUT);
       ids[arg] = id;
       fn->add_inputs(id);
     }
@@ -184,7 +184,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
         return op.emitOpError("has no runtime equivalent; only tpc ops can "
                               "be exported");
       auto offsets = op.getAttrOfType<DenseI64ArrayAttr>("tpc.offsets");
-      if (!offsets || offsets.size() != static_cast<int64_t>(op.getNumResults()))
+      if (!offsets ||
+          offsets.size() != static_cast<int64_t>(op.getNumResults()))
         return op.emitOpError("has no arena offsets; run tpc-plan-memory "
                               "before tpc-export");
       program::Instruction *inst = fn->add_body();
@@ -197,7 +198,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
           return op.emitOpError("result type ")
                  << result.getType() << " has no program equivalent";
         int32_t id = addTensor(
-            prog, llvm::formatv("{0}.{1}", inst->op(), prog.tensors_size()).str(),
+            prog,
+            llvm::formatv("{0}.{1}", inst->op(), prog.tensors_size()).str(),
             *dtype, cast<RankedTensorType>(result.getType()).getShape(),
             program::Tensor::ACTIVATION);
         prog.mutable_tensors(id)->set_offset(offsets[i]);
@@ -241,9 +243,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       // The global count leaves the vocabulary padding out.
       int64_t n = 1;
       for (int i = 0; i < p.global_shape_size(); ++i)
-        n *= p.valid_extent() > 0 && i == p.layout().dim()
-                 ? p.valid_extent()
-                 : p.global_shape(i);
+        n *= p.valid_extent() > 0 && i == p.layout().dim() ? p.valid_extent()
+                                                           : p.global_shape(i);
       global += n;
       local += numElements(prog.tensors(p.tensor()).shape());
     }

@@ -74,8 +74,8 @@ std::string writeProgramFile(const std::string &path,
 program::Program readProgramFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
-    throw std::runtime_error(path + ": cannot open the program file: " +
-                             std::strerror(errno));
+    throw std::runtime_error(
+        path + ": cannot open the program file: " + std::strerror(errno));
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
   size_t pos = 0;
@@ -92,9 +92,9 @@ program::Program readProgramFile(const std::string &path) {
                              fixHint());
   uint64_t length = 0;
   for (int i = 0; i < 8; ++i)
-    length |= static_cast<uint64_t>(
-                  static_cast<unsigned char>(bytes[pos + 8 + i]))
-              << (8 * i);
+    length |=
+        static_cast<uint64_t>(static_cast<unsigned char>(bytes[pos + 8 + i]))
+        << (8 * i);
   pos += 16;
   uint64_t available = bytes.size() - pos;
   if (length != available) {
@@ -112,8 +112,7 @@ program::Program readProgramFile(const std::string &path) {
   if (prog.version() != kProgramVersion) {
     std::ostringstream msg;
     msg << path << ": program format version " << prog.version()
-        << ", but this tpc-run reads version " << kProgramVersion
-        << fixHint();
+        << ", but this tpc-run reads version " << kProgramVersion << fixHint();
     throw std::runtime_error(msg.str());
   }
   std::string problem = validateProgram(prog);
@@ -176,14 +175,14 @@ std::string validateProgram(const program::Program &prog) {
       const program::Instruction &inst = f.body(k);
       for (int32_t id : inst.inputs())
         if (!inRange(id)) {
-          msg << "instruction " << k << " (" << inst.op() << ") of "
-              << f.name() << " reads tensor " << id << " out of range";
+          msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+              << " reads tensor " << id << " out of range";
           return msg.str();
         }
       for (int32_t id : inst.outputs()) {
         if (!inRange(id)) {
-          msg << "instruction " << k << " (" << inst.op() << ") of "
-              << f.name() << " writes tensor " << id << " out of range";
+          msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+              << " writes tensor " << id << " out of range";
           return msg.str();
         }
         const program::Tensor &t = prog.tensors(id);

@@ -75,8 +75,8 @@ cl::opt<EmitKind>
 /// tpc-compile, so that `./model.tpc eval ...` works from a build tree;
 /// otherwise the first tpc-run on PATH.
 std::string interpreter(const char *argv0) {
-  std::string self = sys::fs::getMainExecutable(
-      argv0, reinterpret_cast<void *>(&interpreter));
+  std::string self =
+      sys::fs::getMainExecutable(argv0, reinterpret_cast<void *>(&interpreter));
   SmallString<256> runner(sys::path::parent_path(self));
   sys::path::append(runner, "tpc-run");
   if (!self.empty() && sys::fs::can_execute(runner))
@@ -143,10 +143,9 @@ int main(int argc, char **argv) {
   }
 
   if (emit == EmitKind::mlir) {
-    std::unique_ptr<ToolOutputFile> out =
-        mlir::openOutputFile(outputFile.empty() ? std::string("-")
-                                                : std::string(outputFile),
-                             &error);
+    std::unique_ptr<ToolOutputFile> out = mlir::openOutputFile(
+        outputFile.empty() ? std::string("-") : std::string(outputFile),
+        &error);
     if (!out)
       return fail(error);
     module->print(out->os());
