@@ -194,7 +194,7 @@ struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
     // Forward values only `forward` returned (the logits, unless the loss
     // reads them) are not computed by train_step.
     for (Operation &op : llvm::make_early_inc_range(
-             llvm::reverse(train.front().without_terminator())))
+             llvm::reverse(train.front().getOperations())))
       if (isOpTriviallyDead(&op))
         op.erase();
   }
