@@ -22,7 +22,7 @@ config.substitutions.append(("%tpc_tools_dir", config.tpc_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
-tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-run"]
+tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run"]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tpc_tools_dir, t))],
     [config.tpc_tools_dir])

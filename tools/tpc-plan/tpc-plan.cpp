@@ -1,0 +1,352 @@
+//===- tpc-plan.cpp - Compute budgeting and memory fitting ------*- C++ -*-===//
+//
+// Flag parsing and printing around compiler/Plan.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Plan.h"
+#include "dialects/tpc/TpcDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace {
+cl::OptionCategory category("tpc-plan options");
+
+cl::SubCommand computeCmd("compute", "FLOPs of training N parameters on D "
+                                     "tokens: C = 6 N D");
+cl::SubCommand optimalCmd("optimal",
+                          "The compute-optimal model for a FLOP budget: "
+                          "D = 20 N, so N = sqrt(C / 120)");
+cl::SubCommand timeCmd("time", "Wall time of a budget on G devices at a "
+                               "peak and an MFU");
+cl::SubCommand memoryCmd("memory",
+                         "Per-rank memory of a model file at tp = 1, 2, 4, "
+                         "... from the compiler's report, and the smallest "
+                         "tp that fits a device");
+
+cl::opt<std::string> params("params",
+                            cl::desc("Parameters N (e.g. 124M, 8.3B, 1.2e9)"),
+                            cl::value_desc("N"), cl::cat(category),
+                            cl::sub(computeCmd), cl::sub(timeCmd));
+cl::opt<std::string> tokens("tokens",
+                            cl::desc("Training tokens D (e.g. 300B, 2.5e9)"),
+                            cl::value_desc("D"), cl::cat(category),
+                            cl::sub(computeCmd), cl::sub(timeCmd));
+cl::opt<std::string> flops("flops",
+                           cl::desc("FLOP budget C (e.g. 1e21, 3.1e23)"),
+                           cl::value_desc("C"), cl::cat(category),
+                           cl::sub(optimalCmd), cl::sub(timeCmd));
+cl::opt<int64_t> devices("devices", cl::desc("Number of devices G"),
+                         cl::value_desc("G"), cl::init(1), cl::cat(category),
+                         cl::sub(timeCmd), cl::sub(optimalCmd));
+cl::opt<std::string>
+    peak("peak",
+         cl::desc("Peak FLOP/s of one device (e.g. 989T for an H100 "
+                  "in bf16, 312T for an A100)"),
+         cl::value_desc("F"), cl::cat(category), cl::sub(timeCmd),
+         cl::sub(optimalCmd));
+cl::opt<double> mfu("mfu",
+                    cl::desc("Model FLOPs utilization, 0 < mfu <= 1 "
+                             "(default 0.4)"),
+                    cl::init(0.4), cl::cat(category), cl::sub(timeCmd),
+                    cl::sub(optimalCmd));
+
+cl::opt<std::string> modelFile(cl::Positional, cl::desc("<model.mlir>"),
+                               cl::sub(memoryCmd), cl::cat(category));
+cl::opt<std::string>
+    deviceMemory("device-memory",
+                 cl::desc("Memory of one device (e.g. 80GiB, 141GiB, 24GB)"),
+                 cl::value_desc("bytes"), cl::cat(category),
+                 cl::sub(memoryCmd));
+cl::opt<int64_t> microBatch("micro-batch", cl::init(1),
+                            cl::desc("Micro-batch size B per rank"),
+                            cl::value_desc("B"), cl::cat(category),
+                            cl::sub(memoryCmd));
+cl::opt<int64_t> seqLength("seq",
+                           cl::desc("Sequence length T (default: the "
+                                    "model's positions)"),
+                           cl::value_desc("T"), cl::cat(category),
+                           cl::sub(memoryCmd));
+cl::opt<int64_t> dp("dp", cl::init(1), cl::desc("Data-parallel size"),
+                    cl::cat(category), cl::sub(memoryCmd));
+cl::opt<int64_t> maxTp("max-tp", cl::init(64),
+                       cl::desc("Largest tp to try (powers of two)"),
+                       cl::cat(category), cl::sub(memoryCmd));
+cl::opt<tpc::Precision> precision(
+    "precision", cl::init(tpc::Precision::fp32),
+    cl::desc("Compute dtype of the memory estimate"),
+    cl::values(clEnumValN(tpc::Precision::fp32, "fp32", "fp32 throughout"),
+               clEnumValN(tpc::Precision::bf16, "bf16",
+                          "bf16 compute, fp32 master weights and Adam"),
+               clEnumValN(tpc::Precision::fp16, "fp16",
+                          "fp16 compute, fp32 master weights and Adam")),
+    cl::cat(category), cl::sub(memoryCmd));
+
+int fail(const Twine &message) {
+  WithColor::error(errs(), "tpc-plan") << message << "\n";
+  return 1;
+}
+
+/// A count with an optional decimal suffix: K, M, B or G, T, P.
+std::optional<double> parseCount(StringRef text) {
+  text = text.trim();
+  double scale = 1;
+  if (!text.empty()) {
+    switch (toUpper(text.back())) {
+    case 'K':
+      scale = 1e3;
+      break;
+    case 'M':
+      scale = 1e6;
+      break;
+    case 'B':
+    case 'G':
+      scale = 1e9;
+      break;
+    case 'T':
+      scale = 1e12;
+      break;
+    case 'P':
+      scale = 1e15;
+      break;
+    default:
+      break;
+    }
+    if (scale != 1)
+      text = text.drop_back();
+  }
+  double value;
+  if (text.empty() || text.getAsDouble(value) || !(value > 0) ||
+      !std::isfinite(value))
+    return std::nullopt;
+  return value * scale;
+}
+
+/// Bytes with a binary (KiB, MiB, GiB, TiB) or decimal (KB, MB, GB, TB)
+/// suffix, or none.
+std::optional<double> parseBytes(StringRef text) {
+  text = text.trim();
+  struct Unit {
+    StringRef suffix;
+    double scale;
+  };
+  const Unit units[] = {{"KiB", 1024.0},  {"MiB", 1048576.0},
+                        {"GiB", 1 << 30}, {"TiB", 1099511627776.0},
+                        {"KB", 1e3},      {"MB", 1e6},
+                        {"GB", 1e9},      {"TB", 1e12},
+                        {"B", 1}};
+  double scale = 1;
+  for (const Unit &unit : units)
+    if (text.ends_with_insensitive(unit.suffix)) {
+      scale = unit.scale;
+      text = text.drop_back(unit.suffix.size()).trim();
+      break;
+    }
+  double value;
+  if (text.empty() || text.getAsDouble(value) || !(value > 0) ||
+      !std::isfinite(value))
+    return std::nullopt;
+  return value * scale;
+}
+
+/// 1.23e+21 style for FLOPs, and the count in words for humans.
+std::string sci(double value) { return formatv("{0:e2}", value).str(); }
+
+std::string words(double value) {
+  const struct {
+    double scale;
+    const char *name;
+  } units[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}};
+  for (const auto &unit : units)
+    if (value >= unit.scale)
+      return formatv("{0:f2}{1}", value / unit.scale, unit.name).str();
+  return formatv("{0:f0}", value).str();
+}
+
+std::string human(int64_t bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024.0 && unit < 4) {
+    value /= 1024.0;
+    ++unit;
+  }
+  return formatv("{0:f2} {1}", value, units[unit]).str();
+}
+
+int runCompute() {
+  std::optional<double> n = parseCount(params), d = parseCount(tokens);
+  if (!n || !d)
+    return fail("compute needs --params N and --tokens D as positive "
+                "numbers, e.g. --params 124M --tokens 10B");
+  double c = tpc::trainingFlops(*n, *d);
+  outs() << formatv("C = 6 N D = 6 x {0} x {1} = {2} FLOPs\n", words(*n),
+                    words(*d), sci(c));
+  return 0;
+}
+
+int runOptimal() {
+  std::optional<double> c = parseCount(flops);
+  if (!c)
+    return fail("optimal needs --flops C as a positive number, e.g. "
+                "--flops 1e21");
+  tpc::ComputeOptimal best = tpc::computeOptimal(*c);
+  outs() << formatv("budget C = {0} FLOPs\n", sci(*c));
+  outs() << formatv("compute-optimal N = sqrt(C / 120) = {0} parameters\n",
+                    words(best.params));
+  outs() << formatv("                D = 20 N = {0} tokens\n",
+                    words(best.tokens));
+  if (peak.getNumOccurrences()) {
+    std::optional<double> p = parseCount(peak);
+    if (!p || devices < 1 || !(mfu > 0 && mfu <= 1))
+      return fail("--peak must be a positive FLOP/s figure (e.g. 989T), "
+                  "--devices >= 1 and 0 < --mfu <= 1");
+    double seconds = tpc::wallSeconds(*c, devices, *p, mfu);
+    outs() << formatv("wall time on {0} device(s) at {1} FLOP/s, MFU {2}: "
+                      "{3}\n",
+                      devices.getValue(), sci(*p), mfu.getValue(),
+                      tpc::humanDuration(seconds));
+  }
+  return 0;
+}
+
+int runTime() {
+  std::optional<double> c;
+  if (flops.getNumOccurrences()) {
+    c = parseCount(flops);
+  } else if (params.getNumOccurrences() && tokens.getNumOccurrences()) {
+    std::optional<double> n = parseCount(params), d = parseCount(tokens);
+    if (n && d)
+      c = tpc::trainingFlops(*n, *d);
+  }
+  if (!c)
+    return fail("time needs --flops C, or --params N and --tokens D, as "
+                "positive numbers");
+  std::optional<double> p = parseCount(peak);
+  if (!p)
+    return fail("time needs --peak, the peak FLOP/s of one device, e.g. "
+                "--peak 989T");
+  if (devices < 1)
+    return fail("--devices must be >= 1");
+  if (!(mfu > 0 && mfu <= 1))
+    return fail(formatv("--mfu must be in (0, 1], got {0}", mfu.getValue()));
+  double seconds = tpc::wallSeconds(*c, devices, *p, mfu);
+  outs() << formatv("C = {0} FLOPs on {1} device(s) x {2} FLOP/s x MFU {3}\n",
+                    sci(*c), devices.getValue(), sci(*p), mfu.getValue());
+  outs() << formatv("wall time = C / (G peak MFU) = {0:f0} s = {1}\n", seconds,
+                    tpc::humanDuration(seconds));
+  return 0;
+}
+
+int runMemory() {
+  if (modelFile.empty())
+    return fail("memory needs a model file: tpc-plan memory model.mlir "
+                "--device-memory 80GiB");
+  std::optional<double> capacity = parseBytes(deviceMemory);
+  if (!capacity)
+    return fail("memory needs --device-memory, e.g. --device-memory 80GiB");
+  tpc::CompileOptions base;
+  base.dp = dp;
+  base.microBatch = microBatch;
+  if (seqLength.getNumOccurrences())
+    base.seq = seqLength;
+  base.precision = precision;
+  if (Error e = tpc::validateOptions(base))
+    return fail(toString(std::move(e)));
+  if (maxTp < 1)
+    return fail("--max-tp must be >= 1");
+
+  std::string error;
+  std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(modelFile, &error);
+  if (!input)
+    return fail(error);
+  mlir::DialectRegistry registry;
+  registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
+  tpc::registerCompilerPasses();
+  mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return 1;
+
+  std::vector<tpc::MemoryFit> rows = tpc::fitMemory(*module, base, maxTp);
+  outs() << formatv("{0}: micro-batch {1}, {2}, dp {3}; device memory {4}\n\n",
+                    modelFile.getValue(), microBatch.getValue(),
+                    tpc::stringifyPrecision(precision), dp.getValue(),
+                    human(static_cast<int64_t>(*capacity)));
+  outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
+                    "tp", "params/rank", "model states", "total",
+                    "w/ recompute", "fits", "w/ recomp.");
+  std::optional<int64_t> fits, fitsRecompute;
+  for (const tpc::MemoryFit &row : rows) {
+    if (!row.report) {
+      outs() << formatv("{0,4}  {1}\n", row.tp, row.reason);
+      continue;
+    }
+    const tpc::CostReport &r = *row.report;
+    int64_t total = r.modelStateBytes() + r.activationBytes;
+    int64_t totalRecompute = r.modelStateBytes() + r.recomputeActivationBytes();
+    bool ok = total <= *capacity, okRecompute = totalRecompute <= *capacity;
+    if (ok && !fits)
+      fits = row.tp;
+    if (okRecompute && !fitsRecompute)
+      fitsRecompute = row.tp;
+    outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
+                      row.tp, words(static_cast<double>(r.rankParams)),
+                      human(r.modelStateBytes()), human(total),
+                      human(totalRecompute), ok ? "yes" : "no",
+                      okRecompute ? "yes" : "no");
+  }
+  outs() << "\n";
+  if (fits)
+    outs() << formatv("smallest tp that fits: {0}\n", *fits);
+  else
+    outs() << formatv("no tp up to {0} fits without recompute\n",
+                      maxTp.getValue());
+  if (fitsRecompute)
+    outs() << formatv("smallest tp that fits with per-layer recompute: {0}\n",
+                      *fitsRecompute);
+  else
+    outs() << formatv("no tp up to {0} fits even with per-layer recompute\n",
+                      maxTp.getValue());
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tpc-plan: compute budgeting (C = 6 N D, compute-optimal N and D, wall "
+      "time) and the per-rank memory of a model at each tp\n");
+  if (computeCmd)
+    return runCompute();
+  if (optimalCmd)
+    return runOptimal();
+  if (timeCmd)
+    return runTime();
+  if (memoryCmd)
+    return runMemory();
+  return fail("give a command: compute, optimal, time or memory (see "
+              "--help)");
+}
