@@ -211,4 +211,129 @@ def Export : Pass<"tpc-export", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect"];
 }
 
+def DataParallel : Pass<"tpc-data-parallel", "mlir::ModuleOp"> {
+  let summary = "Sum the gradients over the data-parallel group in buckets";
+  let description = [{
+    With the module's data-parallel size `tpc.dp` (set by tpc-compile
+    `--dp`; absent = 1) above 1, puts at the start of `apply_step` one
+    `tpc.bucket_all_reduce ... group dp` per bucket so that the gradient
+    buffer of every parameter is summed over the data-parallel group exactly
+    once before the optimizer reads it. Buckets take parameters in reverse
+    module order (the order backward finishes their gradients, as PyTorch
+    DDP), hold consecutive parameters of one element type, and hold at most
+    `bucket-bytes` bytes of local (per-rank) gradients; a parameter larger
+    than the bound is a bucket of its own. The runtime keeps gradient
+    buffers contiguous in parameter order, so each bucket is one NCCL or
+    MPI all-reduce. With dp = 1 the pass adds nothing.
+
+    The reduction sits in `apply_step` (rather than after each `train_step`)
+    because gradients accumulate over micro-batches in the buffers first:
+    one reduction per optimizer step. The sums are of loss-sum gradients;
+    `tpc-optimizer` divides them by the global target count. `apply_step` is
+    created as `(%lr: tensor<f32>, %inv_count: tensor<f32>) -> ()` when
+    absent; `tpc-optimizer` completes it, before or after this pass.
+
+    Needs a partitioned module (`tpc-partition` first): bucket sizes are
+    those of the local types.
+
+    Input (`tpc.dp = 2`, `bucket-bytes=4096`):
+    ```mlir
+    module attributes {tpc.dp = 2 : i64, tpc.tp = 1 : i64} {
+      tpc.param @h.0.mlp.c_fc.weight : tensor<16x64xf32> ... layout <split 1>
+      tpc.param @h.0.mlp.c_fc.bias : tensor<64xf32> ... layout <split 0>
+      tpc.param @ln_f.weight : tensor<16xf32> ... layout <replicated>
+    ```
+    Output:
+    ```mlir
+    func.func @apply_step(%arg0: tensor<f32>, %arg1: tensor<f32>) {
+      tpc.bucket_all_reduce [@ln_f.weight, @h.0.mlp.c_fc.bias] group dp
+      tpc.bucket_all_reduce [@h.0.mlp.c_fc.weight] group dp
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"bucketBytes", "bucket-bytes", "int64_t", "26214400",
+           "most bytes of gradients per all-reduce (default 25 MiB, as "
+           "PyTorch DDP)">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
+}
+
+def Optimizer : Pass<"tpc-optimizer", "mlir::ModuleOp"> {
+  let summary = "Build apply_step: global-norm clipping and AdamW or SGD";
+  let description = [{
+    Builds (or completes, after `tpc-data-parallel`) the entry point the
+    runtime calls once per optimizer step:
+
+    ```
+    func.func @apply_step(%lr: tensor<f32>, %inv_count: tensor<f32>) -> tensor<f32>
+    ```
+
+    `%lr` is the learning rate of this step (the runtime's schedule);
+    `%inv_count` is 1 / (the number of targets of the whole step, summed over
+    micro-batches and data-parallel ranks). The result is the global L2
+    norm of the normalised gradient (before clipping). The body:
+
+    1. `tpc.get_grad` of every parameter (after the data-parallel sums);
+    2. the sum of squares of every element once: `tpc.sum_squares` of the
+       split parameters' slices, all-reduced over group tp (one scalar, one
+       all-reduce), plus `tpc.sum_squares` of the replicated parameters,
+       equal on every rank and therefore not all-reduced. Vocabulary padding
+       has zero gradient (no id looks it up and its logits are masked), so
+       it adds nothing;
+    3. `tpc.grad_norm`: norm = inv_count * sqrt(sum), and the scale every
+       update applies to the raw gradient, inv_count * min(1, max-grad-norm /
+       (norm + 1e-6)), or inv_count when `max-grad-norm` is 0;
+    4. one `tpc.adamw_update` or `tpc.sgd_update` per parameter, in module
+       order. Weight decay applies to parameters of rank >= 2 (matrices and
+       embeddings) and, with `decay-1d`, also to biases, gains and vectors.
+
+    The runtime provides per parameter a gradient buffer (zeroed before the
+    step's first `train_step`) and the optimizer state (AdamW: m and v; SGD
+    with momentum: one buffer), all of the parameter's local type, and
+    AdamW's step counter t (1 at the first call, advanced before each).
+
+    Needs a partitioned module (`tpc-partition` first).
+
+    Input (tp = 2):
+    ```mlir
+    tpc.param @h.0.mlp.c_fc.weight : tensor<16x64xf32> init <normal, std = 0.02> layout <split 1>
+    tpc.param @ln_f.weight : tensor<16xf32> init <ones> layout <replicated>
+    ```
+    Output:
+    ```mlir
+    func.func @apply_step(%arg0: tensor<f32>, %arg1: tensor<f32>) -> tensor<f32> {
+      %0 = tpc.get_grad @h.0.mlp.c_fc.weight : tensor<16x32xf32>
+      %1 = tpc.get_grad @ln_f.weight : tensor<16xf32>
+      %2 = tpc.sum_squares %0 : tensor<16x32xf32>
+      %3 = tpc.all_reduce %2 sum group tp : tensor<f32>
+      %4 = tpc.sum_squares %1 : tensor<16xf32>
+      %5 = tpc.add %3, %4 : tensor<f32>
+      %norm, %scale = tpc.grad_norm %5, %arg1 max_norm 1.000000e+00
+      tpc.adamw_update @h.0.mlp.c_fc.weight, %0, %arg0, %scale beta1 ... weight_decay 1.000000e-01 : tensor<16x32xf32>
+      tpc.adamw_update @ln_f.weight, %1, %arg0, %scale beta1 ... weight_decay 0.000000e+00 : tensor<16xf32>
+      return %norm : tensor<f32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", "\"adamw\"",
+           "adamw or sgd">,
+    Option<"beta1", "beta1", "double", "0.9", "AdamW first-moment decay">,
+    Option<"beta2", "beta2", "double", "0.95", "AdamW second-moment decay">,
+    Option<"eps", "eps", "double", "1.0e-8", "AdamW denominator epsilon">,
+    Option<"weightDecay", "weight-decay", "double", "0.1",
+           "weight decay (decoupled for AdamW, added to the gradient for "
+           "SGD)">,
+    Option<"momentum", "momentum", "double", "0.0",
+           "SGD momentum (0: plain SGD)">,
+    Option<"maxGradNorm", "max-grad-norm", "double", "1.0",
+           "clip the global gradient norm to this (0: no clipping)">,
+    Option<"decay1d", "decay-1d", "bool", "false",
+           "also decay parameters of rank < 2 (biases, layer-norm gains)">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // TPC_PASSES_TD

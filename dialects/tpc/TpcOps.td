@@ -11,6 +11,7 @@
 
 include "dialects/tpc/TpcDialect.td"
 include "dialects/tpc/TpcAttrs.td"
+include "dialects/tpc/TpcOptimOps.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

@@ -1,0 +1,216 @@
+//===- TpcOptimOps.cpp - tpc optimizer-step operations ----------*- C++ -*-===//
+//
+// Verifiers of the ops of `apply_step`. The op classes themselves are
+// generated into TpcOps.cpp.inc with the rest of the dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tpc/TpcOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tpc;
+
+namespace {
+/// Resolves `name` to a tpc.param, or reports on `op` what it is instead.
+FailureOr<ParamOp> lookupParam(Operation *op, FlatSymbolRefAttr name,
+                               SymbolTableCollection &symbolTable) {
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(op, name);
+  if (!symbol)
+    return op->emitOpError("no parameter named ")
+           << name << "; declare it with tpc.param";
+  auto param = dyn_cast<ParamOp>(symbol);
+  if (!param)
+    return op->emitOpError("symbol ")
+           << name << " is a '" << symbol->getName() << "', not a tpc.param";
+  return param;
+}
+
+/// The type one rank holds of the parameter `name`; reports on `op` when
+/// the module's tp cannot split it.
+FailureOr<RankedTensorType> localParamType(Operation *op, ParamOp param) {
+  auto module = op->getParentOfType<ModuleOp>();
+  int64_t tp = module ? getModuleTp(module) : 1;
+  FailureOr<RankedTensorType> type = param.getLocalType(tp);
+  if (failed(type))
+    return op->emitOpError("parameter @")
+           << param.getSymName() << " has a layout that tp = " << tp
+           << " cannot split";
+  return type;
+}
+
+/// Checks that `grad` has the local type of the parameter `name`: the type
+/// of its gradient buffer. `role` says what the value is to the op.
+LogicalResult verifyGradType(Operation *op, FlatSymbolRefAttr name, Type grad,
+                             StringRef role,
+                             SymbolTableCollection &symbolTable) {
+  FailureOr<ParamOp> param = lookupParam(op, name, symbolTable);
+  if (failed(param))
+    return failure();
+  FailureOr<RankedTensorType> local = localParamType(op, *param);
+  if (failed(local))
+    return failure();
+  if (grad == *local)
+    return success();
+  auto module = op->getParentOfType<ModuleOp>();
+  return op->emitOpError() << role << " of parameter " << name << " is " << grad
+                           << " but its gradient on each rank is " << *local
+                           << " (tp = " << (module ? getModuleTp(module) : 1)
+                           << "); use " << *local;
+}
+
+/// Checks that an optimizer hyper-parameter lies in [0, 1) or, with
+/// `closed`, in [0, 1].
+LogicalResult checkUnitRange(Operation *op, StringRef name, double value,
+                             bool closed, StringRef advice) {
+  if (std::isfinite(value) && value >= 0.0 &&
+      (closed ? value <= 1.0 : value < 1.0))
+    return success();
+  return op->emitOpError() << name << " must be in [0, 1"
+                           << (closed ? "]" : ")") << ", got " << value
+                           << advice;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// GetGradOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GetGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyGradType(*this, getNameAttr(), getResult().getType(), "read",
+                        symbolTable);
+}
+
+//===----------------------------------------------------------------------===//
+// BucketAllReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BucketAllReduceOp::verify() {
+  if (getGroup() != Group::dp)
+    return emitOpError("reduces gradients over group dp, not ")
+           << stringifyGroup(getGroup())
+           << ": tensor-parallel ranks hold slices of one gradient or, for "
+              "replicated parameters, equal ones";
+  ArrayAttr params = getParams();
+  if (params.empty())
+    return emitOpError("needs at least one parameter");
+  llvm::DenseSet<Attribute> seen;
+  for (Attribute name : params)
+    if (!seen.insert(name).second)
+      return emitOpError("lists parameter ")
+             << name << " twice; each gradient is reduced once";
+  return success();
+}
+
+LogicalResult
+BucketAllReduceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  SmallVector<ParamOp> params;
+  for (auto name : getParams().getAsRange<FlatSymbolRefAttr>()) {
+    FailureOr<ParamOp> param = lookupParam(*this, name, symbolTable);
+    if (failed(param))
+      return failure();
+    params.push_back(*param);
+  }
+  Type element = params.front().getTensorType().getElementType();
+  for (ParamOp param : params)
+    if (param.getTensorType().getElementType() != element)
+      return emitOpError("mixes element types: @")
+             << params.front().getSymName() << " is " << element << " but @"
+             << param.getSymName() << " is "
+             << param.getTensorType().getElementType()
+             << "; one collective reduces one element type, so put them in "
+                "separate buckets";
+
+  // One contiguous range of the gradient buffers: consecutive parameters.
+  Operation *parent = params.front()->getParentOp();
+  llvm::DenseMap<Operation *, int64_t> position;
+  int64_t index = 0;
+  for (Operation &op : parent->getRegion(0).front())
+    if (isa<ParamOp>(op))
+      position[&op] = index++;
+  int64_t lo = index, hi = -1;
+  for (ParamOp param : params) {
+    auto it = position.find(param.getOperation());
+    if (it == position.end())
+      return emitOpError("parameters @")
+             << params.front().getSymName() << " and @" << param.getSymName()
+             << " belong to different modules";
+    lo = std::min(lo, it->second);
+    hi = std::max(hi, it->second);
+  }
+  if (hi - lo + 1 != static_cast<int64_t>(params.size()))
+    return emitOpError("parameters of a bucket must be consecutive tpc.params "
+                       "of the module, so that their gradients are one "
+                       "contiguous buffer; ")
+           << params.size() << " parameters span " << hi - lo + 1
+           << " positions";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SumSquaresOp / GradNormOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SumSquaresOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  return success();
+}
+
+LogicalResult GradNormOp::verify() {
+  FloatAttr attr = getMaxNormAttr();
+  if (!attr)
+    return success();
+  double maxNorm = attr.getValueAsDouble();
+  if (!(maxNorm > 0.0 && std::isfinite(maxNorm)))
+    return emitOpError("max_norm must be a finite number > 0, got ")
+           << maxNorm << "; omit it to disable clipping";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AdamWUpdateOp / SgdUpdateOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AdamWUpdateOp::verify() {
+  double eps = getEps().convertToDouble();
+  if (failed(checkUnitRange(*this, "beta1", getBeta1().convertToDouble(),
+                            /*closed=*/false, " (GPT-2 training uses 0.9)")) ||
+      failed(checkUnitRange(*this, "beta2", getBeta2().convertToDouble(),
+                            /*closed=*/false, " (GPT-2 training uses 0.95)")) ||
+      failed(checkUnitRange(*this, "weight_decay",
+                            getWeightDecay().convertToDouble(),
+                            /*closed=*/true, "")))
+    return failure();
+  if (!(eps > 0.0 && std::isfinite(eps)))
+    return emitOpError("eps must be a finite number > 0, got ")
+           << eps << " (1.0e-08 is usual)";
+  return success();
+}
+
+LogicalResult
+AdamWUpdateOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyGradType(*this, getNameAttr(), getGrad().getType(), "gradient",
+                        symbolTable);
+}
+
+LogicalResult SgdUpdateOp::verify() {
+  if (failed(checkUnitRange(*this, "momentum", getMomentum().convertToDouble(),
+                            /*closed=*/false, " (0 is plain SGD)")) ||
+      failed(checkUnitRange(*this, "weight_decay",
+                            getWeightDecay().convertToDouble(),
+                            /*closed=*/true, "")))
+    return failure();
+  return success();
+}
+
+LogicalResult
+SgdUpdateOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyGradType(*this, getNameAttr(), getGrad().getType(), "gradient",
+                        symbolTable);
+}
