@@ -5,6 +5,7 @@
 
 #include "dialects/tpc/TpcAttrs.h"
 #include "dialects/tpc/TpcDialect.h"
+#include "dialects/tpc/TpcInterfaces.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"

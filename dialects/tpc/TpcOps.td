@@ -12,6 +12,7 @@
 include "dialects/tpc/TpcDialect.td"
 include "dialects/tpc/TpcAttrs.td"
 include "dialects/tpc/TpcOptimOps.td"
+include "dialects/tpc/TpcInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -78,7 +79,8 @@ def Tpc_GetParamOp : Tpc_Op<"get_param", [
 // Layers
 //===----------------------------------------------------------------------===//
 
-def Tpc_EmbeddingOp : Tpc_Op<"embedding", [Pure, InferTypeOpAdaptor]> {
+def Tpc_EmbeddingOp : Tpc_Op<"embedding", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Row lookup: out[b, t] = table[ids[b, t]]";
   let description = [{
     `table` is [V, H], `ids` is [B, T]; the result is [B, T, H]. With
@@ -100,7 +102,8 @@ def Tpc_EmbeddingOp : Tpc_Op<"embedding", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Tpc_PositionEmbeddingOp
-    : Tpc_Op<"position_embedding", [Pure, InferTypeOpAdaptor]> {
+    : Tpc_Op<"position_embedding", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Learned position embedding broadcast over the batch";
   let description = [{
     `table` is [P, H] and `ids` is [B, T] (only its shape is used); the result
@@ -117,7 +120,8 @@ def Tpc_PositionEmbeddingOp
   }];
 }
 
-def Tpc_LayerNormOp : Tpc_Op<"layernorm", [Pure, InferTypeOpAdaptor]> {
+def Tpc_LayerNormOp : Tpc_Op<"layernorm", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Layer normalization over the last dimension";
   let description = [{
     `input` is [..., H]; `gamma` and `beta` are [H]. Statistics accumulate in
@@ -141,7 +145,8 @@ def Tpc_LayerNormOp : Tpc_Op<"layernorm", [Pure, InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
-def Tpc_LinearOp : Tpc_Op<"linear", [Pure, InferTypeOpAdaptor]> {
+def Tpc_LinearOp : Tpc_Op<"linear", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Affine map x * W + b";
   let description = [{
     `input` is [..., I]; `weight` is [I, O] (Hugging Face GPT-2's Conv1D
@@ -164,7 +169,8 @@ def Tpc_LinearOp : Tpc_Op<"linear", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def Tpc_BiasAddOp : Tpc_Op<"bias_add", [Pure, InferTypeOpAdaptor]> {
+def Tpc_BiasAddOp : Tpc_Op<"bias_add", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Adds a bias vector along the last dimension";
   let description = [{
     `input` is [..., O] and `bias` is [O]. The partition pass moves the bias
@@ -182,14 +188,17 @@ def Tpc_BiasAddOp : Tpc_Op<"bias_add", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def Tpc_GeluOp : Tpc_Op<"gelu", [Pure, SameOperandsAndResultType]> {
+def Tpc_GeluOp : Tpc_Op<"gelu", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "GELU, tanh approximation (GPT-2)";
   let arguments = (ins Tpc_FloatTensor:$input);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
-def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [InferTypeOpAdaptor]> {
+def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [
+    InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Multi-head self-attention over a fused q|k|v tensor";
   let description = [{
     `qkv` is [B, T, 3C] made of three blocks [q | k | v], each C = heads *
@@ -220,7 +229,8 @@ def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
-def Tpc_CrossAttentionOp : Tpc_Op<"cross_attention", [InferTypeOpAdaptor]> {
+def Tpc_CrossAttentionOp : Tpc_Op<"cross_attention", [
+    InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "StagFormer cross-attention to strictly earlier positions";
   let description = [{
     Queries come from this stack, keys and values from another stack's final
@@ -247,7 +257,8 @@ def Tpc_CrossAttentionOp : Tpc_Op<"cross_attention", [InferTypeOpAdaptor]> {
   let hasVerifier = 1;
 }
 
-def Tpc_DropoutOp : Tpc_Op<"dropout", [SameOperandsAndResultType]> {
+def Tpc_DropoutOp : Tpc_Op<"dropout", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Inverted dropout from a counter-based generator";
   let description = [{
     Zeroes each element with probability `p` and scales the others by
@@ -274,14 +285,18 @@ def Tpc_DropoutOp : Tpc_Op<"dropout", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Tpc_AddOp : Tpc_Op<"add", [Pure, Commutative, SameOperandsAndResultType]> {
+def Tpc_AddOp : Tpc_Op<"add", [
+    Pure, Commutative, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Elementwise sum (residual connections)";
   let arguments = (ins Tpc_FloatTensor:$lhs, Tpc_FloatTensor:$rhs);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs)";
 }
 
-def Tpc_ScaleOp : Tpc_Op<"scale", [Pure, SameOperandsAndResultType]> {
+def Tpc_ScaleOp : Tpc_Op<"scale", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Multiplication by a constant";
   let arguments = (ins Tpc_FloatTensor:$input, F64Attr:$factor);
   let results = (outs Tpc_FloatTensor:$result);
@@ -289,7 +304,8 @@ def Tpc_ScaleOp : Tpc_Op<"scale", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Tpc_WeightedSumOp : Tpc_Op<"weighted_sum", [Pure, InferTypeOpAdaptor]> {
+def Tpc_WeightedSumOp : Tpc_Op<"weighted_sum", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Learned linear combination sum_i alpha[i] * x_i";
   let description = [{
     StagFormer with p > 2 stacks combines the stacks' final activations with
@@ -307,7 +323,8 @@ def Tpc_WeightedSumOp : Tpc_Op<"weighted_sum", [Pure, InferTypeOpAdaptor]> {
   }];
 }
 
-def Tpc_CrossEntropyOp : Tpc_Op<"cross_entropy", [Pure, InferTypeOpAdaptor]> {
+def Tpc_CrossEntropyOp : Tpc_Op<"cross_entropy", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Softmax cross-entropy: loss sum and target count";
   let description = [{
     `logits` is [B, T, V] and `targets` [B, T]. Targets equal to
@@ -329,7 +346,8 @@ def Tpc_CrossEntropyOp : Tpc_Op<"cross_entropy", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Tpc_VocabParallelCrossEntropyOp
-    : Tpc_Op<"vocab_parallel_cross_entropy", [InferTypeOpAdaptor]> {
+    : Tpc_Op<"vocab_parallel_cross_entropy", [
+    InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Cross-entropy over vocabulary-split logits (Megatron)";
   let description = [{
     `logits` is [B, T, Vl]: this rank's columns [r * Vl, (r + 1) * Vl) of the
@@ -358,7 +376,8 @@ def Tpc_VocabParallelCrossEntropyOp
 // Collectives
 //===----------------------------------------------------------------------===//
 
-def Tpc_FOp : Tpc_Op<"f", [SameOperandsAndResultType]> {
+def Tpc_FOp : Tpc_Op<"f", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Megatron's f: identity forward, all-reduce backward";
   let description = [{
     Placed before a column-parallel region: every rank needs the whole input,
@@ -375,7 +394,8 @@ def Tpc_FOp : Tpc_Op<"f", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
+def Tpc_GOp : Tpc_Op<"g", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Megatron's g: all-reduce forward, identity backward";
   let description = [{
     Placed after a row-parallel region: the ranks hold partial sums of the
@@ -391,7 +411,8 @@ def Tpc_GOp : Tpc_Op<"g", [SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
+def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [
+    SameOperandsAndResultType, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "All-reduce over a process group";
   let description = [{
     ```mlir
@@ -406,7 +427,8 @@ def Tpc_AllReduceOp : Tpc_Op<"all_reduce", [SameOperandsAndResultType]> {
   }];
 }
 
-def Tpc_AllGatherOp : Tpc_Op<"all_gather", []> {
+def Tpc_AllGatherOp : Tpc_Op<"all_gather", [
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Concatenates the ranks' tensors along a dimension";
   let description = [{
     The result's dimension `dim` is the group size times the input's; for
@@ -426,5 +448,7 @@ def Tpc_AllGatherOp : Tpc_Op<"all_gather", []> {
   }];
   let hasVerifier = 1;
 }
+
+include "dialects/tpc/TpcGradOps.td"
 
 #endif // TPC_OPS_TD

@@ -1,0 +1,415 @@
+//===- TpcGradOps.cpp - tpc backward operations -----------------*- C++ -*-===//
+//
+// Type inference and verifiers of the grad ops (TpcGradOps.td). A grad op
+// checks that its adjoint operand has the type its forward op's result would
+// have, so that a mismatched backward graph fails where it is built.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/tpc/TpcOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tpc;
+
+namespace {
+bool sameExtent(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+bool sameShape(RankedTensorType a, RankedTensorType b) {
+  if (a.getRank() != b.getRank())
+    return false;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    if (!sameExtent(x, y))
+      return false;
+  return true;
+}
+
+std::string str(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Where a shape error of type inference is reported, and for which op.
+struct OpDiag {
+  std::optional<Location> loc;
+  StringRef op;
+};
+
+LogicalResult fail(const OpDiag &loc, const Twine &message) {
+  return emitOptionalError(loc.loc, "'", loc.op, "' op ", message);
+}
+
+RankedTensorType tensorType(Value value) {
+  return cast<RankedTensorType>(value.getType());
+}
+
+LogicalResult expectRank(const OpDiag &loc, StringRef what,
+                         RankedTensorType type, int64_t rank) {
+  if (type.getRank() == rank)
+    return success();
+  return fail(loc,
+              what + " must have rank " + Twine(rank) + ", got " + str(type));
+}
+
+/// The adjoint `dout` of a forward result must have that result's shape
+/// and element type.
+LogicalResult expectAdjoint(const OpDiag &loc, RankedTensorType dout,
+                            RankedTensorType result, StringRef forward) {
+  if (sameShape(dout, result) &&
+      dout.getElementType() == result.getElementType())
+    return success();
+  return fail(loc, "dout " + str(dout) + " is not an adjoint of the " +
+                       forward + " result " + str(result) +
+                       "; pass the gradient of that result");
+}
+
+/// Shared by the two attention grad ops; the forward ops check the same.
+LogicalResult checkAttentionAttrs(Operation *op, std::optional<int64_t> window,
+                                  double dropout, int64_t key) {
+  if (window && *window < 1)
+    return op->emitOpError("window must be >= 1, got ")
+           << *window << "; omit the window to attend to every position";
+  if (!(dropout >= 0.0 && dropout < 1.0))
+    return op->emitOpError("dropout probability must be in [0, 1), got ")
+           << dropout;
+  if (dropout == 0.0 && key != 0)
+    return op->emitOpError("has dropout key ")
+           << key << " but no dropout; give a probability > 0 or drop the key";
+  return success();
+}
+
+LogicalResult checkHeads(const OpDiag &loc, int64_t hidden, int64_t heads) {
+  if (heads < 1)
+    return fail(loc, "heads must be >= 1, got " + Twine(heads));
+  if (!ShapedType::isDynamic(hidden) && hidden % heads != 0)
+    return fail(loc, "hidden size " + Twine(hidden) +
+                         " is not a multiple of heads " + Twine(heads));
+  return success();
+}
+
+/// The logits' adjoint of both cross-entropy grad ops.
+LogicalResult inferLossGradType(const OpDiag &loc, Value logits, Value targets,
+                                SmallVectorImpl<Type> &types) {
+  RankedTensorType logitsType = tensorType(logits);
+  RankedTensorType targetsType = tensorType(targets);
+  if (failed(expectRank(loc, "logits", logitsType, 3)) ||
+      failed(expectRank(loc, "targets", targetsType, 2)))
+    return failure();
+  for (int i = 0; i < 2; ++i)
+    if (!sameExtent(logitsType.getDimSize(i), targetsType.getDimSize(i)))
+      return fail(loc, "logits " + str(logitsType) + " and targets " +
+                           str(targetsType) +
+                           " disagree on the batch or sequence dimension");
+  types.push_back(logitsType);
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Seed and gradient sink
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillOp::verify() {
+  double value = getValue().convertToDouble();
+  if (!std::isfinite(value))
+    return emitOpError("value must be finite, got ") << value;
+  if (!getResult().getType().hasStaticShape())
+    return emitOpError("result ")
+           << getResult().getType()
+           << " must have a static shape; a fill has no operand to size it";
+  return success();
+}
+
+LogicalResult
+AccumulateGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(*this, getNameAttr());
+  if (!symbol)
+    return emitOpError("no parameter named ")
+           << getNameAttr() << "; gradients accumulate into a tpc.param";
+  auto param = dyn_cast<ParamOp>(symbol);
+  if (!param)
+    return emitOpError("symbol ") << getNameAttr() << " is a '"
+                                  << symbol->getName() << "', not a tpc.param";
+  auto module = getOperation()->getParentOfType<ModuleOp>();
+  int64_t tp = module ? getModuleTp(module) : 1;
+  FailureOr<RankedTensorType> expected = param.getLocalType(tp);
+  if (failed(expected))
+    return emitOpError("parameter ")
+           << getNameAttr() << " has a layout that tp = " << tp
+           << " cannot split";
+  if (getGradient().getType() != *expected)
+    return emitOpError("gradient ")
+           << getGradient().getType() << " does not match parameter "
+           << getNameAttr() << ", whose gradient buffer on each rank is "
+           << *expected << " (tp = " << tp << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+LogicalResult EmbeddingGradOp::verify() {
+  OpDiag loc{getLoc(), getOperationName()};
+  RankedTensorType dout = getDout().getType(), ids = getIds().getType(),
+                   table = getDtable().getType();
+  if (failed(expectRank(loc, "dout", dout, 3)) ||
+      failed(expectRank(loc, "ids", ids, 2)) ||
+      failed(expectRank(loc, "result", table, 2)))
+    return failure();
+  if (!sameExtent(dout.getDimSize(0), ids.getDimSize(0)) ||
+      !sameExtent(dout.getDimSize(1), ids.getDimSize(1)))
+    return emitOpError("dout ") << dout << " and ids " << ids
+                                << " disagree on the batch or sequence "
+                                   "dimension";
+  if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
+      dout.getElementType() != table.getElementType())
+    return emitOpError("result ")
+           << table << " is not a table for rows of dout " << dout
+           << "; it must be [V, " << dout.getDimSize(2) << "] of "
+           << dout.getElementType();
+  if (!table.hasStaticShape())
+    return emitOpError("result ")
+           << table << " must have a static shape (the table's on this rank)";
+  return success();
+}
+
+LogicalResult PositionEmbeddingGradOp::verify() {
+  OpDiag loc{getLoc(), getOperationName()};
+  RankedTensorType dout = getDout().getType(), table = getDtable().getType();
+  if (failed(expectRank(loc, "dout", dout, 3)) ||
+      failed(expectRank(loc, "result", table, 2)))
+    return failure();
+  if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
+      dout.getElementType() != table.getElementType())
+    return emitOpError("result ")
+           << table << " is not a position table for dout " << dout
+           << "; it must be [P, " << dout.getDimSize(2) << "] of "
+           << dout.getElementType();
+  int64_t seq = dout.getDimSize(1), positions = table.getDimSize(0);
+  if (!ShapedType::isDynamic(seq) && !ShapedType::isDynamic(positions) &&
+      seq > positions)
+    return emitOpError("sequence length ")
+           << seq << " of dout exceeds the " << positions
+           << " positions of the table";
+  if (!table.hasStaticShape())
+    return emitOpError("result ")
+           << table << " must have a static shape (the table's on this rank)";
+  return success();
+}
+
+LogicalResult LayerNormGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType input = tensorType(adaptor.getInput());
+  RankedTensorType gamma = tensorType(adaptor.getGamma());
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), input,
+                           "layernorm")))
+    return failure();
+  if (failed(expectRank(loc, "scale", gamma, 1)))
+    return failure();
+  if (!sameExtent(gamma.getDimSize(0), input.getShape().back()))
+    return fail(loc, "scale " + str(gamma) +
+                         " does not match the last dimension of " + str(input));
+  if (gamma.getElementType() != input.getElementType() &&
+      !gamma.getElementType().isF32())
+    return fail(loc, "scale of element type " + str(gamma.getElementType()) +
+                         " cannot normalize an input of " +
+                         str(input.getElementType()) +
+                         "; use the input's element type or f32");
+  types.append({input, gamma, gamma});
+  return success();
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  double epsilon = getEpsilon().convertToDouble();
+  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
+    return emitOpError("epsilon must be a finite number > 0, got ")
+           << epsilon << "; use the forward layernorm's";
+  return success();
+}
+
+LogicalResult LinearGradOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> location,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType dout = tensorType(adaptor.getDout());
+  RankedTensorType input = tensorType(adaptor.getInput());
+  RankedTensorType weight = tensorType(adaptor.getWeight());
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (failed(expectRank(loc, "weight", weight, 2)))
+    return failure();
+  bool transposed = adaptor.getTransposed();
+  int64_t in = weight.getDimSize(transposed ? 1 : 0);
+  int64_t out = weight.getDimSize(transposed ? 0 : 1);
+  if (!sameExtent(input.getShape().back(), in))
+    return fail(loc,
+                "input " + str(input) + " does not match the weight " +
+                    str(weight) +
+                    (transposed ? " (transposed, [out, in])" : " ([in, out])"));
+  if (input.getElementType() != weight.getElementType())
+    return fail(loc, "input " + str(input) + " and weight " + str(weight) +
+                         " have different element types");
+  SmallVector<int64_t> outShape(input.getShape());
+  outShape.back() = out;
+  if (failed(expectAdjoint(
+          loc, dout, RankedTensorType::get(outShape, input.getElementType()),
+          "linear")))
+    return failure();
+  types.append({input, weight});
+  if (adaptor.getBias())
+    types.push_back(RankedTensorType::get({out}, weight.getElementType()));
+  return success();
+}
+
+LogicalResult BiasAddGradOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType dout = tensorType(adaptor.getDout());
+  if (dout.getRank() < 1)
+    return fail(loc, "dout must have rank >= 1, got " + str(dout));
+  types.push_back(
+      RankedTensorType::get({dout.getShape().back()}, dout.getElementType()));
+  return success();
+}
+
+LogicalResult SelfAttentionGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType qkv = tensorType(adaptor.getQkv());
+  if (failed(expectRank(loc, "qkv", qkv, 3)))
+    return failure();
+  int64_t fused = qkv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
+    return fail(loc, "qkv " + str(qkv) +
+                         " must hold three equal blocks [q | k | v]");
+  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
+  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+    return failure();
+  auto result = RankedTensorType::get(
+      {qkv.getDimSize(0), qkv.getDimSize(1), hidden}, qkv.getElementType());
+  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), result,
+                           "self_attention")))
+    return failure();
+  types.push_back(qkv);
+  return success();
+}
+
+LogicalResult SelfAttentionGradOp::verify() {
+  return checkAttentionAttrs(*this, getWindow(), getDropout().convertToDouble(),
+                             getKey());
+}
+
+LogicalResult CrossAttentionGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType query = tensorType(adaptor.getQuery());
+  RankedTensorType kv = tensorType(adaptor.getKv());
+  if (failed(expectRank(loc, "query", query, 3)) ||
+      failed(expectRank(loc, "kv", kv, 3)))
+    return failure();
+  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
+  if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
+      !sameExtent(query.getDimSize(1), kv.getDimSize(1)) ||
+      (!ShapedType::isDynamic(hidden) && !sameExtent(fused, 2 * hidden)) ||
+      (!ShapedType::isDynamic(fused) && fused % 2 != 0))
+    return fail(loc, "kv " + str(kv) +
+                         " must be [k | v] of the batch, "
+                         "sequence and twice the features of query " +
+                         str(query));
+  if (query.getElementType() != kv.getElementType())
+    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
+                         " have different element types");
+  if (failed(checkHeads(loc, hidden, adaptor.getHeads())) ||
+      failed(expectAdjoint(loc, tensorType(adaptor.getDout()), query,
+                           "cross_attention")))
+    return failure();
+  types.append({query, kv});
+  return success();
+}
+
+LogicalResult CrossAttentionGradOp::verify() {
+  return checkAttentionAttrs(*this, getWindow(), getDropout().convertToDouble(),
+                             getKey());
+}
+
+LogicalResult WeightedSumGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType alpha = tensorType(adaptor.getAlpha());
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return fail(loc, "needs at least one input");
+  if (failed(expectRank(loc, "alpha", alpha, 1)))
+    return failure();
+  if (!sameExtent(alpha.getDimSize(0), inputs.size()))
+    return fail(loc, "has " + Twine(inputs.size()) + " inputs but alpha " +
+                         str(alpha) + " holds a different number of weights");
+  RankedTensorType first = tensorType(inputs.front());
+  for (Value v : inputs)
+    if (v.getType() != first)
+      return fail(loc, "inputs must share one type; got " + str(first) +
+                           " and " + str(v.getType()));
+  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), first,
+                           "weighted_sum")))
+    return failure();
+  types.push_back(alpha);
+  types.append(inputs.size(), first);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+LogicalResult CrossEntropyGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  return inferLossGradType(loc, adaptor.getLogits(), adaptor.getTargets(),
+                           types);
+}
+
+LogicalResult VocabParallelCrossEntropyGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  return inferLossGradType(loc, adaptor.getLogits(), adaptor.getTargets(),
+                           types);
+}
+
+LogicalResult VocabParallelCrossEntropyGradOp::verify() {
+  int64_t vocab = getVocabSize();
+  if (vocab < 1)
+    return emitOpError("vocab_size must be >= 1, got ") << vocab;
+  int64_t local = getLogits().getType().getDimSize(2);
+  if (ShapedType::isDynamic(local))
+    return success();
+  auto module = getOperation()->getParentOfType<ModuleOp>();
+  int64_t tp = module ? getModuleTp(module) : 1;
+  if (vocab > local * tp)
+    return emitOpError("vocab_size ")
+           << vocab << " exceeds the " << local * tp
+           << " columns of the padded vocabulary (" << local
+           << " per rank, tp = " << tp << ")";
+  return success();
+}
