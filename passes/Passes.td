@@ -336,4 +336,69 @@ def Optimizer : Pass<"tpc-optimizer", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
 }
 
+def Autodiff : Pass<"tpc-autodiff", "mlir::ModuleOp"> {
+  let summary = "Build train_step: forward, then reverse mode from each op's VJP";
+  let description = [{
+    Builds `func.func @train_step(%tokens, %targets) -> (tensor<f32>,
+    tensor<i32>)` from `@forward`, which stays unchanged for evaluation and
+    generation. `train_step` runs the forward ops, seeds the adjoint of the
+    loss sum (forward's first result) with `tpc.fill 1.0 : tensor<f32>`,
+    walks the ops backwards asking each for its vector-Jacobian product
+    through `tpc::VjpOpInterface`, and returns the loss sum and the target
+    count (forward's second result; the logits are not returned). The pass
+    knows no op by name: a new op becomes trainable by implementing the
+    interface.
+
+    - Gradients are of the loss sum: the optimizer divides by the global
+      target count.
+    - A value used several times gets the `tpc.add` of its adjoints.
+    - Every parameter that the loss depends on gets exactly one
+      `tpc.accumulate_grad`, after its last contribution: a parameter read
+      once and used twice (the tied `wte` of the embedding and the
+      transposed output layer, StagFormer's shared weights used by every
+      stack) accumulates the sum of all contributions, as does a parameter
+      read by several `tpc.get_param`s.
+    - Only values that depend on a parameter are differentiated; integer
+      values (ids, targets, counts) have no adjoints.
+    - On a partitioned module the backward collectives come from the VJPs of
+      f and g (Megatron's conjugates): each f becomes one `tpc.all_reduce sum
+      group tp` of its adjoint, each g none. For GPT-2 with L layers the
+      backward holds 2L + 1 of them (two per layer, one for the output
+      layer's f), besides the exchanges inside the vocabulary-parallel loss
+      gradient.
+
+    Errors: no `@forward`, an existing `@train_step`, a forward whose first
+    two results are not the f32 loss sum and i32 count, and an op on the
+    path from the parameters to the loss without the interface (the
+    diagnostic names the op and the interface to implement) or whose VJP
+    rejects it (max all-reduce, all-gather).
+
+    Input:
+    ```mlir
+    func.func @forward(%tokens: tensor<2x8xi32>, %targets: tensor<2x8xi32>)
+        -> (tensor<f32>, tensor<i32>, tensor<2x8x100xf32>) {
+      %t = tpc.get_param @table : tensor<100x100xf32>
+      %logits = tpc.embedding %t, %tokens : tensor<100x100xf32>, tensor<2x8xi32>
+      %sum, %count = tpc.cross_entropy %logits, %targets ignore_index -1 : ...
+      return %sum, %count, %logits : ...
+    }
+    ```
+    Output (`@forward` is kept as it is):
+    ```mlir
+    func.func @train_step(%tokens: tensor<2x8xi32>, %targets: tensor<2x8xi32>)
+        -> (tensor<f32>, tensor<i32>) {
+      %t = tpc.get_param @table : tensor<100x100xf32>
+      %logits = tpc.embedding %t, %tokens : tensor<100x100xf32>, tensor<2x8xi32>
+      %sum, %count = tpc.cross_entropy %logits, %targets ignore_index -1 : ...
+      %one = tpc.fill 1.000000e+00 : tensor<f32>
+      %dlogits = tpc.cross_entropy_grad %logits, %targets, %one ignore_index -1 : ...
+      %dt = tpc.embedding_grad %dlogits, %tokens : ... -> tensor<100x100xf32>
+      tpc.accumulate_grad @table, %dt : tensor<100x100xf32>
+      return %sum, %count : tensor<f32>, tensor<i32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
 #endif // TPC_PASSES_TD

@@ -1,0 +1,202 @@
+//===- Autodiff.cpp - Build train_step by reverse-mode differentiation ----===//
+//
+// train_step = forward's ops, then their vector-Jacobian products in reverse
+// order, then one accumulate_grad per parameter. The ops themselves say how
+// they are differentiated (VjpOpInterface); this pass only orders the
+// products, sums the adjoints of values used several times and routes the
+// adjoints of parameter reads into the gradient buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tpc {
+#define GEN_PASS_DEF_AUTODIFF
+#include "passes/Passes.h.inc"
+} // namespace tpc
+
+using namespace mlir;
+using namespace tpc;
+
+namespace {
+constexpr StringLiteral kForward = "forward";
+constexpr StringLiteral kTrainStep = "train_step";
+
+/// Sums the gradient contributions of one parameter over all its reads and
+/// emits its accumulate_grad once the last read has been differentiated.
+struct ParamGradient {
+  unsigned pendingReads = 0;
+  Value sum;
+};
+
+/// Reverse mode over the single block of `train`, whose terminator returns
+/// the loss sum first.
+class ReverseMode {
+public:
+  ReverseMode(func::FuncOp train) : train(train) {}
+
+  LogicalResult run() {
+    Block &body = train.front();
+    Operation *ret = body.getTerminator();
+    Value loss = ret->getOperand(0);
+    markActive(body);
+    if (!active.contains(loss))
+      return success();
+
+    OpBuilder builder(ret);
+    adjoints[loss] = FillOp::create(builder, loss.getLoc(), loss.getType(),
+                                    builder.getF64FloatAttr(1.0));
+    SmallVector<Operation *> ops;
+    for (Operation &op : body.without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : llvm::reverse(ops)) {
+      if (auto read = dyn_cast<GetParamOp>(op)) {
+        addParamContribution(builder, read);
+        continue;
+      }
+      if (failed(differentiate(builder, op)))
+        return failure();
+    }
+    return success();
+  }
+
+private:
+  /// A value is active when it depends on a parameter: only those carry
+  /// adjoints (token ids, targets and counts never do).
+  void markActive(Block &body) {
+    for (Operation &op : body.without_terminator()) {
+      bool fromParam =
+          isa<GetParamOp>(op) || llvm::any_of(op.getOperands(), [&](Value v) {
+            return active.contains(v);
+          });
+      if (auto read = dyn_cast<GetParamOp>(op))
+        ++params[read.getNameAttr()].pendingReads;
+      if (!fromParam)
+        continue;
+      for (Value result : op.getResults())
+        if (isa<FloatType>(getElementTypeOrSelf(result.getType())))
+          active.insert(result);
+    }
+  }
+
+  void addAdjoint(OpBuilder &builder, Value value, Value adjoint) {
+    Value &slot = adjoints[value];
+    slot = slot ? AddOp::create(builder, adjoint.getLoc(), slot, adjoint)
+                      .getResult()
+                : adjoint;
+  }
+
+  void addParamContribution(OpBuilder &builder, GetParamOp read) {
+    ParamGradient &param = params[read.getNameAttr()];
+    --param.pendingReads;
+    if (Value adjoint = adjoints.lookup(read.getResult()))
+      param.sum =
+          param.sum ? AddOp::create(builder, read.getLoc(), param.sum, adjoint)
+                          .getResult()
+                    : adjoint;
+    if (param.pendingReads == 0 && param.sum)
+      AccumulateGradOp::create(builder, read.getLoc(), read.getNameAttr(),
+                               param.sum);
+  }
+
+  LogicalResult differentiate(OpBuilder &builder, Operation *op) {
+    SmallVector<Value> resultAdjoints;
+    bool reachesLoss = false;
+    for (Value result : op->getResults()) {
+      Value adjoint =
+          active.contains(result) ? adjoints.lookup(result) : Value();
+      reachesLoss |= static_cast<bool>(adjoint);
+      resultAdjoints.push_back(adjoint);
+    }
+    if (!reachesLoss)
+      return success();
+    auto vjp = dyn_cast<VjpOpInterface>(op);
+    if (!vjp)
+      return op->emitOpError(
+                 "is on the path from the parameters to the loss but has no "
+                 "vector-Jacobian product; implement tpc::VjpOpInterface "
+                 "(dialects/tpc/TpcInterfaces.td) for '")
+             << op->getName() << "' to make it trainable";
+    SmallVector<Value> operandAdjoints;
+    if (failed(vjp.buildVjp(builder, resultAdjoints, operandAdjoints)))
+      return failure();
+    if (operandAdjoints.size() != op->getNumOperands())
+      return op->emitOpError("VJP built ")
+             << operandAdjoints.size() << " operand adjoints for "
+             << op->getNumOperands() << " operands";
+    for (auto [operand, adjoint] :
+         llvm::zip(op->getOpOperands(), operandAdjoints)) {
+      if (!adjoint || !active.contains(operand.get()))
+        continue;
+      if (adjoint.getType() != operand.get().getType())
+        return op->emitOpError("VJP gives operand #")
+               << operand.getOperandNumber() << " an adjoint of type "
+               << adjoint.getType() << " but the operand is "
+               << operand.get().getType();
+      addAdjoint(builder, operand.get(), adjoint);
+    }
+    return success();
+  }
+
+  func::FuncOp train;
+  DenseSet<Value> active;
+  DenseMap<Value, Value> adjoints;
+  llvm::MapVector<Attribute, ParamGradient> params;
+};
+
+struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto forward = module.lookupSymbol<func::FuncOp>(kForward);
+    if (!forward) {
+      module.emitError("module has no func.func @")
+          << kForward << " to differentiate";
+      return signalPassFailure();
+    }
+    if (Operation *existing = module.lookupSymbol(kTrainStep)) {
+      existing->emitError("module already has @")
+          << kTrainStep << "; run tpc-autodiff once, on a module without it";
+      return signalPassFailure();
+    }
+    FunctionType type = forward.getFunctionType();
+    Builder b(&getContext());
+    if (type.getNumResults() < 2 ||
+        type.getResult(0) != RankedTensorType::get({}, b.getF32Type()) ||
+        type.getResult(1) != RankedTensorType::get({}, b.getI32Type())) {
+      forward.emitError("@")
+          << kForward
+          << " must return the loss sum (tensor<f32>) and the target count "
+             "(tensor<i32>) first, got "
+          << type;
+      return signalPassFailure();
+    }
+    if (!forward.getBody().hasOneBlock()) {
+      forward.emitError("@")
+          << kForward << " must be a single block to differentiate";
+      return signalPassFailure();
+    }
+
+    auto train = cast<func::FuncOp>(forward->clone());
+    train.setSymName(kTrainStep);
+    module.getBody()->getOperations().insertAfter(forward->getIterator(),
+                                                  train);
+    Operation *ret = train.front().getTerminator();
+    ret->setOperands(ret->getOperands().take_front(2));
+    train.setType(FunctionType::get(&getContext(), type.getInputs(),
+                                    type.getResults().take_front(2)));
+    if (failed(ReverseMode(train).run()))
+      return signalPassFailure();
+    // Forward values only `forward` returned (the logits, unless the loss
+    // reads them) are not computed by train_step.
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::reverse(train.front().without_terminator())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+  }
+};
+} // namespace
