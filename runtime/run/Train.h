@@ -77,7 +77,8 @@ struct GradCheckResult {
 
 /// Compares train_step's gradients of the loss sum of the first batch of
 /// `data` (dropout off) with central differences of `forward`'s loss sum
-/// at `per_param` elements of every parameter. Split parameters are
+/// (steps eps and eps/2, Richardson-extrapolated) at `per_param` elements
+/// of every parameter. Split parameters are
 /// perturbed on tp rank 0 only, replicated ones on every rank.
 GradCheckResult grad_check(Executor &ex, const std::string &data,
                            int per_param, double eps, double atol,

@@ -11,6 +11,8 @@
   loss-below STEP VALUE A.jsonl       the loss of step STEP (-1: the last) is below VALUE
   stream OUT VOCAB PERIOD COUNT       a token file repeating 0..PERIOD-1
   tokens-list OUT T1 T2 ...           a token file holding exactly these tokens
+  bigram OUT V ROW:TARGET:LOSS ...    a bigram checkpoint ("table" [V,V]) whose row ROW gives
+                                      TARGET the cross-entropy LOSS (the other rows are zero)
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   cut FILE BYTES                      truncate FILE to BYTES bytes
 """
@@ -149,6 +151,22 @@ def main(argv):
         write_tokens(out, [i % period for i in range(count)])
     elif cmd == 'tokens-list':
         write_tokens(argv[1], [int(t) for t in argv[2:]])
+    elif cmd == 'bigram':
+        out, v = argv[1], int(argv[2])
+        table = [0.0] * (v * v)
+        for spec in argv[3:]:
+            row, target, loss = spec.split(':')
+            row, target, p = int(row), int(target), math.exp(-float(loss))
+            # Logits are log-probabilities: the target gets p, the others
+            # share 1 - p, so -log softmax[target] = LOSS.
+            for j in range(v):
+                table[row * v + j] = math.log(p if j == target else (1 - p) / (v - 1))
+        header = json.dumps({'table': {'dtype': 'F32', 'shape': [v, v],
+                                       'data_offsets': [0, 4 * v * v]}}).encode()
+        header += b' ' * (-len(header) % 8)
+        with open(out, 'wb') as f:
+            f.write(struct.pack('<Q', len(header)) + header)
+            f.write(struct.pack('<%df' % (v * v), *table))
     elif cmd == 'patch':
         path, offset, byte = argv[1], int(argv[2]), int(argv[3], 0)
         data = bytearray(open(path, 'rb').read())
