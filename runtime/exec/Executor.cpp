@@ -163,8 +163,7 @@ const std::map<std::string, OpDef> &op_table() {
       {"embedding_grad", {&E::op_embedding_grad, 2, 2, 1, {}}},
       {"position_embedding_grad",
        {&E::op_position_embedding_grad, 1, 1, 1, {}}},
-      {"layernorm_grad",
-       {&E::op_layernorm_grad, 3, 3, 3, {{"epsilon", 'f'}}}},
+      {"layernorm_grad", {&E::op_layernorm_grad, 3, 3, 3, {{"epsilon", 'f'}}}},
       {"linear_grad", {&E::op_linear_grad, 3, 3, -1, {}}},
       {"bias_add_grad", {&E::op_bias_add_grad, 1, 1, 1, {}}},
       {"gelu_grad", {&E::op_gelu_grad, 2, 2, 1, {}}},
@@ -331,8 +330,7 @@ Executor::Executor(program::Program program, Backend &backend, Comm &comm)
       for (const std::string &name : written)
         if (read.count(name))
           throw c.error("writes the gradient of '" + name +
-                        "' after instruction " +
-                        std::to_string(read[name]) +
+                        "' after instruction " + std::to_string(read[name]) +
                         " read it; reduce gradients before reading them");
     }
   }
@@ -613,7 +611,6 @@ void Executor::copy(int dst, int src) {
 // Ops
 //===----------------------------------------------------------------------===//
 
-
 // out (B,T,C) = table[ids]; table (Vl,C) holds rows [vstart, vstart+Vl).
 void Executor::op_embedding(const Call &c) {
   auto table = shape(c.in(0)), ids = shape(c.in(1));
@@ -745,8 +742,7 @@ void Executor::op_cross_attention(const Call &c) {
                                    f32(c.in(1)), cfg);
 }
 
-GlobalIndexMap Executor::dropout_map(const Call &c, int tensor,
-                                     bool per_rank) {
+GlobalIndexMap Executor::dropout_map(const Call &c, int tensor, bool per_rank) {
   std::vector<int64_t> local = shape(tensor);
   GlobalIndexMap map;
   std::vector<int64_t> global = local;
@@ -949,8 +945,9 @@ int Executor::param_of(const Call &c, int operand) const {
   std::string name = c.string("name");
   auto it = param_index_.find(name);
   if (it == param_index_.end())
-    throw c.error("names '" + name + "', which is not a parameter of the "
-                                     "program");
+    throw c.error("names '" + name +
+                  "', which is not a parameter of the "
+                  "program");
   if (operand >= 0)
     expect_shape(shape(c.in(operand)), slices_[it->second].local_shape, c,
                  "the gradient");
@@ -1035,9 +1032,8 @@ void Executor::op_position_embedding_grad(const Call &c) {
     throw c.error("expects dout [B, T, C] and a [P >= T, C] result, got " +
                   shape_string(dout) + " and " + shape_string(table));
   backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
-  backend_.position_embedding_backward(f32(c.out(0)), f32(c.in(0)),
-                                       int(dout[0]), int(dout[1]),
-                                       int(dout[2]));
+  backend_.position_embedding_backward(
+      f32(c.out(0)), f32(c.in(0)), int(dout[0]), int(dout[1]), int(dout[2]));
 }
 
 // Recomputes the row statistics, then (dx, dgamma, dbeta).
@@ -1152,8 +1148,7 @@ void Executor::op_weighted_sum_grad(const Call &c) {
   for (int i = 0; i <= k; ++i)
     backend_.zero(ptrs_[c.out(i)], tensor_bytes(c.out(i)));
   backend_.weighted_sum_backward(dxs.data(), f32(c.out(0)), f32(c.in(0)),
-                                 xs.data(), f32(c.in(1)), k,
-                                 elements(c.in(0)));
+                                 xs.data(), f32(c.in(1)), k, elements(c.in(0)));
 }
 
 // dlogits = dloss * (softmax - onehot), zero at ignored targets.
@@ -1196,9 +1191,9 @@ void Executor::op_vocab_parallel_cross_entropy_grad(const Call &c) {
                                     ignore);
   backend_.synchronize();
   comm_.all_reduce(sums, size_t(r.N), ReduceOp::Sum, Group::TP);
-  backend_.vocab_parallel_ce_backward(f32(c.out(0)), f32(c.in(0)),
-                                      i32(c.in(1)), row_max, sums, r.N, r.C,
-                                      vstart, V, dloss, ignore);
+  backend_.vocab_parallel_ce_backward(f32(c.out(0)), f32(c.in(0)), i32(c.in(1)),
+                                      row_max, sums, r.N, r.C, vstart, V, dloss,
+                                      ignore);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1227,8 +1222,8 @@ void Executor::op_bucket_all_reduce(const Call &c) {
       throw c.error("lists parameters that are not consecutive in the "
                     "program, so their gradients are not one span");
   size_t begin = grad_offsets_[params.front()];
-  size_t end = grad_offsets_[params.back()] +
-               slices_[params.back()].local_elements();
+  size_t end =
+      grad_offsets_[params.back()] + slices_[params.back()].local_elements();
   backend_.synchronize();
   comm_.all_reduce(grads_ + begin, end - begin, ReduceOp::Sum, group);
 }

@@ -65,9 +65,10 @@ void check_training(Executor &ex, const TrainConfig &c,
     throw std::runtime_error("apply_step updates no parameter");
   if (!optimizer.empty() && optimizer != compiled)
     throw std::runtime_error(
-        "--optimizer " + optimizer + " does not match the program, whose "
-        "apply_step was compiled for " + compiled +
-        "; recompile with tpc-compile --optimizer " + optimizer);
+        "--optimizer " + optimizer +
+        " does not match the program, whose "
+        "apply_step was compiled for " +
+        compiled + "; recompile with tpc-compile --optimizer " + optimizer);
   if (c.steps < 1 || c.grad_accum < 1)
     throw std::runtime_error("--steps and --grad-accum must be >= 1");
   if (c.schedule != "cosine" && c.schedule != "constant")
@@ -95,8 +96,9 @@ void train(Executor &ex, const TrainConfig &c,
     batcher = std::make_unique<TokenBatcher>(
         *file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
     if (batcher->batches_per_epoch() == 0)
-      throw std::runtime_error(c.data + " holds fewer tokens than one global "
-                                        "batch of " +
+      throw std::runtime_error(c.data +
+                               " holds fewer tokens than one global "
+                               "batch of " +
                                std::to_string(comm.dp_size()) + " x " +
                                std::to_string(entry.B) + " windows of " +
                                std::to_string(entry.T + 1) + " tokens");
@@ -155,16 +157,15 @@ void train(Executor &ex, const TrainConfig &c,
     float norm = 0.0f;
     ex.read_output(apply, 0, &norm, sizeof(norm));
     r.grad_norm = norm;
-    r.seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+    r.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     on_step(r);
   }
 }
 
-GradCheckResult grad_check(Executor &ex, const std::string &data,
-                           int per_param, double eps, double atol,
-                           double rtol) {
+GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
+                           double eps, double atol, double rtol) {
   Comm &comm = ex.comm();
   ModelEntry train = describe_entry(ex, "train_step");
   ModelEntry forward = describe_entry(ex, "forward");
@@ -174,8 +175,8 @@ GradCheckResult grad_check(Executor &ex, const std::string &data,
   std::vector<int> inputs(n), targets(n);
   together(comm, [&] {
     TokenFile file(data);
-    TokenBatcher batcher(file, train.B, train.T, comm.dp_rank(),
-                         comm.dp_size(), train.vocab);
+    TokenBatcher batcher(file, train.B, train.T, comm.dp_rank(), comm.dp_size(),
+                         train.vocab);
     batcher.next(inputs.data(), targets.data());
   });
   for (const ModelEntry *e : {&train, &forward}) {
@@ -224,13 +225,14 @@ GradCheckResult grad_check(Executor &ex, const std::string &data,
       // Rank 0 holds the perturbed element; the others agree with it.
       double analytic = g[i];
       comm.broadcast(&analytic, sizeof(analytic), 0, Group::TP);
-      double error = std::fabs(fd - analytic) / (atol + rtol * std::fabs(analytic));
+      double error =
+          std::fabs(fd - analytic) / (atol + rtol * std::fabs(analytic));
       ++result.checked;
       if (error > result.worst) {
         result.worst = error;
-        result.worst_at = p.name() + "[" + std::to_string(i) +
-                          "]: analytic " + std::to_string(analytic) +
-                          ", finite difference " + std::to_string(fd);
+        result.worst_at = p.name() + "[" + std::to_string(i) + "]: analytic " +
+                          std::to_string(analytic) + ", finite difference " +
+                          std::to_string(fd);
       }
     }
   }

@@ -28,7 +28,7 @@ namespace tpc {
 
 struct TrainConfig {
   std::string data;
-  std::string val; // empty: no evaluation
+  std::string val;          // empty: no evaluation
   int64_t eval_every = 0;   // evaluate before steps that are multiples
   int64_t eval_batches = 0; // <= 0: the whole validation file
   int64_t steps = 1;
@@ -80,9 +80,8 @@ struct GradCheckResult {
 /// (steps eps and eps/2, Richardson-extrapolated) at `per_param` elements
 /// of every parameter. Split parameters are
 /// perturbed on tp rank 0 only, replicated ones on every rank.
-GradCheckResult grad_check(Executor &ex, const std::string &data,
-                           int per_param, double eps, double atol,
-                           double rtol);
+GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
+                           double eps, double atol, double rtol);
 
 } // namespace tpc
 

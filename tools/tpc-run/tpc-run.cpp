@@ -279,12 +279,15 @@ int main(int argc, char **argv) {
   train->add_option("--eval-batches", t.eval_batches,
                     "Global batches per evaluation (default: the file)");
   train->add_option("--steps", t.steps, "Optimizer steps")->required();
-  train->add_option("--grad-accum", t.grad_accum,
-                    "Micro-batches per optimizer step")
+  train
+      ->add_option("--grad-accum", t.grad_accum,
+                   "Micro-batches per optimizer step")
       ->capture_default_str();
   train->add_option("--lr", t.lr, "Peak learning rate")->capture_default_str();
-  train->add_option("--min-lr", t.min_lr, "Learning rate at the last step "
-                                          "(cosine)")
+  train
+      ->add_option("--min-lr", t.min_lr,
+                   "Learning rate at the last step "
+                   "(cosine)")
       ->capture_default_str();
   train->add_option("--warmup", t.warmup, "Linear warmup steps")
       ->capture_default_str();
@@ -298,12 +301,15 @@ int main(int argc, char **argv) {
   train->add_option("--weight-decay", opt.weight_decay,
                     "Weight decay of the decayed parameters (default: the "
                     "program's)");
-  train->add_option("--beta1", opt.beta1, "AdamW beta1 (default: the "
-                                          "program's)");
-  train->add_option("--beta2", opt.beta2, "AdamW beta2 (default: the "
-                                          "program's)");
-  train->add_option("--eps", opt.eps, "AdamW epsilon (default: the "
-                                      "program's)");
+  train->add_option("--beta1", opt.beta1,
+                    "AdamW beta1 (default: the "
+                    "program's)");
+  train->add_option("--beta2", opt.beta2,
+                    "AdamW beta2 (default: the "
+                    "program's)");
+  train->add_option("--eps", opt.eps,
+                    "AdamW epsilon (default: the "
+                    "program's)");
   train->add_option("--momentum", opt.momentum,
                     "SGD momentum (default: the program's)");
   train->add_option("--load", opt.load, "Checkpoint to start from");
@@ -312,19 +318,21 @@ int main(int argc, char **argv) {
   train->add_option("--ignore-token", t.ignore_token,
                     "Targets equal to this token id are not counted (they "
                     "become the program's ignore_index)");
-  auto *sequential = train->add_flag(
-      "--sequential", opt.sequential,
-      "Consecutive windows from the file start (the default)");
-  train->add_flag("--random-windows", t.random_windows,
-                  "Windows at seeded random positions")
+  auto *sequential =
+      train->add_flag("--sequential", opt.sequential,
+                      "Consecutive windows from the file start (the default)");
+  train
+      ->add_flag("--random-windows", t.random_windows,
+                 "Windows at seeded random positions")
       ->excludes(sequential);
   CLI::App *gradcheck = app.add_subcommand(
       "gradcheck", "Compare train_step's gradients on the first batch with "
                    "central finite differences of forward's loss");
   gradcheck->add_option("--data", opt.data, "llm.c token file")->required();
   gradcheck->add_option("--load", opt.load, "Checkpoint to use");
-  gradcheck->add_option("--per-param", opt.per_param,
-                        "Elements checked per parameter")
+  gradcheck
+      ->add_option("--per-param", opt.per_param,
+                   "Elements checked per parameter")
       ->capture_default_str();
   gradcheck->add_option("--fd-eps", opt.fd_eps, "Finite-difference step")
       ->capture_default_str();
