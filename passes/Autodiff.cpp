@@ -84,8 +84,8 @@ private:
     }
   }
 
-  void addAdjoint(OpBuilder &builder, Value value, Value adjoint) {
-    Value &slot = adjoints[value];
+  /// Adds `adjoint` to the running sum in `slot` (null: no contribution yet).
+  static void accumulate(OpBuilder &builder, Value &slot, Value adjoint) {
     slot = slot ? AddOp::create(builder, adjoint.getLoc(), slot, adjoint)
                       .getResult()
                 : adjoint;
@@ -95,10 +95,7 @@ private:
     ParamGradient &param = params[read.getNameAttr()];
     --param.pendingReads;
     if (Value adjoint = adjoints.lookup(read.getResult()))
-      param.sum =
-          param.sum ? AddOp::create(builder, read.getLoc(), param.sum, adjoint)
-                          .getResult()
-                    : adjoint;
+      accumulate(builder, param.sum, adjoint);
     if (param.pendingReads == 0 && param.sum)
       AccumulateGradOp::create(builder, read.getLoc(), read.getNameAttr(),
                                param.sum);
@@ -138,7 +135,7 @@ private:
                << operand.getOperandNumber() << " an adjoint of type "
                << adjoint.getType() << " but the operand is "
                << operand.get().getType();
-      addAdjoint(builder, operand.get(), adjoint);
+      accumulate(builder, adjoints[operand.get()], adjoint);
     }
     return success();
   }
@@ -194,7 +191,7 @@ struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
     // Forward values only `forward` returned (the logits, unless the loss
     // reads them) are not computed by train_step.
     for (Operation &op : llvm::make_early_inc_range(
-             llvm::reverse(train.front().without_terminator())))
+             llvm::reverse(train.front().getOperations())))
       if (isOpTriviallyDead(&op))
         op.erase();
   }

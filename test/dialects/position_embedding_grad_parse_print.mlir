@@ -1,0 +1,14 @@
+// RUN: tpc-opt %s | tpc-opt | FileCheck %s
+// RUN: tpc-opt %s --mlir-print-op-generic | tpc-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @table
+// CHECK-SAME: (%[[D:.*]]: tensor<?x?x16xf32>, %[[E:.*]]: tensor<2x8x16xf16>)
+func.func @table(%dout: tensor<?x?x16xf32>, %e: tensor<2x8x16xf16>) -> (tensor<32x16xf32>, tensor<8x16xf16>) {
+  // CHECK: %[[T:.*]] = tpc.position_embedding_grad %[[D]] : tensor<?x?x16xf32> -> tensor<32x16xf32>
+  %t = tpc.position_embedding_grad %dout : tensor<?x?x16xf32> -> tensor<32x16xf32>
+  // As many positions as the sequence is long.
+  // CHECK: %[[U:.*]] = tpc.position_embedding_grad %[[E]] : tensor<2x8x16xf16> -> tensor<8x16xf16>
+  %u = tpc.position_embedding_grad %e : tensor<2x8x16xf16> -> tensor<8x16xf16>
+  // CHECK: return %[[T]], %[[U]]
+  return %t, %u : tensor<32x16xf32>, tensor<8x16xf16>
+}
