@@ -37,6 +37,13 @@ const PipelineStep kPipeline[] = {
        return llvm::formatv("tp={0}", o.tp).str();
      }},
     {"tpc-partition", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-autodiff", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-data-parallel",
+     [](const CompileOptions &) { return std::string(); }},
+    {"tpc-optimizer",
+     [](const CompileOptions &o) {
+       return llvm::formatv("optimizer={0}", o.optimizer).str();
+     }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
 } // namespace
@@ -62,6 +69,11 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   if (options.seq)
     if (llvm::Error e = positive("--seq", *options.seq))
       return e;
+  if (options.optimizer != "adamw" && options.optimizer != "sgd")
+    return llvm::createStringError(
+        llvm::formatv("--optimizer must be adamw or sgd, got '{0}'",
+                      options.optimizer)
+            .str());
   return llvm::Error::success();
 }
 

@@ -27,6 +27,8 @@ struct CompileOptions {
   /// Unset: the model's number of positions.
   std::optional<int64_t> seq;
   Precision precision = Precision::fp32;
+  /// The optimizer of apply_step: "adamw" or "sgd".
+  std::string optimizer = "adamw";
 };
 
 /// Registers every pass the pipeline and the cost report use.

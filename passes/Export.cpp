@@ -74,7 +74,17 @@ FailureOr<program::Attribute> toProto(StringRef name, Attribute attr) {
     out.set_s(s.str());
   else if (auto sym = dyn_cast<FlatSymbolRefAttr>(attr))
     out.set_s(sym.getValue().str());
-  else
+  else if (auto list = dyn_cast<ArrayAttr>(attr)) {
+    // A list of parameters (a gradient bucket): their names, comma-separated.
+    std::string names;
+    for (Attribute element : list) {
+      auto sym = dyn_cast<FlatSymbolRefAttr>(element);
+      if (!sym)
+        return failure();
+      names += (names.empty() ? "" : ",") + sym.getValue().str();
+    }
+    out.set_s(names);
+  } else
     return failure();
   return out;
 }
@@ -184,8 +194,9 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
         return op.emitOpError("has no runtime equivalent; only tpc ops can "
                               "be exported");
       auto offsets = op.getAttrOfType<DenseI64ArrayAttr>("tpc.offsets");
-      if (!offsets ||
-          offsets.size() != static_cast<int64_t>(op.getNumResults()))
+      if (op.getNumResults() > 0 &&
+          (!offsets ||
+           offsets.size() != static_cast<int64_t>(op.getNumResults())))
         return op.emitOpError("has no arena offsets; run tpc-plan-memory "
                               "before tpc-export");
       program::Instruction *inst = fn->add_body();

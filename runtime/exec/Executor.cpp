@@ -95,12 +95,26 @@ struct Executor::Call {
 };
 
 namespace {
+/// "a,b,c" -> {a, b, c}: a list of parameter names as the program spells it.
+std::vector<std::string> split_names(const std::string &list) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    names.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
+
 /// What an op needs: operand counts (max_inputs < 0: variadic), results,
 /// the attributes that must be present and their kinds (i: integer, f:
 /// number, s: string, l: layout).
 struct OpDef {
   Executor::Handler handler;
-  int min_inputs, max_inputs, outputs;
+  int min_inputs, max_inputs, outputs; // outputs < 0: checked by the handler
   std::vector<std::pair<const char *, char>> attrs;
 };
 
@@ -144,6 +158,57 @@ const std::map<std::string, OpDef> &op_table() {
        {&E::op_all_reduce, 1, 1, 1, {{"reduce", 's'}, {"group", 's'}}}},
       {"all_gather",
        {&E::op_all_gather, 1, 1, 1, {{"dim", 'i'}, {"group", 's'}}}},
+      {"fill", {&E::op_fill, 0, 0, 1, {{"value", 'f'}}}},
+      {"accumulate_grad", {&E::op_accumulate_grad, 1, 1, 0, {{"name", 's'}}}},
+      {"embedding_grad", {&E::op_embedding_grad, 2, 2, 1, {}}},
+      {"position_embedding_grad",
+       {&E::op_position_embedding_grad, 1, 1, 1, {}}},
+      {"layernorm_grad", {&E::op_layernorm_grad, 3, 3, 3, {{"epsilon", 'f'}}}},
+      {"linear_grad", {&E::op_linear_grad, 3, 3, -1, {}}},
+      {"bias_add_grad", {&E::op_bias_add_grad, 1, 1, 1, {}}},
+      {"gelu_grad", {&E::op_gelu_grad, 2, 2, 1, {}}},
+      {"self_attention_grad",
+       {&E::op_self_attention_grad,
+        2,
+        2,
+        1,
+        {{"heads", 'i'}, {"dropout", 'f'}, {"key", 'i'}}}},
+      {"cross_attention_grad",
+       {&E::op_cross_attention_grad,
+        3,
+        3,
+        2,
+        {{"heads", 'i'}, {"dropout", 'f'}, {"key", 'i'}}}},
+      {"weighted_sum_grad", {&E::op_weighted_sum_grad, 3, -1, -1, {}}},
+      {"cross_entropy_grad",
+       {&E::op_cross_entropy_grad, 3, 3, 1, {{"ignore_index", 'i'}}}},
+      {"vocab_parallel_cross_entropy_grad",
+       {&E::op_vocab_parallel_cross_entropy_grad,
+        3,
+        3,
+        1,
+        {{"vocab_size", 'i'}, {"ignore_index", 'i'}}}},
+      {"get_grad", {&E::op_get_grad, 0, 0, 1, {{"name", 's'}}}},
+      {"bucket_all_reduce",
+       {&E::op_bucket_all_reduce, 0, 0, 0, {{"params", 's'}, {"group", 's'}}}},
+      {"sum_squares", {&E::op_sum_squares, 1, -1, 1, {}}},
+      {"grad_norm", {&E::op_grad_norm, 2, 2, 2, {}}},
+      {"adamw_update",
+       {&E::op_adamw_update,
+        3,
+        3,
+        0,
+        {{"name", 's'},
+         {"beta1", 'f'},
+         {"beta2", 'f'},
+         {"eps", 'f'},
+         {"weight_decay", 'f'}}}},
+      {"sgd_update",
+       {&E::op_sgd_update,
+        3,
+        3,
+        0,
+        {{"name", 's'}, {"momentum", 'f'}, {"weight_decay", 'f'}}}},
   };
   return table;
 }
@@ -168,6 +233,27 @@ int checked_int(int64_t v, const Executor::Call &c, const char *what) {
     throw c.error(std::string(what) + " = " + std::to_string(v) +
                   " is out of range");
   return int(v);
+}
+
+struct Rows {
+  int N, C; // N rows of C: a tensor [..., C]
+};
+
+Rows rows_of(const std::vector<int64_t> &shape, const Executor::Call &c) {
+  if (shape.empty())
+    throw c.error("expects a tensor of rank >= 1");
+  int64_t n = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d)
+    n *= shape[d];
+  return {checked_int(n, c, "rows"), checked_int(shape.back(), c, "columns")};
+}
+
+void expect_shape(const std::vector<int64_t> &got,
+                  const std::vector<int64_t> &want, const Executor::Call &c,
+                  const char *what) {
+  if (got != want)
+    throw c.error(std::string(what) + " has shape " + shape_string(got) +
+                  ", expected " + shape_string(want));
 }
 } // namespace
 
@@ -205,9 +291,49 @@ Executor::Executor(program::Program program, Backend &backend, Comm &comm)
       ptrs_[t.id()] = p;
     }
   }
-  for (const program::Parameter &p : program_.parameters())
+  for (const program::Parameter &p : program_.parameters()) {
     slices_.push_back(param_slice(p, program_.tensors(p.tensor()),
                                   comm_.tp_rank(), comm_.tp_size()));
+    param_index_[p.name()] = int(grad_offsets_.size());
+    grad_offsets_.push_back(grad_elements_);
+    grad_elements_ += slices_.back().local_elements();
+  }
+  bool trains = false;
+  for (const program::Function &fn : program_.functions())
+    for (const program::Instruction &inst : fn.body())
+      trains |= inst.op() == "accumulate_grad" || inst.op() == "get_grad";
+  if (trains) {
+    grads_ = static_cast<float *>(
+        backend_.alloc(std::max<size_t>(grad_elements_, 1) * sizeof(float)));
+    zero_gradients();
+  }
+  // get_grad reads the gradient buffer itself: its result aliases it. Only
+  // bucket_all_reduce writes the buffers in apply_step, so a get_grad after
+  // it sees the reduced gradient, which the checks below make sure of.
+  for (const program::Function &fn : program_.functions()) {
+    std::map<std::string, int> read; // parameter -> instruction of get_grad
+    for (int k = 0; k < fn.body_size(); ++k) {
+      const program::Instruction &inst = fn.body(k);
+      Call c{fn, k, inst};
+      if (inst.op() == "get_grad" && inst.outputs_size() == 1) {
+        int param = param_of(c, -1);
+        expect_shape(shape(inst.outputs(0)), slices_[param].local_shape, c,
+                     "the result");
+        ptrs_[inst.outputs(0)] = grad(param);
+        read[c.string("name")] = k;
+      }
+      std::vector<std::string> written;
+      if (inst.op() == "bucket_all_reduce")
+        written = split_names(c.string("params"));
+      if (inst.op() == "accumulate_grad")
+        written = {c.string("name")};
+      for (const std::string &name : written)
+        if (read.count(name))
+          throw c.error("writes the gradient of '" + name +
+                        "' after instruction " + std::to_string(read[name]) +
+                        " read it; reduce gradients before reading them");
+    }
+  }
 }
 
 Executor::~Executor() {
@@ -218,6 +344,9 @@ Executor::~Executor() {
       backend_.free(p);
   if (ones_)
     backend_.free(ones_);
+  for (float *p : {grads_, adam_m_, adam_v_, momentum_})
+    if (p)
+      backend_.free(p);
   if (arena_)
     backend_.free(arena_);
 }
@@ -278,6 +407,24 @@ std::vector<float> Executor::read_parameter(const std::string &name) {
     backend_.copy_device_to_host(host.data(), ptrs_[p.tensor()],
                                  host.size() * sizeof(float));
     return host;
+  }
+  throw std::runtime_error("the program has no parameter '" + name + "'");
+}
+
+void Executor::write_parameter(const std::string &name,
+                               const std::vector<float> &v) {
+  for (int i = 0; i < program_.parameters_size(); ++i) {
+    const program::Parameter &p = program_.parameters(i);
+    if (p.name() != name)
+      continue;
+    if (v.size() != slices_[i].local_elements())
+      throw std::runtime_error("parameter '" + name + "' holds " +
+                               std::to_string(slices_[i].local_elements()) +
+                               " elements on this rank, not " +
+                               std::to_string(v.size()));
+    backend_.copy_host_to_device(ptrs_[p.tensor()], v.data(),
+                                 v.size() * sizeof(float));
+    return;
   }
   throw std::runtime_error("the program has no parameter '" + name + "'");
 }
@@ -351,7 +498,7 @@ void Executor::check(const program::Function &fn) const {
     int n = c.num_inputs();
     if (n < def.min_inputs || (def.max_inputs >= 0 && n > def.max_inputs))
       throw c.error("has " + std::to_string(n) + " operands");
-    if (c.inst.outputs_size() != def.outputs)
+    if (def.outputs >= 0 && c.inst.outputs_size() != def.outputs)
       throw c.error("has " + std::to_string(c.inst.outputs_size()) +
                     " results, expected " + std::to_string(def.outputs));
     for (auto [name, kind] : def.attrs) {
@@ -371,6 +518,21 @@ void Executor::check(const program::Function &fn) const {
     }
     if (c.find("group"))
       c.group();
+    if (c.inst.op() == "linear_grad" &&
+        c.inst.outputs_size() != 2 + int(c.flag("bias")))
+      throw c.error("has " + std::to_string(c.inst.outputs_size()) +
+                    " results, expected " +
+                    std::to_string(2 + int(c.flag("bias"))));
+    if (c.inst.op() == "weighted_sum_grad" &&
+        c.inst.outputs_size() != c.num_inputs() - 1)
+      throw c.error("has " + std::to_string(c.inst.outputs_size()) +
+                    " results, expected " + std::to_string(c.num_inputs() - 1));
+    if (c.find("name"))
+      param_of(c, -1);
+    if (c.inst.op() == "bucket_all_reduce")
+      for (const std::string &name : split_names(c.string("params")))
+        if (!param_index_.count(name))
+          throw c.error("names '" + name + "', which is not a parameter");
   }
 }
 
@@ -448,29 +610,6 @@ void Executor::copy(int dst, int src) {
 //===----------------------------------------------------------------------===//
 // Ops
 //===----------------------------------------------------------------------===//
-
-namespace {
-struct Rows {
-  int N, C; // N rows of C: a tensor [..., C]
-};
-
-Rows rows_of(const std::vector<int64_t> &shape, const Executor::Call &c) {
-  if (shape.empty())
-    throw c.error("expects a tensor of rank >= 1");
-  int64_t n = 1;
-  for (size_t d = 0; d + 1 < shape.size(); ++d)
-    n *= shape[d];
-  return {checked_int(n, c, "rows"), checked_int(shape.back(), c, "columns")};
-}
-
-void expect_shape(const std::vector<int64_t> &got,
-                  const std::vector<int64_t> &want, const Executor::Call &c,
-                  const char *what) {
-  if (got != want)
-    throw c.error(std::string(what) + " has shape " + shape_string(got) +
-                  ", expected " + shape_string(want));
-}
-} // namespace
 
 // out (B,T,C) = table[ids]; table (Vl,C) holds rows [vstart, vstart+Vl).
 void Executor::op_embedding(const Call &c) {
@@ -603,21 +742,13 @@ void Executor::op_cross_attention(const Call &c) {
                                    f32(c.in(1)), cfg);
 }
 
-void Executor::op_dropout(const Call &c) {
-  double p = c.real("p");
-  std::string stream = c.string("stream");
-  if (stream != "replicated" && stream != "per_rank")
-    throw c.error("unknown stream '" + stream +
-                  "' (expected replicated or per_rank)");
-  if (!options_.training || p == 0.0) {
-    copy(c.out(0), c.in(0));
-    return;
-  }
+GlobalIndexMap Executor::dropout_map(const Call &c, int tensor, bool per_rank) {
+  std::vector<int64_t> local = shape(tensor);
   GlobalIndexMap map;
-  if (stream == "per_rank" && c.find("layout")) {
+  std::vector<int64_t> global = local;
+  if (per_rank && c.find("layout")) {
     const program::Layout &layout = c.layout("layout");
     if (layout.kind() == program::Layout::SPLIT) {
-      std::vector<int64_t> global = shape(c.in(0));
       if (layout.dim() < 0 || layout.dim() >= int64_t(global.size()))
         throw c.error("layout dimension " + std::to_string(layout.dim()) +
                       " is outside " + shape_string(global));
@@ -628,6 +759,26 @@ void Executor::op_dropout(const Call &c) {
                                    std::max<int64_t>(1, layout.blocks())));
     }
   }
+  // Data-parallel ranks hold consecutive sequences of the global batch
+  // along the outermost dimension.
+  uint64_t n = 1;
+  for (int64_t d : global)
+    n *= uint64_t(d);
+  map.base = uint64_t(comm_.dp_rank()) * n;
+  return map;
+}
+
+void Executor::op_dropout(const Call &c) {
+  double p = c.real("p");
+  std::string stream = c.string("stream");
+  if (stream != "replicated" && stream != "per_rank")
+    throw c.error("unknown stream '" + stream +
+                  "' (expected replicated or per_rank)");
+  if (!options_.training || p == 0.0) {
+    copy(c.out(0), c.in(0));
+    return;
+  }
+  GlobalIndexMap map = dropout_map(c, c.in(0), stream == "per_rank");
   DropoutParams d{float(p), options_.seed, options_.step,
                   uint64_t(c.integer("key"))};
   backend_.dropout_forward(f32(c.out(0)), nullptr, f32(c.in(0)),
@@ -772,6 +923,372 @@ void Executor::op_all_gather(const Call &c) {
       backend_.copy_device_to_device(f32(c.out(0)) + (o * parts + r) * chunk,
                                      gathered + uint64_t(r) * n + o * chunk,
                                      chunk * sizeof(float));
+}
+
+//===----------------------------------------------------------------------===//
+// Backward ops. Backend backward kernels accumulate, so results are zeroed
+// first.
+//===----------------------------------------------------------------------===//
+
+float Executor::read_scalar(int id) {
+  float v = 0.0f;
+  backend_.synchronize();
+  backend_.copy_device_to_host(&v, ptrs_[id], sizeof(v));
+  return v;
+}
+
+void Executor::write_scalar(int id, float value) {
+  backend_.copy_host_to_device(ptrs_[id], &value, sizeof(value));
+}
+
+int Executor::param_of(const Call &c, int operand) const {
+  std::string name = c.string("name");
+  auto it = param_index_.find(name);
+  if (it == param_index_.end())
+    throw c.error("names '" + name +
+                  "', which is not a parameter of the "
+                  "program");
+  if (operand >= 0)
+    expect_shape(shape(c.in(operand)), slices_[it->second].local_shape, c,
+                 "the gradient");
+  return it->second;
+}
+
+void Executor::zero_gradients() {
+  if (grads_)
+    backend_.zero(grads_, grad_elements_ * sizeof(float));
+}
+
+std::vector<float> Executor::read_gradient(const std::string &name) {
+  auto it = param_index_.find(name);
+  if (it == param_index_.end())
+    throw std::runtime_error("the program has no parameter '" + name + "'");
+  if (!grads_)
+    throw std::runtime_error("the program has no gradients: it has no "
+                             "train_step; compile it with tpc-compile");
+  std::vector<float> host(slices_[it->second].local_elements());
+  backend_.synchronize();
+  backend_.copy_device_to_host(host.data(), grad(it->second),
+                               host.size() * sizeof(float));
+  return host;
+}
+
+float *Executor::state(float *&buffer) {
+  if (!buffer) {
+    size_t bytes = std::max<size_t>(grad_elements_, 1) * sizeof(float);
+    buffer = static_cast<float *>(backend_.alloc(bytes));
+    backend_.zero(buffer, bytes);
+  }
+  return buffer;
+}
+
+std::string Executor::optimizer_of(const program::Function &fn) const {
+  std::string found;
+  for (const program::Instruction &inst : fn.body()) {
+    std::string kind = inst.op() == "adamw_update" ? "adamw"
+                       : inst.op() == "sgd_update" ? "sgd"
+                                                   : "";
+    if (kind.empty())
+      continue;
+    if (!found.empty() && found != kind)
+      throw std::runtime_error("function '" + fn.name() +
+                               "' mixes adamw_update and sgd_update");
+    found = kind;
+  }
+  return found;
+}
+
+void Executor::op_fill(const Call &c) {
+  std::vector<float> host(elements(c.out(0)), float(c.real("value")));
+  backend_.copy_host_to_device(ptrs_[c.out(0)], host.data(),
+                               host.size() * sizeof(float));
+}
+
+void Executor::op_accumulate_grad(const Call &c) {
+  int param = param_of(c, 0);
+  float *g = grad(param);
+  backend_.residual_forward(g, g, f32(c.in(0)), elements(c.in(0)));
+}
+
+// dtable (Vl,C) = scatter-add of dout (B,T,C) by ids (B,T).
+void Executor::op_embedding_grad(const Call &c) {
+  auto dout = shape(c.in(0)), ids = shape(c.in(1)), table = shape(c.out(0));
+  if (dout.size() != 3 || ids.size() != 2 || table.size() != 2)
+    throw c.error("expects dout [B, T, C], ids [B, T] and a [V, C] result");
+  int B = int(ids[0]), T = int(ids[1]), C = int(table[1]);
+  expect_shape(dout, {B, T, C}, c, "dout");
+  int vlocal = int(table[0]);
+  int vstart = c.flag("vocab_parallel") ? comm_.tp_rank() * vlocal : 0;
+  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
+  backend_.embedding_backward(f32(c.out(0)), f32(c.in(0)), i32(c.in(1)), B, T,
+                              C, vstart, vlocal);
+}
+
+// dwpe (P,C): rows t < T sum dout (B,T,C) over the batch.
+void Executor::op_position_embedding_grad(const Call &c) {
+  auto dout = shape(c.in(0)), table = shape(c.out(0));
+  if (dout.size() != 3 || table.size() != 2 || table[1] != dout[2] ||
+      table[0] < dout[1])
+    throw c.error("expects dout [B, T, C] and a [P >= T, C] result, got " +
+                  shape_string(dout) + " and " + shape_string(table));
+  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
+  backend_.position_embedding_backward(
+      f32(c.out(0)), f32(c.in(0)), int(dout[0]), int(dout[1]), int(dout[2]));
+}
+
+// Recomputes the row statistics, then (dx, dgamma, dbeta).
+void Executor::op_layernorm_grad(const Call &c) {
+  double eps = c.real("epsilon");
+  if (std::fabs(eps - 1e-5) > 1e-12)
+    throw c.error("epsilon " + std::to_string(eps) +
+                  " is not supported: the kernels use GPT-2's 1e-5");
+  Rows r = rows_of(shape(c.in(1)), c);
+  expect_shape(shape(c.in(0)), shape(c.in(1)), c, "dout");
+  expect_shape(shape(c.in(2)), {r.C}, c, "gamma");
+  float *normed = scratch(0, size_t(r.N) * r.C);
+  float *mean = scratch(1, r.N), *rstd = scratch(2, r.N);
+  float *beta = scratch(3, r.C);
+  backend_.zero(beta, size_t(r.C) * sizeof(float));
+  backend_.layernorm_forward(normed, mean, rstd, f32(c.in(1)), f32(c.in(2)),
+                             beta, r.N, r.C);
+  for (int i = 0; i < 3; ++i)
+    backend_.zero(ptrs_[c.out(i)], tensor_bytes(c.out(i)));
+  backend_.layernorm_backward(f32(c.out(0)), f32(c.out(1)), f32(c.out(2)),
+                              f32(c.in(0)), f32(c.in(1)), f32(c.in(2)), mean,
+                              rstd, r.N, r.C);
+}
+
+// (dx, dW[, db]) of out = x . W [+ b]; transposed: W (OC,C).
+void Executor::op_linear_grad(const Call &c) {
+  Rows r = rows_of(shape(c.in(1)), c);
+  auto w = shape(c.in(2));
+  bool transposed = c.flag("transposed");
+  if (w.size() != 2 || w[transposed ? 1 : 0] != r.C)
+    throw c.error("weight " + shape_string(w) + " does not match input width " +
+                  std::to_string(r.C));
+  int OC = int(w[transposed ? 0 : 1]);
+  Rows d = rows_of(shape(c.in(0)), c);
+  if (d.N != r.N || d.C != OC)
+    throw c.error("dout " + shape_string(shape(c.in(0))) +
+                  " does not match the input and weight");
+  for (int i = 0; i < c.inst.outputs_size(); ++i)
+    backend_.zero(ptrs_[c.out(i)], tensor_bytes(c.out(i)));
+  float *dbias = c.inst.outputs_size() == 3 ? f32(c.out(2)) : nullptr;
+  if (transposed)
+    backend_.matmul_nt_backward(f32(c.out(0)), f32(c.out(1)), dbias,
+                                f32(c.in(0)), f32(c.in(1)), f32(c.in(2)), r.N,
+                                r.C, OC);
+  else
+    backend_.matmul_backward(f32(c.out(0)), f32(c.out(1)), dbias, f32(c.in(0)),
+                             f32(c.in(1)), f32(c.in(2)), r.N, r.C, OC);
+}
+
+// db (C) = ones(N)^T . dout (N,C).
+void Executor::op_bias_add_grad(const Call &c) {
+  Rows r = rows_of(shape(c.in(0)), c);
+  expect_shape(shape(c.out(0)), {r.C}, c, "the result");
+  backend_.gemm(false, false, 1, r.C, r.N, 1.0f, ones(r.N), r.N, f32(c.in(0)),
+                r.C, 0.0f, f32(c.out(0)), r.C);
+}
+
+void Executor::op_gelu_grad(const Call &c) {
+  expect_shape(shape(c.in(1)), shape(c.in(0)), c, "the input");
+  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
+  backend_.gelu_backward(f32(c.out(0)), f32(c.in(1)), f32(c.in(0)),
+                         elements(c.in(0)));
+}
+
+// Recomputes the probabilities (and their dropout) from qkv, then dqkv.
+void Executor::op_self_attention_grad(const Call &c) {
+  auto qkv = shape(c.in(1));
+  if (qkv.size() != 3 || qkv[2] % 3 != 0)
+    throw c.error("expects qkv [B, T, 3C], got " + shape_string(qkv));
+  AttentionConfig cfg =
+      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
+                       comm_.tp_size(), comm_.dp_rank(), options_);
+  cfg.mask =
+      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
+  expect_shape(shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, c, "dout");
+  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
+  float *out = scratch(1, elements(c.in(0)));
+  backend_.attention_forward(out, att, f32(c.in(1)), cfg);
+  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
+  backend_.attention_backward(f32(c.out(0)), f32(c.in(0)), f32(c.in(1)), att,
+                              cfg);
+}
+
+void Executor::op_cross_attention_grad(const Call &c) {
+  auto q = shape(c.in(1));
+  AttentionConfig cfg =
+      attention_config(c, q, int(q.back()), comm_.tp_rank(), comm_.tp_size(),
+                       comm_.dp_rank(), options_);
+  expect_shape(shape(c.in(2)), {q[0], q[1], 2 * q[2]}, c, "kv");
+  expect_shape(shape(c.in(0)), q, c, "dout");
+  cfg.mask = AttentionMask::StrictlyEarlier;
+  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
+  float *out = scratch(1, elements(c.in(0)));
+  backend_.cross_attention_forward(out, att, f32(c.in(1)), f32(c.in(2)), cfg);
+  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
+  backend_.zero(ptrs_[c.out(1)], tensor_bytes(c.out(1)));
+  backend_.cross_attention_backward(f32(c.out(0)), f32(c.out(1)), f32(c.in(0)),
+                                    f32(c.in(1)), f32(c.in(2)), att, cfg);
+}
+
+// (dalpha, dx_1..dx_k) of sum_i alpha[i] * x_i.
+void Executor::op_weighted_sum_grad(const Call &c) {
+  int k = c.num_inputs() - 2;
+  expect_shape(shape(c.in(1)), {k}, c, "alpha");
+  std::vector<const float *> xs;
+  std::vector<float *> dxs;
+  for (int i = 0; i < k; ++i) {
+    expect_shape(shape(c.in(2 + i)), shape(c.in(0)), c, "a combined input");
+    xs.push_back(f32(c.in(2 + i)));
+    dxs.push_back(f32(c.out(1 + i)));
+  }
+  for (int i = 0; i <= k; ++i)
+    backend_.zero(ptrs_[c.out(i)], tensor_bytes(c.out(i)));
+  backend_.weighted_sum_backward(dxs.data(), f32(c.out(0)), f32(c.in(0)),
+                                 xs.data(), f32(c.in(1)), k, elements(c.in(0)));
+}
+
+// dlogits = dloss * (softmax - onehot), zero at ignored targets.
+void Executor::op_cross_entropy_grad(const Call &c) {
+  Rows r = rows_of(shape(c.in(0)), c);
+  if (elements(c.in(1)) != uint64_t(r.N))
+    throw c.error("targets " + shape_string(shape(c.in(1))) +
+                  " do not match logits " + shape_string(shape(c.in(0))));
+  float dloss = read_scalar(c.in(2));
+  try {
+    backend_.crossentropy_backward(f32(c.out(0)), f32(c.in(0)), i32(c.in(1)),
+                                   r.N, r.C, r.C, dloss,
+                                   int(c.integer("ignore_index")));
+  } catch (const std::invalid_argument &e) {
+    throw c.error(e.what());
+  }
+}
+
+// Recomputes the row maximum and sum of exponentials over the tp group.
+void Executor::op_vocab_parallel_cross_entropy_grad(const Call &c) {
+  Rows r = rows_of(shape(c.in(0)), c);
+  int V = checked_int(c.integer("vocab_size"), c, "vocab_size");
+  if (int64_t(r.C) * comm_.tp_size() < V)
+    throw c.error("vocab " + std::to_string(V) + " exceeds the " +
+                  std::to_string(int64_t(r.C) * comm_.tp_size()) +
+                  " columns of the tp group's logits");
+  if (elements(c.in(1)) != uint64_t(r.N))
+    throw c.error("targets " + shape_string(shape(c.in(1))) +
+                  " do not match logits " + shape_string(shape(c.in(0))));
+  int vstart = comm_.tp_rank() * r.C;
+  int ignore = int(c.integer("ignore_index"));
+  float dloss = read_scalar(c.in(2));
+  float *row_max = scratch(0, r.N);
+  float *sums = scratch(1, 2 * size_t(r.N)); // sumexp | target logit
+  backend_.vocab_parallel_ce_max(row_max, f32(c.in(0)), r.N, r.C, vstart, V);
+  backend_.synchronize();
+  comm_.all_reduce(row_max, r.N, ReduceOp::Max, Group::TP);
+  backend_.vocab_parallel_ce_sumexp(sums, sums + r.N, f32(c.in(0)),
+                                    i32(c.in(1)), row_max, r.N, r.C, vstart, V,
+                                    ignore);
+  backend_.synchronize();
+  comm_.all_reduce(sums, size_t(r.N), ReduceOp::Sum, Group::TP);
+  backend_.vocab_parallel_ce_backward(f32(c.out(0)), f32(c.in(0)), i32(c.in(1)),
+                                      row_max, sums, r.N, r.C, vstart, V, dloss,
+                                      ignore);
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer ops
+//===----------------------------------------------------------------------===//
+
+// The result aliases the gradient buffer (set up by the constructor).
+void Executor::op_get_grad(const Call &c) {
+  if (ptrs_[c.out(0)] != grad(param_of(c, -1)))
+    throw c.error("does not alias its gradient buffer");
+}
+
+// One all-reduce over the contiguous span of consecutive parameters.
+void Executor::op_bucket_all_reduce(const Call &c) {
+  Group group = c.group();
+  std::vector<int> params;
+  for (const std::string &name : split_names(c.string("params"))) {
+    auto it = param_index_.find(name);
+    if (it == param_index_.end())
+      throw c.error("names '" + name + "', which is not a parameter");
+    params.push_back(it->second);
+  }
+  std::sort(params.begin(), params.end());
+  for (size_t i = 1; i < params.size(); ++i)
+    if (params[i] != params[i - 1] + 1)
+      throw c.error("lists parameters that are not consecutive in the "
+                    "program, so their gradients are not one span");
+  size_t begin = grad_offsets_[params.front()];
+  size_t end =
+      grad_offsets_[params.back()] + slices_[params.back()].local_elements();
+  backend_.synchronize();
+  comm_.all_reduce(grads_ + begin, end - begin, ReduceOp::Sum, group);
+}
+
+void Executor::op_sum_squares(const Call &c) {
+  float *out = f32(c.out(0));
+  backend_.zero(out, sizeof(float));
+  for (int i = 0; i < c.num_inputs(); ++i)
+    backend_.sum_of_squares(out, f32(c.in(i)), elements(c.in(i)));
+}
+
+// norm = inv_count * sqrt(sum_sq); scale = inv_count * clip coefficient.
+void Executor::op_grad_norm(const Call &c) {
+  double sum_sq = read_scalar(c.in(0)), inv_count = read_scalar(c.in(1));
+  double norm = inv_count * std::sqrt(sum_sq);
+  double max_norm = overrides_.max_norm.value_or(
+      c.find("max_norm") ? c.real("max_norm") : 0.0);
+  double coef = 1.0;
+  if (max_norm > 0.0)
+    coef = std::min(1.0, max_norm / (norm + 1e-6));
+  write_scalar(c.out(0), float(norm));
+  write_scalar(c.out(1), float(inv_count * coef));
+}
+
+// An overriding weight decay applies to the parameters the compiler decays
+// and to every matrix (so that it also works on a program compiled without
+// decay); the others keep none.
+double Executor::weight_decay(const Call &c, int param) const {
+  double decay = c.real("weight_decay");
+  if (!overrides_.weight_decay)
+    return decay;
+  if (decay != 0.0 || slices_[param].local_shape.size() >= 2)
+    return *overrides_.weight_decay;
+  return 0.0;
+}
+
+void Executor::op_adamw_update(const Call &c) {
+  int param = param_of(c, 0);
+  size_t n = slices_[param].local_elements();
+  size_t offset = grad_offsets_[param];
+  AdamWParams p;
+  p.lr = read_scalar(c.in(1));
+  p.grad_scale = read_scalar(c.in(2));
+  p.beta1 = float(overrides_.beta1.value_or(c.real("beta1")));
+  p.beta2 = float(overrides_.beta2.value_or(c.real("beta2")));
+  p.eps = float(overrides_.eps.value_or(c.real("eps")));
+  p.weight_decay = float(weight_decay(c, param));
+  p.step = optimizer_step_;
+  float *param_ptr = f32(program_.parameters(param).tensor());
+  backend_.adamw_update(param_ptr, f32(c.in(0)), state(adam_m_) + offset,
+                        state(adam_v_) + offset, n, p);
+}
+
+void Executor::op_sgd_update(const Call &c) {
+  int param = param_of(c, 0);
+  size_t n = slices_[param].local_elements();
+  SgdParams p;
+  p.lr = read_scalar(c.in(1));
+  p.grad_scale = read_scalar(c.in(2));
+  p.momentum = float(overrides_.momentum.value_or(c.real("momentum")));
+  p.weight_decay = float(weight_decay(c, param));
+  float *buffer =
+      p.momentum != 0.0f ? state(momentum_) + grad_offsets_[param] : nullptr;
+  backend_.sgd_update(f32(program_.parameters(param).tensor()), f32(c.in(0)),
+                      buffer, n, p);
 }
 
 } // namespace tpc

@@ -17,6 +17,8 @@
 #include "runtime/program/program.pb.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,16 @@ struct RunOptions {
   /// Dropout is active only in training; evaluation is deterministic.
   bool training = false;
   uint64_t seed = 0;
+  /// The dropout masks' step: distinct for every micro-batch of a run.
   uint64_t step = 0;
+};
+
+/// Run-time values of the optimizer's hyperparameters. apply_step carries
+/// the compiler's values as op attributes; a value set here replaces them.
+struct OptimizerOverrides {
+  std::optional<double> beta1, beta2, eps, weight_decay, momentum;
+  /// Gradient clipping: > 0 clips at this norm, 0 disables clipping.
+  std::optional<double> max_norm;
 };
 
 class Executor {
@@ -54,7 +65,27 @@ public:
   void save_checkpoint(const std::string &path);
   /// This rank's slice of a parameter, on the host.
   std::vector<float> read_parameter(const std::string &name);
+  /// Replaces this rank's slice of a parameter.
+  void write_parameter(const std::string &name, const std::vector<float> &v);
   int64_t local_parameter_count() const;
+
+  //===--------------------------------------------------------------------===//
+  // Training state: one gradient buffer per parameter, contiguous in
+  // parameter order (a data-parallel bucket of consecutive parameters is one
+  // span), AdamW moments and SGD momentum allocated on first use, and the
+  // optimizer step counter t (1 for the first apply_step) for AdamW's bias
+  // correction.
+  //===--------------------------------------------------------------------===//
+
+  void zero_gradients();
+  /// This rank's slice of a parameter's gradient buffer, on the host.
+  std::vector<float> read_gradient(const std::string &name);
+  void set_optimizer_step(int64_t t) { optimizer_step_ = t; }
+  int64_t optimizer_step() const { return optimizer_step_; }
+  void set_optimizer_overrides(const OptimizerOverrides &o) { overrides_ = o; }
+  /// "adamw", "sgd" or "" for the optimizer ops `fn` contains; throws when it
+  /// mixes them.
+  std::string optimizer_of(const program::Function &fn) const;
 
   //===--------------------------------------------------------------------===//
   // Functions
@@ -101,6 +132,27 @@ public:
   void op_g(const Call &c);
   void op_all_reduce(const Call &c);
   void op_all_gather(const Call &c);
+  // Backward ops of train_step.
+  void op_fill(const Call &c);
+  void op_accumulate_grad(const Call &c);
+  void op_embedding_grad(const Call &c);
+  void op_position_embedding_grad(const Call &c);
+  void op_layernorm_grad(const Call &c);
+  void op_linear_grad(const Call &c);
+  void op_bias_add_grad(const Call &c);
+  void op_gelu_grad(const Call &c);
+  void op_self_attention_grad(const Call &c);
+  void op_cross_attention_grad(const Call &c);
+  void op_weighted_sum_grad(const Call &c);
+  void op_cross_entropy_grad(const Call &c);
+  void op_vocab_parallel_cross_entropy_grad(const Call &c);
+  // Optimizer ops of apply_step.
+  void op_get_grad(const Call &c);
+  void op_bucket_all_reduce(const Call &c);
+  void op_sum_squares(const Call &c);
+  void op_grad_norm(const Call &c);
+  void op_adamw_update(const Call &c);
+  void op_sgd_update(const Call &c);
 
 private:
   float *f32(int id) const { return static_cast<float *>(ptrs_[id]); }
@@ -113,6 +165,18 @@ private:
   const float *ones(size_t n);
   void copy(int dst, int src);
   void write_loss(const Call &c, const float *totals);
+  float read_scalar(int id);
+  void write_scalar(int id, float value);
+  /// The index of the parameter named by the op's `name` attribute; checks
+  /// that operand `operand` (if >= 0) has the parameter's local shape.
+  int param_of(const Call &c, int operand) const;
+  float *grad(int param) const { return grads_ + grad_offsets_[param]; }
+  /// An optimizer state buffer (zero at first) parallel to the gradients.
+  float *state(float *&buffer);
+  double weight_decay(const Call &c, int param) const;
+  /// The dropout index map of an activation of this rank: its data-parallel
+  /// rank's sequences and, for a per_rank stream, its tensor-parallel slice.
+  GlobalIndexMap dropout_map(const Call &c, int tensor, bool per_rank);
 
   program::Program program_;
   Backend &backend_;
@@ -125,6 +189,13 @@ private:
   float *ones_ = nullptr;
   size_t ones_size_ = 0;
   RunOptions options_;
+  std::map<std::string, int> param_index_;
+  float *grads_ = nullptr; // all gradients, contiguous
+  std::vector<size_t> grad_offsets_;
+  size_t grad_elements_ = 0;
+  float *adam_m_ = nullptr, *adam_v_ = nullptr, *momentum_ = nullptr;
+  int64_t optimizer_step_ = 1;
+  OptimizerOverrides overrides_;
 };
 
 } // namespace tpc

@@ -49,6 +49,9 @@ struct GlobalIndexMap {
   uint64_t block_size = 1; // global_dim / blocks
   uint64_t offset = 0;
   uint64_t length = 1; // local entries per block; 0 means identity map
+  /// Added to every index: where this tensor starts in a larger one whose
+  /// outermost dimension is split further (data-parallel ranks' sequences).
+  uint64_t base = 0;
 
   /// Identity: the local tensor is the global tensor.
   GlobalIndexMap() : length(0) {}
@@ -56,18 +59,18 @@ struct GlobalIndexMap {
   GlobalIndexMap(const std::vector<int64_t> &global_shape,
                  const SliceSpec &slice);
 
-  TPC_HOST_DEVICE bool identity() const { return length == 0; }
+  TPC_HOST_DEVICE bool identity() const { return length == 0 && base == 0; }
 
   TPC_HOST_DEVICE uint64_t operator()(uint64_t local) const {
     if (length == 0)
-      return local;
+      return base + local;
     uint64_t i = local % inner;
     uint64_t rest = local / inner;
     uint64_t local_dim = (global_dim / block_size) * length;
     uint64_t l = rest % local_dim;
     uint64_t o = rest / local_dim;
     uint64_t g = (l / length) * block_size + offset + l % length;
-    return (o * global_dim + g) * inner + i;
+    return base + (o * global_dim + g) * inner + i;
   }
 };
 

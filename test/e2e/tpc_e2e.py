@@ -5,6 +5,14 @@
   same-loss RTOL A.json B.json ...    every file's "loss" equals the first's within RTOL
   loss-near VALUE TOL A.json          |loss - VALUE| <= TOL (VALUE may be ln:V)
   same-f32 ATOL A.f32 B.f32           raw float32 files agree elementwise within ATOL
+  same-steps RTOL A.jsonl B.jsonl ...  every log's per-step "loss" equals the first's within RTOL
+  same-weights ATOL A.st B.st ...     safetensors files hold the same f32 tensors within ATOL
+  losses A.jsonl                      print the per-step losses
+  loss-below STEP VALUE A.jsonl       the loss of step STEP (-1: the last) is below VALUE
+  stream OUT VOCAB PERIOD COUNT       a token file repeating 0..PERIOD-1
+  tokens-list OUT T1 T2 ...           a token file holding exactly these tokens
+  bigram OUT V ROW:TARGET:LOSS ...    a bigram checkpoint ("table" [V,V]) whose row ROW gives
+                                      TARGET the cross-entropy LOSS (the other rows are zero)
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   cut FILE BYTES                      truncate FILE to BYTES bytes
 """
@@ -21,6 +29,32 @@ def loss_of(path):
     if len(lines) != 1:
         sys.exit('%s: expected one JSON line, found %d' % (path, len(lines)))
     return json.loads(lines[0])['loss']
+
+
+def steps_of(path):
+    with open(path) as f:
+        return [json.loads(l) for l in f.read().splitlines() if l.startswith('{')]
+
+
+def tensors_of(path):
+    data = open(path, 'rb').read()
+    (n,) = struct.unpack('<Q', data[:8])
+    header = json.loads(data[8:8 + n])
+    out = {}
+    for name, info in header.items():
+        if name == '__metadata__':
+            continue
+        begin, end = info['data_offsets']
+        raw = data[8 + n + begin:8 + n + end]
+        out[name] = struct.unpack('<%df' % (len(raw) // 4), raw)
+    return out
+
+
+def write_tokens(out, tokens):
+    data = struct.pack('<256i', *([20240520, 1, len(tokens)] + [0] * 253))
+    data += struct.pack('<%dH' % len(tokens), *tokens)
+    with open(out, 'wb') as f:
+        f.write(data)
 
 
 def value(text):
@@ -66,6 +100,73 @@ def main(argv):
         if not worst <= atol:
             sys.exit('largest difference %g exceeds %g' % (worst, atol))
         print('%d floats agree within %g' % (len(x), atol))
+    elif cmd == 'same-steps':
+        rtol = float(argv[1])
+        ref = steps_of(argv[2])
+        worst = 0.0
+        for path in argv[3:]:
+            run = steps_of(path)
+            if len(run) != len(ref):
+                sys.exit('%s: %d steps, %s has %d' % (path, len(run), argv[2], len(ref)))
+            for a, b in zip(ref, run):
+                if a['step'] != b['step'] or a['tokens'] != b['tokens']:
+                    sys.exit('%s: step %d (%d tokens) differs from %s' % (path, b['step'], b['tokens'], argv[2]))
+                d = abs(a['loss'] - b['loss']) / abs(a['loss'])
+                worst = max(worst, d)
+                if not d <= rtol:
+                    sys.exit('%s: step %d loss %.9g differs from %.9g by more than relative %g'
+                             % (path, b['step'], b['loss'], a['loss'], rtol))
+        print('same %d step losses in %d runs (largest relative difference %.3g)'
+              % (len(ref), len(argv) - 2, worst))
+    elif cmd == 'same-weights':
+        atol = float(argv[1])
+        ref = tensors_of(argv[2])
+        worst = 0.0
+        for path in argv[3:]:
+            other = tensors_of(path)
+            if sorted(other) != sorted(ref):
+                sys.exit('%s: tensors differ from %s' % (path, argv[2]))
+            for name, x in ref.items():
+                y = other[name]
+                if len(x) != len(y):
+                    sys.exit('%s: %s has %d elements, not %d' % (path, name, len(y), len(x)))
+                d = max((abs(p - q) for p, q in zip(x, y)), default=0.0)
+                worst = max(worst, d)
+                if not d <= atol:
+                    sys.exit('%s: %s differs by %g > %g' % (path, name, d, atol))
+        print('same weights in %d checkpoints (largest difference %.3g)' % (len(argv) - 2, worst))
+    elif cmd == 'losses':
+        for s in steps_of(argv[1]):
+            print('step %d loss %.9g tokens %d' % (s['step'], s['loss'], s['tokens']))
+    elif cmd == 'loss-below':
+        step, bound = int(argv[1]), float(argv[2])
+        loss = steps_of(argv[3])[step]['loss']
+        if not loss < bound:
+            sys.exit('loss %.9g of step %d is not below %g' % (loss, step, bound))
+        print('loss %.9g below %g' % (loss, bound))
+    elif cmd == 'stream':
+        out, vocab, period, count = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
+        if period > vocab:
+            sys.exit('period exceeds the vocabulary')
+        write_tokens(out, [i % period for i in range(count)])
+    elif cmd == 'tokens-list':
+        write_tokens(argv[1], [int(t) for t in argv[2:]])
+    elif cmd == 'bigram':
+        out, v = argv[1], int(argv[2])
+        table = [0.0] * (v * v)
+        for spec in argv[3:]:
+            row, target, loss = spec.split(':')
+            row, target, p = int(row), int(target), math.exp(-float(loss))
+            # Logits are log-probabilities: the target gets p, the others
+            # share 1 - p, so -log softmax[target] = LOSS.
+            for j in range(v):
+                table[row * v + j] = math.log(p if j == target else (1 - p) / (v - 1))
+        header = json.dumps({'table': {'dtype': 'F32', 'shape': [v, v],
+                                       'data_offsets': [0, 4 * v * v]}}).encode()
+        header += b' ' * (-len(header) % 8)
+        with open(out, 'wb') as f:
+            f.write(struct.pack('<Q', len(header)) + header)
+            f.write(struct.pack('<%df' % (v * v), *table))
     elif cmd == 'patch':
         path, offset, byte = argv[1], int(argv[2]), int(argv[3], 0)
         data = bytearray(open(path, 'rb').read())

@@ -56,6 +56,12 @@ cl::opt<tpc::Precision> precision(
                clEnumValN(tpc::Precision::fp16, "fp16",
                           "fp16 compute, fp32 master weights and Adam")),
     cl::cat(category));
+cl::opt<std::string>
+    optimizer("optimizer", cl::init("adamw"), cl::value_desc("adamw|sgd"),
+              cl::desc("The optimizer of apply_step (its hyperparameters "
+                       "are tpc-optimizer's defaults; tpc-run train "
+                       "overrides them)"),
+              cl::cat(category));
 cl::opt<ReportFormat> report(
     "report", cl::ValueOptional, cl::init(ReportFormat::none),
     cl::desc("Print the per-rank cost report to stdout"),
@@ -104,6 +110,7 @@ int main(int argc, char **argv) {
   if (seqLength.getNumOccurrences())
     options.seq = seqLength;
   options.precision = precision;
+  options.optimizer = optimizer;
   if (Error e = tpc::validateOptions(options))
     return fail(toString(std::move(e)));
   if (report == ReportFormat::none && emit == EmitKind::none &&

@@ -14,6 +14,7 @@
 #include "runtime/io/FileUtil.h"
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/Run.h"
+#include "runtime/run/Train.h"
 
 #include <CLI/CLI.hpp>
 
@@ -32,6 +33,45 @@ struct Options {
   std::string data, load, save, out;
   int64_t max_batches = 0;
   bool json = false;
+  // train
+  TrainConfig train;
+  std::string optimizer, log;
+  std::optional<double> beta1, beta2, eps, weight_decay, momentum, clip;
+  bool sequential = false;
+  // gradcheck
+  int per_param = 3;
+  double fd_eps = 2e-2, atol = 1e-3, rtol = 1e-2;
+};
+
+/// Writes the JSON lines of the training log (world rank 0 only).
+class JsonLog {
+public:
+  explicit JsonLog(const std::string &path) {
+    if (!path.empty() && !(file_ = std::fopen(path.c_str(), "w")))
+      throw std::runtime_error("cannot write the log " + path);
+  }
+  ~JsonLog() {
+    if (file_)
+      std::fclose(file_);
+  }
+  void write(const StepResult &r, const Comm &comm) {
+    if (!file_)
+      return;
+    std::fprintf(file_,
+                 "{\"step\": %lld, \"loss\": %.9g, \"lr\": %.9g, "
+                 "\"grad_norm\": %.9g, \"tokens\": %lld, "
+                 "\"tokens_per_s\": %.6g, \"tp\": %d, \"dp\": %d",
+                 (long long)r.step, r.loss, r.lr, r.grad_norm,
+                 (long long)r.tokens, r.tokens / std::max(r.seconds, 1e-9),
+                 comm.tp_size(), comm.dp_size());
+    if (r.val_loss)
+      std::fprintf(file_, ", \"val_loss\": %.9g", *r.val_loss);
+    std::fprintf(file_, "}\n");
+    std::fflush(file_);
+  }
+
+private:
+  std::FILE *file_ = nullptr;
 };
 
 void print_info(const std::string &path, const program::Program &prog) {
@@ -79,7 +119,24 @@ int run_command(Comm &comm, const program::Program &prog,
   together(comm, [&] {
     backend = make_backend(opt.backend);
     ex = std::make_unique<Executor>(prog, *backend, comm);
-    if (command != "init") {
+    if (command == "train") {
+      check_training(*ex, opt.train, opt.optimizer);
+      std::string compiled = ex->optimizer_of(ex->function("apply_step"));
+      if (compiled == "sgd" && (opt.beta1 || opt.beta2 || opt.eps))
+        throw std::runtime_error("--beta1, --beta2 and --eps are AdamW's; the "
+                                 "program's optimizer is sgd");
+      if (compiled == "adamw" && opt.momentum)
+        throw std::runtime_error("--momentum is SGD's; the program's "
+                                 "optimizer is adamw");
+      OptimizerOverrides o;
+      o.beta1 = opt.beta1;
+      o.beta2 = opt.beta2;
+      o.eps = opt.eps;
+      o.weight_decay = opt.weight_decay;
+      o.momentum = opt.momentum;
+      o.max_norm = opt.clip;
+      ex->set_optimizer_overrides(o);
+    } else if (command != "init" && command != "gradcheck") {
       entry = describe_entry(*ex, "forward");
       ex->check(*entry.fn);
     }
@@ -96,6 +153,46 @@ int run_command(Comm &comm, const program::Program &prog,
     if (root)
       std::printf("wrote %d parameters to %s\n", prog.parameters_size(),
                   opt.save.c_str());
+    return 0;
+  }
+  if (command == "train") {
+    std::unique_ptr<JsonLog> log;
+    together(comm, [&] {
+      if (root)
+        log = std::make_unique<JsonLog>(opt.log);
+    });
+    train(*ex, opt.train, [&](const StepResult &r) {
+      if (!root)
+        return;
+      log->write(r, comm);
+      std::printf("step %lld/%lld | loss %.6f | lr %.3e | grad norm %.4f | "
+                  "%lld tokens | %.0f tok/s",
+                  (long long)r.step + 1, (long long)opt.train.steps, r.loss,
+                  r.lr, r.grad_norm, (long long)r.tokens,
+                  r.tokens / std::max(r.seconds, 1e-9));
+      if (r.val_loss)
+        std::printf(" | val loss %.6f", *r.val_loss);
+      std::printf("\n");
+      std::fflush(stdout);
+    });
+    if (!opt.save.empty()) {
+      ex->save_checkpoint(opt.save);
+      if (root)
+        std::printf("wrote %d parameters to %s\n", prog.parameters_size(),
+                    opt.save.c_str());
+    }
+    return 0;
+  }
+  if (command == "gradcheck") {
+    GradCheckResult r = grad_check(*ex, opt.data, opt.per_param, opt.fd_eps,
+                                   opt.atol, opt.rtol);
+    if (root)
+      std::printf("gradcheck: %d elements, worst error %.3f of the tolerance "
+                  "(%s)\n",
+                  r.checked, r.worst, r.worst_at.c_str());
+    if (r.worst > 1.0)
+      throw std::runtime_error("a gradient differs from its finite "
+                               "difference by more than atol + rtol * |g|");
     return 0;
   }
   if (command == "eval") {
@@ -148,7 +245,8 @@ int main(int argc, char **argv) {
                  "ranks on the node)")
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", opt.seed,
-                 "Seed of the initial weights (ignored with --load)")
+                 "Seed of the initial weights (ignored with --load), of the "
+                 "dropout masks and of the random windows")
       ->capture_default_str();
 
   CLI::App *info = app.add_subcommand("info", "Summarize the program");
@@ -169,7 +267,80 @@ int main(int argc, char **argv) {
   forward->add_option("--data", opt.data, "llm.c token file")->required();
   forward->add_option("--load", opt.load, "Checkpoint to use");
   forward->add_option("--out", opt.out, "Output file")->required();
-  for (CLI::App *sub : {info, init, eval, forward})
+  CLI::App *train = app.add_subcommand(
+      "train", "Train: train_step on --grad-accum micro-batches, then "
+               "apply_step, --steps times");
+  TrainConfig &t = opt.train;
+  train->add_option("--data", t.data, "llm.c token file to train on")
+      ->required();
+  train->add_option("--val", t.val, "llm.c token file to evaluate on");
+  train->add_option("--eval-every", t.eval_every,
+                    "Evaluate on --val before every N-th step (0: never)");
+  train->add_option("--eval-batches", t.eval_batches,
+                    "Global batches per evaluation (default: the file)");
+  train->add_option("--steps", t.steps, "Optimizer steps")->required();
+  train
+      ->add_option("--grad-accum", t.grad_accum,
+                   "Micro-batches per optimizer step")
+      ->capture_default_str();
+  train->add_option("--lr", t.lr, "Peak learning rate")->capture_default_str();
+  train
+      ->add_option("--min-lr", t.min_lr,
+                   "Learning rate at the last step "
+                   "(cosine)")
+      ->capture_default_str();
+  train->add_option("--warmup", t.warmup, "Linear warmup steps")
+      ->capture_default_str();
+  train->add_option("--schedule", t.schedule, "cosine or constant")
+      ->capture_default_str();
+  train->add_option("--clip", opt.clip,
+                    "Clip the global gradient norm at X (0: no clipping; "
+                    "default: the program's)");
+  train->add_option("--optimizer", opt.optimizer,
+                    "adamw or sgd: must be the program's");
+  train->add_option("--weight-decay", opt.weight_decay,
+                    "Weight decay of the decayed parameters (default: the "
+                    "program's)");
+  train->add_option("--beta1", opt.beta1,
+                    "AdamW beta1 (default: the "
+                    "program's)");
+  train->add_option("--beta2", opt.beta2,
+                    "AdamW beta2 (default: the "
+                    "program's)");
+  train->add_option("--eps", opt.eps,
+                    "AdamW epsilon (default: the "
+                    "program's)");
+  train->add_option("--momentum", opt.momentum,
+                    "SGD momentum (default: the program's)");
+  train->add_option("--load", opt.load, "Checkpoint to start from");
+  train->add_option("--save", opt.save, "Checkpoint to write at the end");
+  train->add_option("--log", opt.log, "JSON lines, one per step");
+  train->add_option("--ignore-token", t.ignore_token,
+                    "Targets equal to this token id are not counted (they "
+                    "become the program's ignore_index)");
+  auto *sequential =
+      train->add_flag("--sequential", opt.sequential,
+                      "Consecutive windows from the file start (the default)");
+  train
+      ->add_flag("--random-windows", t.random_windows,
+                 "Windows at seeded random positions")
+      ->excludes(sequential);
+  CLI::App *gradcheck = app.add_subcommand(
+      "gradcheck", "Compare train_step's gradients on the first batch with "
+                   "central finite differences of forward's loss");
+  gradcheck->add_option("--data", opt.data, "llm.c token file")->required();
+  gradcheck->add_option("--load", opt.load, "Checkpoint to use");
+  gradcheck
+      ->add_option("--per-param", opt.per_param,
+                   "Elements checked per parameter")
+      ->capture_default_str();
+  gradcheck->add_option("--fd-eps", opt.fd_eps, "Finite-difference step")
+      ->capture_default_str();
+  gradcheck->add_option("--atol", opt.atol, "Absolute tolerance")
+      ->capture_default_str();
+  gradcheck->add_option("--rtol", opt.rtol, "Relative tolerance")
+      ->capture_default_str();
+  for (CLI::App *sub : {info, init, eval, forward, train, gradcheck})
     sub->fallthrough();
 
   try {
@@ -180,6 +351,7 @@ int main(int argc, char **argv) {
     return e.get_exit_code();
   }
   std::string command = app.get_subcommands().front()->get_name();
+  opt.train.seed = opt.seed;
 
   auto report = [&](const std::exception &e) {
     if (!dynamic_cast<const PeerFailure *>(&e)) {
