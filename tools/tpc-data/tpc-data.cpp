@@ -33,6 +33,17 @@ struct EncodeOptions {
 };
 
 int run_encode(const EncodeOptions &opt) {
+  // Inputs first: a mistyped file name should not wait for the vocabulary.
+  std::vector<std::string> texts;
+  uint64_t bytes = 0;
+  for (const std::string &path : opt.files) {
+    texts.push_back(read_whole_file(path));
+    bytes += texts.back().size();
+  }
+  if (bytes == 0)
+    throw std::runtime_error("the input files are empty, so there are no "
+                             "tokens to write");
+
   Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(opt.vocab_dir);
   if (tokenizer.vocab_size() > 65536)
     throw std::runtime_error(
@@ -44,22 +55,15 @@ int run_encode(const EncodeOptions &opt) {
                              "separate documents; encode one file at a time");
 
   std::vector<int> ids;
-  uint64_t bytes = 0;
-  double seconds = 0;
-  for (size_t f = 0; f < opt.files.size(); ++f) {
-    std::string text = read_whole_file(opt.files[f]);
-    bytes += text.size();
+  auto start = std::chrono::steady_clock::now();
+  for (size_t f = 0; f < texts.size(); ++f) {
     if (f > 0)
       ids.push_back(tokenizer.end_of_text());
-    auto start = std::chrono::steady_clock::now();
-    tokenizer.encode(text, ids);
-    seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
+    tokenizer.encode(texts[f], ids);
   }
-  if (ids.empty())
-    throw std::runtime_error("the input files hold no text, so there are no "
-                             "tokens to write");
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 
   const uint64_t total = ids.size();
   uint64_t val = opt.val_tokens
@@ -95,7 +99,6 @@ int run_encode(const EncodeOptions &opt) {
 
 int run_decode(const std::string &vocab_dir, const std::string &path,
                uint64_t start, std::optional<uint64_t> count) {
-  Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(vocab_dir);
   TokenFile file(path);
   if (start > file.num_tokens())
     throw std::runtime_error(path + ": --start " + std::to_string(start) +
@@ -107,6 +110,7 @@ int run_decode(const std::string &vocab_dir, const std::string &path,
                              " --count " + std::to_string(n) +
                              " reaches past the end of its " +
                              std::to_string(file.num_tokens()) + " tokens");
+  Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(vocab_dir);
   std::vector<uint16_t> tokens(n);
   file.read(start, n, tokens.data());
   std::string text =
