@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo command: set up (install, configure, build), then show tpc on the
-# default models: GPT-2 124M written as a tpc module and its parameter
-# summary.
+# default models and data: GPT-2 124M's summary, Megatron's 8.3B compiled
+# for tp=8 with its cost report and the tp that fits a device, and a small
+# GPT-2 compiled for tp=2 and trained on the Brown corpus under mpirun.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TPC_BUILD_DIR:-$root/build}
@@ -20,17 +21,37 @@ echo "== Megatron-LM's 8.3B configuration compiled for 8-way tensor parallelism"
 "$bin/tpc-compile" "$root/models/megatron-8.3b.mlir" --tp=8 --micro-batch=8 --seq=1024 --report
 
 echo
-echo "== A tiny GPT-2 compiled into a program for tp=2 x dp=2"
-"$bin/tpc-compile" "$root/models/gpt2-tiny.mlir" --tp=2 --dp=2 --micro-batch=4 --seq=64 -o "$out/gpt2-tiny.tpc"
-ls -l "$out/gpt2-tiny.tpc"
+echo "== The smallest tp that fits the 8.3B model on 80 GiB devices"
+"$bin/tpc-plan" memory "$root/models/megatron-8.3b.mlir" --device-memory 80GiB \
+  --micro-batch 8 --seq 1024 --precision bf16 --max-tp 32
 
 echo
-echo "== Run it: the same weights and data at tp=2 x dp=2 and on one process"
-# Until the corpus preparation exists, the data is a synthetic token stream.
-/usr/bin/python3 "$root/test/e2e/tpc_e2e.py" tokens "$out/val.bin" 4096 512 --seed 1
-"$bin/tpc-compile" "$root/models/gpt2-tiny.mlir" --tp=1 --micro-batch=8 --seq=64 -o "$out/gpt2-tiny-tp1.tpc"
-mpi=(mpirun --oversubscribe -np 4)
+echo "== The Brown corpus, tokenized with GPT-2's vocabulary"
+data=$out/data
+"$root/scripts/fetch-data.sh" "$data"
+
+echo
+echo "== A small GPT-2 (4 layers, hidden 128, GPT-2's vocabulary) for tp=2"
+"$bin/tpc-model" gpt2 --layers 4 --hidden 128 --heads 4 --seq 128 -o "$out/small.mlir"
+"$bin/tpc-model" gpt2 --layers 4 --hidden 128 --heads 4 --seq 128 --summary | head -n 1
+"$bin/tpc-compile" "$out/small.mlir" --tp=2 --micro-batch=8 --seq=128 -o "$out/small.tpc"
+mpi=(mpirun --oversubscribe -np 2)
 if [ "$(id -u)" -eq 0 ]; then mpi+=(--allow-run-as-root); fi
-"${mpi[@]}" "$out/gpt2-tiny.tpc" eval --data "$out/val.bin"
-"$out/gpt2-tiny-tp1.tpc" eval --data "$out/val.bin"
-"${mpi[@]}" "$out/gpt2-tiny.tpc" info
+steps=${TPC_DEMO_STEPS:-300}
+
+echo
+echo "== Before training"
+"$out/small.tpc" init --save "$out/init.safetensors"
+"${mpi[@]}" "$out/small.tpc" eval --data "$data/brown_val.bin" --load "$out/init.safetensors" --max-batches 32
+
+echo
+echo "== Training on 2 ranks (tp=2), $steps steps"
+"${mpi[@]}" "$out/small.tpc" train --data "$data/brown_train.bin" \
+  --val "$data/brown_val.bin" --eval-every 100 --eval-batches 8 \
+  --load "$out/init.safetensors" --steps "$steps" --lr 3e-3 --warmup 20 \
+  --schedule cosine --min-lr 3e-4 --log "$out/train.jsonl" --save "$out/small.safetensors"
+
+echo
+echo "== After training"
+"${mpi[@]}" "$out/small.tpc" eval --data "$data/brown_val.bin" --load "$out/small.safetensors" --max-batches 32
+echo "log: $out/train.jsonl  checkpoint: $out/small.safetensors"
