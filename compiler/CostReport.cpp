@@ -593,7 +593,10 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
       continue;
     report.plannedArenas.emplace_back(planned.getSymName().str(),
                                       arena.getInt());
-    if (planned.getSymName() == "train_step") {
+    // The planned arena is in the program's own dtypes (fp32 today); a
+    // bf16/fp16 estimate keeps the count of saved values in that dtype.
+    if (planned.getSymName() == "train_step" &&
+        config.precision == Precision::fp32) {
       report.activationBytes = arena.getInt();
       report.activationsPlanned = true;
     }
@@ -779,7 +782,9 @@ legend
   input's buffer. Parameters are not activations. Where tpc-plan-memory
   has run, "arena of F, planned" is the buffer the runtime allocates for
   function F (liveness-based reuse); once the module has a train_step, its
-  planned arena is the activation figure without recompute.
+  planned arena is the activation figure without recompute (in fp32, the
+  dtype programs run in; with --precision=bf16|fp16 the figure stays the
+  count of saved values in that dtype).
   Layers: a residual add x + F(x) closes a sublayer; a sublayer holding a
   self-attention starts a layer, the others (MLP, cross-attention) extend it.
   Per-layer recompute keeps what ops outside layers save plus every value a

@@ -41,14 +41,13 @@ steps=${TPC_DEMO_STEPS:-300}
 
 echo
 echo "== Before training"
-"$out/small.tpc" init --save "$out/init.safetensors"
-"${mpi[@]}" "$out/small.tpc" eval --data "$data/brown_val.bin" --load "$out/init.safetensors" --max-batches 32
+"${mpi[@]}" "$out/small.tpc" eval --data "$data/brown_val.bin" --max-batches 32
 
 echo
 echo "== Training on 2 ranks (tp=2), $steps steps"
 "${mpi[@]}" "$out/small.tpc" train --data "$data/brown_train.bin" \
   --val "$data/brown_val.bin" --eval-every 100 --eval-batches 8 \
-  --load "$out/init.safetensors" --steps "$steps" --lr 3e-3 --warmup 20 \
+  --steps "$steps" --lr 3e-3 --warmup 20 \
   --schedule cosine --min-lr 3e-4 --log "$out/train.jsonl" --save "$out/small.safetensors"
 
 echo
