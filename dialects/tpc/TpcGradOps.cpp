@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tpc/ShapeDiagnostics.h"
 #include "dialects/tpc/TpcOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -16,12 +17,9 @@
 
 using namespace mlir;
 using namespace tpc;
+using namespace tpc::detail;
 
 namespace {
-bool sameExtent(int64_t a, int64_t b) {
-  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
-}
-
 bool sameShape(RankedTensorType a, RankedTensorType b) {
   if (a.getRank() != b.getRank())
     return false;
@@ -31,33 +29,8 @@ bool sameShape(RankedTensorType a, RankedTensorType b) {
   return true;
 }
 
-std::string str(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
-
-/// Where a shape error of type inference is reported, and for which op.
-struct OpDiag {
-  std::optional<Location> loc;
-  StringRef op;
-};
-
-LogicalResult fail(const OpDiag &loc, const Twine &message) {
-  return emitOptionalError(loc.loc, "'", loc.op, "' op ", message);
-}
-
 RankedTensorType tensorType(Value value) {
   return cast<RankedTensorType>(value.getType());
-}
-
-LogicalResult expectRank(const OpDiag &loc, StringRef what,
-                         RankedTensorType type, int64_t rank) {
-  if (type.getRank() == rank)
-    return success();
-  return fail(loc,
-              what + " must have rank " + Twine(rank) + ", got " + str(type));
 }
 
 /// The adjoint `dout` of a forward result must have that result's shape

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/tpc/TpcOps.h"
+#include "dialects/tpc/ShapeDiagnostics.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -17,6 +18,7 @@
 
 using namespace mlir;
 using namespace tpc;
+using namespace tpc::detail;
 
 int64_t tpc::getModuleTp(ModuleOp module) {
   // The dialect verifier rejects a `tpc.tp` that is not an integer >= 1;
@@ -28,31 +30,6 @@ int64_t tpc::getModuleTp(ModuleOp module) {
 }
 
 namespace {
-bool sameExtent(int64_t a, int64_t b) {
-  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
-}
-
-std::string str(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << type;
-  return s;
-}
-
-std::string str(int64_t extent) {
-  return ShapedType::isDynamic(extent) ? "?" : std::to_string(extent);
-}
-
-/// Where a shape error of type inference is reported, and for which op.
-struct OpDiag {
-  std::optional<Location> loc;
-  StringRef op;
-};
-
-LogicalResult fail(const OpDiag &loc, const Twine &message) {
-  return emitOptionalError(loc.loc, "'", loc.op, "' op ", message);
-}
-
 /// The tensor-parallel size of the module that holds `op` (1 outside one).
 int64_t enclosingTp(Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
@@ -72,15 +49,6 @@ LogicalResult expectSameElementType(const OpDiag &loc,
                            "; cast them to one element type");
   }
   return success();
-}
-
-/// Checks that a tensor has the given rank; names the operand on failure.
-LogicalResult expectRank(const OpDiag &loc, StringRef what,
-                         RankedTensorType type, int64_t rank) {
-  if (type.getRank() == rank)
-    return success();
-  return fail(loc,
-              what + " must have rank " + Twine(rank) + ", got " + str(type));
 }
 
 /// Shared by the two attention ops: `hidden` must split into whole heads.
