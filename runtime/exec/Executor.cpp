@@ -1260,35 +1260,48 @@ double Executor::weight_decay(const Call &c, int param) const {
   return 0.0;
 }
 
-void Executor::op_adamw_update(const Call &c) {
+void Executor::op_adamw_update(const Call &c) { optimizer_update(c, "adamw"); }
+
+void Executor::op_sgd_update(const Call &c) { optimizer_update(c, "sgd"); }
+
+void Executor::optimizer_update(const Call &c, const std::string &compiled) {
   int param = param_of(c, 0);
   size_t n = slices_[param].local_elements();
   size_t offset = grad_offsets_[param];
-  AdamWParams p;
-  p.lr = read_scalar(c.in(1));
-  p.grad_scale = read_scalar(c.in(2));
-  p.beta1 = float(overrides_.beta1.value_or(c.real("beta1")));
-  p.beta2 = float(overrides_.beta2.value_or(c.real("beta2")));
-  p.eps = float(overrides_.eps.value_or(c.real("eps")));
-  p.weight_decay = float(weight_decay(c, param));
-  p.step = optimizer_step_;
+  float lr = read_scalar(c.in(1));
+  float grad_scale = read_scalar(c.in(2));
+  float decay = float(weight_decay(c, param));
   float *param_ptr = f32(program_.parameters(param).tensor());
-  backend_.adamw_update(param_ptr, f32(c.in(0)), state(adam_m_) + offset,
-                        state(adam_v_) + offset, n, p);
-}
-
-void Executor::op_sgd_update(const Call &c) {
-  int param = param_of(c, 0);
-  size_t n = slices_[param].local_elements();
-  SgdParams p;
-  p.lr = read_scalar(c.in(1));
-  p.grad_scale = read_scalar(c.in(2));
-  p.momentum = float(overrides_.momentum.value_or(c.real("momentum")));
-  p.weight_decay = float(weight_decay(c, param));
-  float *buffer =
-      p.momentum != 0.0f ? state(momentum_) + grad_offsets_[param] : nullptr;
-  backend_.sgd_update(f32(program_.parameters(param).tensor()), f32(c.in(0)),
-                      buffer, n, p);
+  // A hyperparameter comes from the command line, else from the compiled op
+  // when it is of the same optimizer, else from tpc-optimizer's defaults.
+  auto pick = [&](const std::optional<double> &override, const char *attr,
+                  double fallback) {
+    if (override)
+      return float(*override);
+    return float(compiled == overrides_.optimizer.value_or(compiled)
+                     ? c.real(attr)
+                     : fallback);
+  };
+  if (overrides_.optimizer.value_or(compiled) == "adamw") {
+    AdamWParams p;
+    p.lr = lr;
+    p.grad_scale = grad_scale;
+    p.beta1 = pick(overrides_.beta1, "beta1", 0.9);
+    p.beta2 = pick(overrides_.beta2, "beta2", 0.95);
+    p.eps = pick(overrides_.eps, "eps", 1e-8);
+    p.weight_decay = decay;
+    p.step = optimizer_step_;
+    backend_.adamw_update(param_ptr, f32(c.in(0)), state(adam_m_) + offset,
+                          state(adam_v_) + offset, n, p);
+  } else {
+    SgdParams p;
+    p.lr = lr;
+    p.grad_scale = grad_scale;
+    p.momentum = pick(overrides_.momentum, "momentum", 0.0);
+    p.weight_decay = decay;
+    float *buffer = p.momentum != 0.0f ? state(momentum_) + offset : nullptr;
+    backend_.sgd_update(param_ptr, f32(c.in(0)), buffer, n, p);
+  }
 }
 
 } // namespace tpc

@@ -35,6 +35,12 @@ struct RunOptions {
 /// Run-time values of the optimizer's hyperparameters. apply_step carries
 /// the compiler's values as op attributes; a value set here replaces them.
 struct OptimizerOverrides {
+  /// "adamw" or "sgd": replaces the optimizer apply_step was compiled with.
+  /// The update ops of both carry the parameter, its gradient, the learning
+  /// rate and the step's gradient scale, so either runs the other's update;
+  /// hyperparameters the compiled op lacks take the defaults of
+  /// tpc-optimizer (AdamW 0.9, 0.95, 1e-8; SGD without momentum).
+  std::optional<std::string> optimizer;
   std::optional<double> beta1, beta2, eps, weight_decay, momentum;
   /// Gradient clipping: > 0 clips at this norm, 0 disables clipping.
   std::optional<double> max_norm;
@@ -153,6 +159,9 @@ public:
   void op_grad_norm(const Call &c);
   void op_adamw_update(const Call &c);
   void op_sgd_update(const Call &c);
+  /// The update of one parameter by the optimizer in effect: the compiled
+  /// op's (`compiled`) unless the overrides name the other.
+  void optimizer_update(const Call &c, const std::string &compiled);
 
 private:
   float *f32(int id) const { return static_cast<float *>(ptrs_[id]); }

@@ -121,14 +121,17 @@ int run_command(Comm &comm, const program::Program &prog,
     ex = std::make_unique<Executor>(prog, *backend, comm);
     if (command == "train") {
       check_training(*ex, opt.train, opt.optimizer);
-      std::string compiled = ex->optimizer_of(ex->function("apply_step"));
-      if (compiled == "sgd" && (opt.beta1 || opt.beta2 || opt.eps))
+      std::string optimizer = opt.optimizer.empty()
+                                  ? ex->optimizer_of(ex->function("apply_step"))
+                                  : opt.optimizer;
+      if (optimizer == "sgd" && (opt.beta1 || opt.beta2 || opt.eps))
         throw std::runtime_error("--beta1, --beta2 and --eps are AdamW's; the "
-                                 "program's optimizer is sgd");
-      if (compiled == "adamw" && opt.momentum)
-        throw std::runtime_error("--momentum is SGD's; the program's "
-                                 "optimizer is adamw");
+                                 "optimizer is sgd");
+      if (optimizer == "adamw" && opt.momentum)
+        throw std::runtime_error("--momentum is SGD's; the optimizer is adamw");
       OptimizerOverrides o;
+      if (!opt.optimizer.empty())
+        o.optimizer = opt.optimizer;
       o.beta1 = opt.beta1;
       o.beta2 = opt.beta2;
       o.eps = opt.eps;
@@ -297,7 +300,8 @@ int main(int argc, char **argv) {
                     "Clip the global gradient norm at X (0: no clipping; "
                     "default: the program's)");
   train->add_option("--optimizer", opt.optimizer,
-                    "adamw or sgd: must be the program's");
+                    "adamw or sgd (default: the program's, chosen by "
+                    "tpc-compile --optimizer)");
   train->add_option("--weight-decay", opt.weight_decay,
                     "Weight decay of the decayed parameters (default: the "
                     "program's)");
