@@ -38,8 +38,7 @@ const PipelineStep kPipeline[] = {
      }},
     {"tpc-partition", [](const CompileOptions &) { return std::string(); }},
     {"tpc-autodiff", [](const CompileOptions &) { return std::string(); }},
-    {"tpc-data-parallel",
-     [](const CompileOptions &) { return std::string(); }},
+    {"tpc-data-parallel", [](const CompileOptions &) { return std::string(); }},
     {"tpc-optimizer",
      [](const CompileOptions &o) {
        return llvm::formatv("optimizer={0}", o.optimizer).str();
