@@ -18,6 +18,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -42,6 +43,11 @@ struct Options {
   int per_param = 3;
   double fd_eps = 2e-2, atol = 1e-3, rtol = 1e-2;
 };
+
+/// The signal that asked a training run to stop, 0 while none did.
+volatile std::sig_atomic_t stop_signal = 0;
+
+void on_stop_signal(int signal) { stop_signal = signal; }
 
 /// Writes the JSON lines of the training log (world rank 0 only).
 class JsonLog {
@@ -141,12 +147,38 @@ int run_command(Comm &comm, const program::Program &prog,
       ex->check(*entry.fn);
     }
   });
+  TrainConfig config = opt.train;
+  TrainState start;
+  start.seed = config.seed;
+  CheckpointContents loaded;
   together(comm, [&] {
     if (opt.load.empty())
       ex->init_parameters(opt.seed);
     else
-      ex->load_checkpoint(opt.load);
+      loaded = ex->load_checkpoint(opt.load, command == "train");
+    if (command != "train" || opt.load.empty())
+      return;
+    if (std::optional<TrainState> s = train_state_of(loaded.metadata, opt.load))
+      start = *s;
+    if (start.step > config.steps)
+      throw std::runtime_error(
+          opt.load + " was written after step " + std::to_string(start.step) +
+          ", beyond --steps " + std::to_string(config.steps) +
+          "; give the run's total --steps");
   });
+  if (command == "train" && !opt.load.empty() && root) {
+    if (loaded.optimizer_state)
+      std::printf("resuming from %s: step %lld, optimizer state and data "
+                  "position restored, seed %llu\n",
+                  opt.load.c_str(), (long long)start.step,
+                  (unsigned long long)start.seed);
+    else
+      std::printf("loaded weights only from %s (not a training checkpoint): "
+                  "fresh optimizer state from step 0\n",
+                  opt.load.c_str());
+    std::fflush(stdout);
+  }
+  config.seed = start.seed;
 
   if (command == "init") {
     ex->save_checkpoint(opt.save);
@@ -161,7 +193,10 @@ int run_command(Comm &comm, const program::Program &prog,
       if (root)
         log = std::make_unique<JsonLog>(opt.log);
     });
-    train(*ex, opt.train, [&](const StepResult &r) {
+    config.stop = &stop_signal;
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    TrainOutcome outcome = train(*ex, config, start, [&](const StepResult &r) {
       if (!root)
         return;
       log->write(r, comm);
@@ -176,12 +211,25 @@ int run_command(Comm &comm, const program::Program &prog,
       std::fflush(stdout);
     });
     if (!opt.save.empty()) {
-      ex->save_checkpoint(opt.save);
+      ex->save_checkpoint(opt.save, train_metadata(config, outcome.state),
+                          true);
       if (root)
         std::printf("wrote %d parameters to %s\n", prog.parameters_size(),
                     opt.save.c_str());
     }
-    return 0;
+    if (!outcome.stopped_by)
+      return 0;
+    if (root)
+      std::fprintf(stderr,
+                   "tpc-run: stopped by signal %d after step %lld/%lld; %s\n",
+                   outcome.stopped_by, (long long)outcome.state.step,
+                   (long long)config.steps,
+                   outcome.last_checkpoint.empty()
+                       ? "no checkpoint was written (no --save-dir)"
+                       : ("saved " + outcome.last_checkpoint +
+                          "; resume with --load " + outcome.last_checkpoint)
+                             .c_str());
+    return 128 + outcome.stopped_by;
   }
   if (command == "gradcheck") {
     GradCheckResult r = grad_check(*ex, opt.data, opt.per_param, opt.fd_eps,
@@ -312,8 +360,22 @@ int main(int argc, char **argv) {
                     "program's)");
   train->add_option("--momentum", opt.momentum,
                     "SGD momentum (default: the program's)");
-  train->add_option("--load", opt.load, "Checkpoint to start from");
-  train->add_option("--save", opt.save, "Checkpoint to write at the end");
+  train->add_option("--load", opt.load,
+                    "Checkpoint to start from: a training checkpoint resumes "
+                    "(optimizer state, step, data position, seed); a "
+                    "weights-only one starts a fresh run from its weights");
+  train->add_option("--save", opt.save,
+                    "Training checkpoint to write at the end");
+  train->add_option("--save-dir", t.save_dir,
+                    "Directory of training checkpoints step_<n>.safetensors "
+                    "(written at the end, every --save-every steps and on "
+                    "SIGINT/SIGTERM) and latest.safetensors linking the "
+                    "newest");
+  train->add_option("--save-every", t.save_every,
+                    "Write a checkpoint into --save-dir every N steps");
+  train->add_option(
+      "--keep", t.keep,
+      "Keep only the newest K checkpoints in --save-dir (0: all)");
   train->add_option("--log", opt.log, "JSON lines, one per step");
   train->add_option("--ignore-token", t.ignore_token,
                     "Targets equal to this token id are not counted (they "
@@ -382,6 +444,11 @@ int main(int argc, char **argv) {
 
   try {
     return run_command(comm, prog, command, opt);
+  } catch (const AgreedFailure &e) {
+    // Every rank stops here together; rank 0 speaks for them.
+    if (root)
+      std::fprintf(stderr, "tpc-run: error: %s\n", e.what());
+    return 1;
   } catch (const PeerFailure &e) {
     return report(e);
   } catch (const std::exception &e) {
