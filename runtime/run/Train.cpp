@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <set>
 
 namespace tpc {
 
@@ -316,6 +317,72 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   if (!c.save_dir.empty() && !saved && out.state.step > start.step)
     out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
   return out;
+}
+
+double model_flops_per_token(const Executor &ex) {
+  const program::Program &prog = ex.program();
+  const program::Function &fn = ex.function("train_step");
+  std::set<int> positional;
+  for (const program::Instruction &inst : fn.body())
+    if (inst.op() == "position_embedding")
+      positional.insert(inst.inputs(0));
+  double params = 0.0;
+  for (const program::Parameter &p : prog.parameters()) {
+    if (positional.count(p.tensor()))
+      continue;
+    double n = 1.0;
+    for (int64_t d : param_slice(p, prog.tensors(p.tensor()), 0, int(prog.tp()))
+                         .unpadded_shape)
+      n *= double(d);
+    params += n;
+  }
+  double attention = 0.0;
+  for (const program::Instruction &inst : fn.body()) {
+    bool self = inst.op() == "self_attention";
+    if (!self && inst.op() != "cross_attention")
+      continue;
+    const program::Tensor &q = ex.tensor(inst.inputs(0));
+    if (q.shape_size() != 3)
+      continue;
+    double width = double(q.shape(2)) / (self ? 3.0 : 1.0);
+    auto attr = inst.attrs().find("head_parallel");
+    if (attr != inst.attrs().end() && attr->second.flag())
+      width *= double(prog.tp());
+    double span = double(q.shape(1));
+    auto window = inst.attrs().find("window");
+    if (window != inst.attrs().end() && window->second.i() > 0)
+      span = std::min(span, double(window->second.i()));
+    attention += 12.0 * width * span;
+  }
+  return 6.0 * params + attention;
+}
+
+double probe_peak_flops(Backend &backend, int n) {
+  size_t bytes = size_t(n) * n * sizeof(float);
+  float *a = static_cast<float *>(backend.alloc(bytes));
+  float *b = static_cast<float *>(backend.alloc(bytes));
+  float *c = static_cast<float *>(backend.alloc(bytes));
+  std::vector<float> host(size_t(n) * n);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = float(i % 17) / 17.0f - 0.5f;
+  backend.copy_host_to_device(a, host.data(), bytes);
+  backend.copy_host_to_device(b, host.data(), bytes);
+  auto gemm = [&] {
+    backend.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+  };
+  gemm(); // warm up
+  backend.synchronize();
+  const int reps = 3;
+  auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < reps; ++r)
+    gemm();
+  backend.synchronize();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  for (float *p : {a, b, c})
+    backend.free(p);
+  return 2.0 * double(n) * n * n * reps / std::max(seconds, 1e-9);
 }
 
 GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,

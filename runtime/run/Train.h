@@ -108,6 +108,19 @@ TrainOutcome train(Executor &ex, const TrainConfig &config,
                    const TrainState &start,
                    const std::function<void(const StepResult &)> &on_step);
 
+/// Model FLOPs of one training step per token (forward and backward), from
+/// the program: 6 N for the N unpadded global parameter elements that
+/// multiply activations (every parameter but position-embedding tables,
+/// as nanoGPT counts), plus 12 C S per attention op of train_step's forward
+/// part for its
+/// global width C and the span S it attends to (T, or the window when
+/// smaller; causal masking not discounted, as in PaLM's MFU).
+double model_flops_per_token(const Executor &ex);
+
+/// Sustained f32 GEMM FLOP/s of this rank: a few square sgemms of side
+/// `n` on the backend.
+double probe_peak_flops(Backend &backend, int n = 1024);
+
 struct GradCheckResult {
   int checked = 0;
   double worst = 0.0; // largest |fd - analytic| / (atol + rtol * |analytic|)

@@ -11,6 +11,8 @@
   joined-steps RTOL FULL.jsonl A.jsonl B.jsonl ...
                                       the logs A, B, ... one after another give FULL's steps
                                       (step, tokens) and losses within RTOL (0: identical)
+  mfu FLOPS TOKENS PEAK A.jsonl       every step's "mfu" is FLOPS * TOKENS * tokens_per_s /
+                                      tokens / PEAK (relative 1e-4)
   header A.st                         print the metadata (key=value) and the tensor names
   losses A.jsonl                      print the per-step losses
   loss-below STEP VALUE A.jsonl       the loss of step STEP (-1: the last) is below VALUE
@@ -157,6 +159,15 @@ def main(argv):
                 if ref[name] != other[name]:
                     sys.exit('%s: the bytes of %s differ from %s' % (path, name, argv[1]))
         print('%d tensors byte-identical in %d checkpoints' % (len(ref), len(argv) - 1))
+    elif cmd == 'mfu':
+        flops, tokens, peak = float(argv[1]), float(argv[2]), float(argv[3])
+        for s in steps_of(argv[4]):
+            # tokens_per_s counts the targets; the step's seconds follow.
+            seconds = s['tokens'] / s['tokens_per_s']
+            want = flops * tokens / seconds / peak
+            if not abs(s['mfu'] - want) <= 1e-4 * want:
+                sys.exit('step %d: mfu %.9g, expected %.9g' % (s['step'], s['mfu'], want))
+        print('mfu agrees with %g FLOPs per token' % flops)
     elif cmd == 'header':
         header, _ = header_of(argv[1])
         for key, val in sorted(header.get('__metadata__', {}).items()):

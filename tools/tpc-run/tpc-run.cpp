@@ -18,6 +18,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <memory>
@@ -38,6 +39,7 @@ struct Options {
   TrainConfig train;
   std::string optimizer, log;
   std::optional<double> beta1, beta2, eps, weight_decay, momentum, clip;
+  std::optional<double> peak_flops;
   bool sequential = false;
   // gradcheck
   int per_param = 3;
@@ -60,7 +62,7 @@ public:
     if (file_)
       std::fclose(file_);
   }
-  void write(const StepResult &r, const Comm &comm) {
+  void write(const StepResult &r, const Comm &comm, double mfu) {
     if (!file_)
       return;
     std::fprintf(file_,
@@ -70,6 +72,7 @@ public:
                  (long long)r.step, r.loss, r.lr, r.grad_norm,
                  (long long)r.tokens, r.tokens / std::max(r.seconds, 1e-9),
                  comm.tp_size(), comm.dp_size());
+    std::fprintf(file_, ", \"mfu\": %.6g", mfu);
     if (r.val_loss)
       std::fprintf(file_, ", \"val_loss\": %.9g", *r.val_loss);
     std::fprintf(file_, "}\n");
@@ -79,6 +82,19 @@ public:
 private:
   std::FILE *file_ = nullptr;
 };
+
+/// "1h02m", "3m05s" or "12s".
+std::string duration(double seconds) {
+  long long s = (long long)std::llround(seconds);
+  char text[32];
+  if (s >= 3600)
+    std::snprintf(text, sizeof(text), "%lldh%02lldm", s / 3600, s % 3600 / 60);
+  else if (s >= 60)
+    std::snprintf(text, sizeof(text), "%lldm%02llds", s / 60, s % 60);
+  else
+    std::snprintf(text, sizeof(text), "%llds", s);
+  return text;
+}
 
 void print_info(const std::string &path, const program::Program &prog) {
   int64_t global = 0, local = 0;
@@ -193,18 +209,44 @@ int run_command(Comm &comm, const program::Program &prog,
       if (root)
         log = std::make_unique<JsonLog>(opt.log);
     });
+    // MFU: model FLOPs of the tokens processed over the job's peak.
+    double flops_per_token = model_flops_per_token(*ex);
+    double peak = opt.peak_flops.value_or(0.0);
+    if (!opt.peak_flops) {
+      peak = probe_peak_flops(ex->backend());
+      comm.all_reduce(&peak, 1, ReduceOp::Sum, Group::World);
+      peak /= comm.world_size();
+    }
+    if (root) {
+      std::printf(
+          "model %.4g FLOPs per token; peak %.4g FLOP/s per rank (%s)\n",
+          flops_per_token, peak,
+          opt.peak_flops ? "--peak-flops" : "measured by a 1024^3 sgemm probe");
+      std::fflush(stdout);
+    }
+    double step_tokens = double(prog.micro_batch()) * double(prog.seq()) *
+                         double(comm.dp_size()) * config.grad_accum;
+    double run_seconds = 0.0;
+    int64_t run_steps = 0;
     config.stop = &stop_signal;
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
     TrainOutcome outcome = train(*ex, config, start, [&](const StepResult &r) {
       if (!root)
         return;
-      log->write(r, comm);
+      double mfu = flops_per_token * step_tokens / std::max(r.seconds, 1e-9) /
+                   (peak * comm.world_size());
+      run_seconds += r.seconds;
+      ++run_steps;
+      double eta =
+          run_seconds / double(run_steps) * double(config.steps - r.step - 1);
+      log->write(r, comm, mfu);
       std::printf("step %lld/%lld | loss %.6f | lr %.3e | grad norm %.4f | "
-                  "%lld tokens | %.0f tok/s",
+                  "%lld tokens | %.0f tok/s | MFU %.2f%% | ETA %s",
                   (long long)r.step + 1, (long long)opt.train.steps, r.loss,
                   r.lr, r.grad_norm, (long long)r.tokens,
-                  r.tokens / std::max(r.seconds, 1e-9));
+                  r.tokens / std::max(r.seconds, 1e-9), 100.0 * mfu,
+                  duration(eta).c_str());
       if (r.val_loss)
         std::printf(" | val loss %.6f", *r.val_loss);
       std::printf("\n");
@@ -377,6 +419,11 @@ int main(int argc, char **argv) {
       "--keep", t.keep,
       "Keep only the newest K checkpoints in --save-dir (0: all)");
   train->add_option("--log", opt.log, "JSON lines, one per step");
+  train
+      ->add_option("--peak-flops", opt.peak_flops,
+                   "Peak FLOP/s of one rank, the denominator of MFU "
+                   "(default: measured by a short sgemm probe at start)")
+      ->check(CLI::PositiveNumber);
   train->add_option("--ignore-token", t.ignore_token,
                     "Targets equal to this token id are not counted (they "
                     "become the program's ignore_index)");
