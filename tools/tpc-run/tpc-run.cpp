@@ -4,7 +4,10 @@
 // `mpirun -np <tp*dp> tpc-run model.tpc <command> ...`, or `./model.tpc
 // <command> ...` since a program file starts with a #! line naming tpc-run.
 // Every error is reported by the rank that saw it; all ranks then exit with
-// a non-zero status.
+// a non-zero status. SIGINT/SIGTERM to any rank stop training at the next
+// step boundary with a checkpoint. (Open MPI's mpirun forwards a SIGTERM
+// but also tears the job down, which can kill the ranks before they save:
+// signal the ranks.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -231,6 +234,9 @@ int run_command(Comm &comm, const program::Program &prog,
     config.stop = &stop_signal;
     std::signal(SIGINT, on_stop_signal);
     std::signal(SIGTERM, on_stop_signal);
+    // A closed output pipe (mpirun tearing down its forwarding on SIGTERM)
+    // must not kill the run before it saves.
+    std::signal(SIGPIPE, SIG_IGN);
     TrainOutcome outcome = train(*ex, config, start, [&](const StepResult &r) {
       if (!root)
         return;
