@@ -342,7 +342,8 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", opt.seed,
                  "Seed of the initial weights (ignored with --load), of the "
-                 "dropout masks and of the random windows")
+                 "dropout masks and of the random windows (train --load of a "
+                 "training checkpoint uses the checkpoint's)")
       ->capture_default_str();
 
   CLI::App *info = app.add_subcommand("info", "Summarize the program");
