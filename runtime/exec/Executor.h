@@ -46,6 +46,12 @@ struct OptimizerOverrides {
   std::optional<double> max_norm;
 };
 
+/// What a checkpoint held besides the weights.
+struct CheckpointContents {
+  std::map<std::string, std::string> metadata;
+  bool optimizer_state = false;
+};
+
 class Executor {
 public:
   /// Allocates parameters, inputs and the arena. Throws std::runtime_error
@@ -64,11 +70,22 @@ public:
   //===--------------------------------------------------------------------===//
 
   void init_parameters(uint64_t seed);
-  /// Each rank reads its slices of the global tensors.
-  void load_checkpoint(const std::string &path);
+  /// Each rank reads its slices of the global tensors. With
+  /// `optimizer_state`, a training checkpoint (one whose metadata names an
+  /// optimizer) also restores the optimizer state of the program's
+  /// optimizer (AdamW m and v, SGD momentum: global tensors
+  /// `optimizer.<m|v|momentum>.<name>`) and the optimizer step; it throws
+  /// when the checkpoint's optimizer is another. Returns the metadata and
+  /// whether optimizer state was restored.
+  CheckpointContents load_checkpoint(const std::string &path,
+                                     bool optimizer_state = false);
   /// Gathers the slices to world rank 0, which writes the global tensors
-  /// atomically. A collective over the world.
-  void save_checkpoint(const std::string &path);
+  /// atomically. With `optimizer_state`, also the optimizer state of
+  /// apply_step's optimizer and the optimizer step; `metadata` is added to
+  /// the file's. A collective over the world.
+  void save_checkpoint(const std::string &path,
+                       const std::map<std::string, std::string> &metadata = {},
+                       bool optimizer_state = false);
   /// This rank's slice of a parameter, on the host.
   std::vector<float> read_parameter(const std::string &name);
   /// Replaces this rank's slice of a parameter.
@@ -186,6 +203,11 @@ private:
   /// The dropout index map of an activation of this rank: its data-parallel
   /// rank's sequences and, for a per_rank stream, its tensor-parallel slice.
   GlobalIndexMap dropout_map(const Call &c, int tensor, bool per_rank);
+  /// The optimizer state buffers of apply_step's optimizer, by the name
+  /// they carry in checkpoints ("m", "v", "momentum"); with `allocate`,
+  /// AdamW's are allocated (zero) when still absent.
+  std::vector<std::pair<std::string, float **>>
+  optimizer_buffers(bool allocate);
 
   program::Program program_;
   Backend &backend_;

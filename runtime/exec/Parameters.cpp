@@ -176,6 +176,13 @@ void load_parameter(const SafetensorsReader &file,
   });
 }
 
+void load_slice(const SafetensorsReader &file, const std::string &name,
+                const ParamSlice &slice, float *out) {
+  fill_slice(slice, out, [&](float *valid) {
+    file.read_f32(name, slice.unpadded_shape, valid, slice.valid);
+  });
+}
+
 std::vector<float> assemble_parameter(const program::Parameter &param,
                                       const program::Tensor &local, int tp,
                                       const float *slices) {

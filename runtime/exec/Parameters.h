@@ -56,6 +56,12 @@ void load_parameter(const SafetensorsReader &file,
                     const program::Parameter &param, const ParamSlice &slice,
                     float *out);
 
+/// Reads the local slice of the global tensor `name` (unpadded shape
+/// slice.unpadded_shape) into local_elements floats, padding zero: how
+/// optimizer state parallel to a parameter is read.
+void load_slice(const SafetensorsReader &file, const std::string &name,
+                const ParamSlice &slice, float *out);
+
 /// The unpadded global tensor from the local slices of tp ranks, rank r's at
 /// slices + r * local_elements.
 std::vector<float> assemble_parameter(const program::Parameter &param,

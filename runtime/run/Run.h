@@ -27,6 +27,13 @@ struct PeerFailure : std::runtime_error {
   PeerFailure() : std::runtime_error("another rank failed") {}
 };
 
+/// An error every rank sees at once (a condition agreed through a
+/// collective): each rank throws it, world rank 0 reports it, and no rank
+/// needs to abort the others.
+struct AgreedFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// Runs `step` on every rank; if it throws anywhere, it throws everywhere:
 /// the failing ranks rethrow their error, the others throw PeerFailure.
 template <typename Step> void together(Comm &comm, Step &&step) {

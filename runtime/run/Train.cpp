@@ -3,9 +3,12 @@
 #include "runtime/run/Train.h"
 #include "runtime/io/TokenFile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <memory>
+#include <set>
 
 namespace tpc {
 
@@ -41,7 +44,106 @@ const program::Function &apply_step_of(Executor &ex) {
       throw std::runtime_error("apply_step's inputs must be f32 scalars");
   return fn;
 }
+
+uint64_t parse_count(const std::map<std::string, std::string> &metadata,
+                     const std::string &key, const std::string &path) {
+  auto it = metadata.find(key);
+  if (it == metadata.end())
+    throw std::runtime_error(path + ": a training checkpoint without " + key +
+                             " in its metadata; the file is corrupt");
+  const std::string &v = it->second;
+  if (v.empty() || v.size() > 20 ||
+      v.find_first_not_of("0123456789") != std::string::npos)
+    throw std::runtime_error(path + ": metadata " + key + " = '" + v +
+                             "' is not a count; the file is corrupt");
+  return std::stoull(v);
+}
+
+std::string step_file(const TrainConfig &c, int64_t step) {
+  return c.save_dir + "/step_" + std::to_string(step) + ".safetensors";
+}
+
+/// Points save_dir/latest.safetensors at `name` (a relative symlink,
+/// replaced atomically) and removes all but the newest `keep` step files.
+void rotate(const TrainConfig &c, const std::string &name) {
+  namespace fs = std::filesystem;
+  fs::path dir(c.save_dir);
+  fs::path tmp = dir / "latest.safetensors.tmp";
+  fs::remove(tmp);
+  fs::create_symlink(name, tmp);
+  fs::rename(tmp, dir / "latest.safetensors");
+  if (c.keep <= 0)
+    return;
+  std::vector<std::pair<uint64_t, fs::path>> steps;
+  for (const fs::directory_entry &e : fs::directory_iterator(dir)) {
+    std::string f = e.path().filename().string();
+    const std::string prefix = "step_", suffix = ".safetensors";
+    if (f.size() <= prefix.size() + suffix.size() ||
+        f.compare(0, prefix.size(), prefix) != 0 ||
+        f.compare(f.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    std::string n =
+        f.substr(prefix.size(), f.size() - prefix.size() - suffix.size());
+    if (n.find_first_not_of("0123456789") == std::string::npos)
+      steps.emplace_back(std::stoull(n), e.path());
+  }
+  std::sort(steps.begin(), steps.end());
+  for (size_t i = 0; i + size_t(c.keep) < steps.size(); ++i)
+    fs::remove(steps[i].second);
+}
+
+/// Writes the training checkpoint of `state` into save_dir; returns its
+/// path. A collective over the world.
+std::string save_step(Executor &ex, const TrainConfig &c,
+                      const TrainState &state, const std::string &last) {
+  std::string path = step_file(c, state.step);
+  try {
+    ex.save_checkpoint(path, train_metadata(c, state), true);
+  } catch (const std::runtime_error &e) {
+    throw std::runtime_error(std::string(e.what()) + "; " +
+                             (last.empty()
+                                  ? "no checkpoint was written by this run"
+                                  : "the last good checkpoint is " + last));
+  }
+  std::string error;
+  if (ex.comm().world_rank() == 0) {
+    try {
+      rotate(c, "step_" + std::to_string(state.step) + ".safetensors");
+    } catch (const std::exception &e) {
+      error = c.save_dir +
+              ": cannot update latest.safetensors or remove "
+              "old checkpoints: " +
+              e.what();
+    }
+  }
+  if (!ex.comm().all_ok(error.empty()))
+    throw std::runtime_error(
+        error.empty() ? "rank 0 could not update " + c.save_dir : error);
+  return path;
+}
 } // namespace
+
+std::optional<TrainState>
+train_state_of(const std::map<std::string, std::string> &metadata,
+               const std::string &path) {
+  if (!metadata.count("tpc.trainer_step"))
+    return std::nullopt;
+  TrainState s;
+  s.step = int64_t(parse_count(metadata, "tpc.trainer_step", path));
+  s.data_position = parse_count(metadata, "tpc.data_position", path);
+  s.seed = parse_count(metadata, "tpc.seed", path);
+  return s;
+}
+
+std::map<std::string, std::string> train_metadata(const TrainConfig &c,
+                                                  const TrainState &s) {
+  return {{"tpc.trainer_step", std::to_string(s.step)},
+          {"tpc.data_position", std::to_string(s.data_position)},
+          {"tpc.seed", std::to_string(s.seed)},
+          {"tpc.steps", std::to_string(c.steps)},
+          {"tpc.grad_accum", std::to_string(c.grad_accum)},
+          {"tpc.windows", c.random_windows ? "random" : "sequential"}};
+}
 
 double learning_rate(const TrainConfig &c, int64_t step) {
   if (step < c.warmup)
@@ -71,14 +173,18 @@ void check_training(Executor &ex, const TrainConfig &c,
   if (c.schedule != "cosine" && c.schedule != "constant")
     throw std::runtime_error("unknown --schedule '" + c.schedule +
                              "' (expected cosine or constant)");
+  if (c.save_every < 0 || c.keep < 0)
+    throw std::runtime_error("--save-every and --keep must be >= 0");
+  if ((c.save_every > 0 || c.keep > 0) && c.save_dir.empty())
+    throw std::runtime_error("--save-every and --keep need --save-dir");
   if (c.warmup < 0 || c.lr < 0 || c.min_lr < 0)
     throw std::runtime_error("--lr, --min-lr and --warmup must be >= 0");
   if (!c.val.empty())
     ex.check(*describe_entry(ex, "forward").fn);
 }
 
-void train(Executor &ex, const TrainConfig &c,
-           const std::function<void(const StepResult &)> &on_step) {
+TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
+                   const std::function<void(const StepResult &)> &on_step) {
   Comm &comm = ex.comm();
   ModelEntry entry = describe_entry(ex, "train_step");
   const program::Function &apply = apply_step_of(ex);
@@ -99,11 +205,28 @@ void train(Executor &ex, const TrainConfig &c,
                                std::to_string(comm.dp_size()) + " x " +
                                std::to_string(entry.B) + " windows of " +
                                std::to_string(entry.T + 1) + " tokens");
+    if (!c.random_windows) {
+      try {
+        batcher->seek(start.data_position);
+      } catch (const std::invalid_argument &e) {
+        throw std::runtime_error(e.what());
+      }
+    }
+    if (!c.save_dir.empty() && comm.world_rank() == 0)
+      std::filesystem::create_directories(c.save_dir);
   });
+  TrainOutcome out;
+  out.state = start;
+  auto checkpoint_note = [&] {
+    return out.last_checkpoint.empty()
+               ? std::string("no checkpoint was written by this run")
+               : "the last good checkpoint is " + out.last_checkpoint;
+  };
   size_t n = size_t(entry.B) * entry.T;
   std::vector<int> inputs(n), targets(n);
   uint64_t global = uint64_t(comm.dp_size()) * entry.B * entry.T;
-  for (int64_t step = 0; step < c.steps; ++step) {
+  bool saved = false; // the newest state is in save_dir
+  for (int64_t step = start.step; step < c.steps; ++step) {
     auto start = std::chrono::steady_clock::now();
     StepResult r;
     r.step = step;
@@ -144,6 +267,13 @@ void train(Executor &ex, const TrainConfig &c,
                                " has no target token to train on (every "
                                "target is ignored)");
     r.loss = totals[0] / totals[1];
+    if (!std::isfinite(r.loss))
+      throw AgreedFailure("step " + std::to_string(step + 1) + "/" +
+                          std::to_string(c.steps) + ": the loss is " +
+                          std::to_string(r.loss) +
+                          "; stopping before the update (lower --lr or "
+                          "--clip); " +
+                          checkpoint_note());
     r.tokens = int64_t(totals[1]);
     r.lr = learning_rate(c, step);
     float lr = float(r.lr), inv_count = float(1.0 / totals[1]);
@@ -154,11 +284,102 @@ void train(Executor &ex, const TrainConfig &c,
     float norm = 0.0f;
     ex.read_output(apply, 0, &norm, sizeof(norm));
     r.grad_norm = norm;
+    if (!std::isfinite(r.grad_norm))
+      throw AgreedFailure("step " + std::to_string(step + 1) + "/" +
+                          std::to_string(c.steps) + ": the gradient norm is " +
+                          std::to_string(r.grad_norm) +
+                          " and the update made the weights non-finite "
+                          "(lower --lr or --clip); " +
+                          checkpoint_note());
     r.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     on_step(r);
+    out.state.step = step + 1;
+    out.state.data_position = batcher->position();
+    saved = false;
+    if (c.save_every > 0 && out.state.step % c.save_every == 0) {
+      out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
+      saved = true;
+    }
+    if (c.stop) {
+      double signal = double(*c.stop);
+      comm.all_reduce(&signal, 1, ReduceOp::Max, Group::World);
+      if (signal > 0 && out.state.step < c.steps) {
+        out.stopped_by = int(signal);
+        break;
+      }
+    }
   }
+  if (!c.save_dir.empty() && !saved && out.state.step > start.step)
+    out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
+  return out;
+}
+
+double model_flops_per_token(const Executor &ex) {
+  const program::Program &prog = ex.program();
+  const program::Function &fn = ex.function("train_step");
+  std::set<int> positional;
+  for (const program::Instruction &inst : fn.body())
+    if (inst.op() == "position_embedding")
+      positional.insert(inst.inputs(0));
+  double params = 0.0;
+  for (const program::Parameter &p : prog.parameters()) {
+    if (positional.count(p.tensor()))
+      continue;
+    double n = 1.0;
+    for (int64_t d : param_slice(p, prog.tensors(p.tensor()), 0, int(prog.tp()))
+                         .unpadded_shape)
+      n *= double(d);
+    params += n;
+  }
+  double attention = 0.0;
+  for (const program::Instruction &inst : fn.body()) {
+    bool self = inst.op() == "self_attention";
+    if (!self && inst.op() != "cross_attention")
+      continue;
+    const program::Tensor &q = ex.tensor(inst.inputs(0));
+    if (q.shape_size() != 3)
+      continue;
+    double width = double(q.shape(2)) / (self ? 3.0 : 1.0);
+    auto attr = inst.attrs().find("head_parallel");
+    if (attr != inst.attrs().end() && attr->second.flag())
+      width *= double(prog.tp());
+    double span = double(q.shape(1));
+    auto window = inst.attrs().find("window");
+    if (window != inst.attrs().end() && window->second.i() > 0)
+      span = std::min(span, double(window->second.i()));
+    attention += 12.0 * width * span;
+  }
+  return 6.0 * params + attention;
+}
+
+double probe_peak_flops(Backend &backend, int n) {
+  size_t bytes = size_t(n) * n * sizeof(float);
+  float *a = static_cast<float *>(backend.alloc(bytes));
+  float *b = static_cast<float *>(backend.alloc(bytes));
+  float *c = static_cast<float *>(backend.alloc(bytes));
+  std::vector<float> host(size_t(n) * n);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = float(i % 17) / 17.0f - 0.5f;
+  backend.copy_host_to_device(a, host.data(), bytes);
+  backend.copy_host_to_device(b, host.data(), bytes);
+  auto gemm = [&] {
+    backend.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+  };
+  gemm(); // warm up
+  backend.synchronize();
+  const int reps = 3;
+  auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < reps; ++r)
+    gemm();
+  backend.synchronize();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  for (float *p : {a, b, c})
+    backend.free(p);
+  return 2.0 * double(n) * n * n * reps / std::max(seconds, 1e-9);
 }
 
 GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,

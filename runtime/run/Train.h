@@ -19,8 +19,10 @@
 #include "runtime/exec/Executor.h"
 #include "runtime/run/Run.h"
 
+#include <csignal>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -41,6 +43,40 @@ struct TrainConfig {
   /// Targets equal to this token id are not counted (they become the
   /// program's ignore_index); < 0: none.
   int ignore_token = -1;
+  /// Training checkpoints save_dir/step_<n>.safetensors after every
+  /// save_every-th step (0: none) and after the last or a stopped step;
+  /// only the newest `keep` stay (0: all); save_dir/latest.safetensors
+  /// links the newest.
+  std::string save_dir;
+  int64_t save_every = 0;
+  int keep = 0;
+  /// Set (to the signal number) by a signal handler: every rank finishes
+  /// its step, the ranks agree at the step boundary, save, and stop.
+  const volatile std::sig_atomic_t *stop = nullptr;
+};
+
+/// Where a training run stands between steps: what a training checkpoint
+/// records besides the weights and the optimizer state.
+struct TrainState {
+  int64_t step = 0;           // optimizer steps done
+  uint64_t data_position = 0; // the sequential batcher's token offset
+  uint64_t seed = 0;
+};
+
+/// The trainer state in a checkpoint's metadata; nullopt for a checkpoint
+/// without one (weights only). Throws naming `path` for malformed values.
+std::optional<TrainState>
+train_state_of(const std::map<std::string, std::string> &metadata,
+               const std::string &path);
+
+/// The metadata that records `state` (and the config it runs under).
+std::map<std::string, std::string> train_metadata(const TrainConfig &config,
+                                                  const TrainState &state);
+
+struct TrainOutcome {
+  TrainState state;
+  int stopped_by = 0;          // the signal that stopped the run, 0: none
+  std::string last_checkpoint; // the newest file in save_dir, "" if none
 };
 
 /// The learning rate of step `step` (0-based): linear warmup to lr over
@@ -64,10 +100,26 @@ struct StepResult {
 void check_training(Executor &ex, const TrainConfig &config,
                     const std::string &optimizer);
 
-/// Runs config.steps optimizer steps; `on_step` sees each step's result on
-/// every rank.
-void train(Executor &ex, const TrainConfig &config,
-           const std::function<void(const StepResult &)> &on_step);
+/// Runs optimizer steps from `start` (a fresh run: {0, 0, seed}) to
+/// config.steps; `on_step` sees each step's result on every rank. A loss
+/// that is not finite throws AgreedFailure naming the step before the
+/// update, so the newest checkpoint stays the last good one.
+TrainOutcome train(Executor &ex, const TrainConfig &config,
+                   const TrainState &start,
+                   const std::function<void(const StepResult &)> &on_step);
+
+/// Model FLOPs of one training step per token (forward and backward), from
+/// the program: 6 N for the N unpadded global parameter elements that
+/// multiply activations (every parameter but position-embedding tables,
+/// as nanoGPT counts), plus 12 C S per attention op of train_step's forward
+/// part for its
+/// global width C and the span S it attends to (T, or the window when
+/// smaller; causal masking not discounted, as in PaLM's MFU).
+double model_flops_per_token(const Executor &ex);
+
+/// Sustained f32 GEMM FLOP/s of this rank: a few square sgemms of side
+/// `n` on the backend.
+double probe_peak_flops(Backend &backend, int n = 1024);
 
 struct GradCheckResult {
   int checked = 0;

@@ -7,6 +7,13 @@
   same-f32 ATOL A.f32 B.f32           raw float32 files agree elementwise within ATOL
   same-steps RTOL A.jsonl B.jsonl ...  every log's per-step "loss" equals the first's within RTOL
   same-weights ATOL A.st B.st ...     safetensors files hold the same f32 tensors within ATOL
+  same-bytes A.st B.st ...            safetensors files hold the same tensors, byte for byte
+  joined-steps RTOL FULL.jsonl A.jsonl B.jsonl ...
+                                      the logs A, B, ... one after another give FULL's steps
+                                      (step, tokens) and losses within RTOL (0: identical)
+  mfu FLOPS TOKENS PEAK A.jsonl       every step's "mfu" is FLOPS * TOKENS * tokens_per_s /
+                                      tokens / PEAK (relative 1e-4)
+  header A.st                         print the metadata (key=value) and the tensor names
   losses A.jsonl                      print the per-step losses
   loss-below STEP VALUE A.jsonl       the loss of step STEP (-1: the last) is below VALUE
   stream OUT VOCAB PERIOD COUNT       a token file repeating 0..PERIOD-1
@@ -48,6 +55,34 @@ def tensors_of(path):
         raw = data[8 + n + begin:8 + n + end]
         out[name] = struct.unpack('<%df' % (len(raw) // 4), raw)
     return out
+
+
+def header_of(path):
+    data = open(path, 'rb').read()
+    (n,) = struct.unpack('<Q', data[:8])
+    return json.loads(data[8:8 + n]), data[8 + n:]
+
+
+def raw_tensors_of(path):
+    header, body = header_of(path)
+    return {name: body[info['data_offsets'][0]:info['data_offsets'][1]]
+            for name, info in header.items() if name != '__metadata__'}
+
+
+def compare_steps(rtol, ref, run, ref_name, run_name):
+    """The largest relative loss difference; exits on a mismatch."""
+    if len(run) != len(ref):
+        sys.exit('%s: %d steps, %s has %d' % (run_name, len(run), ref_name, len(ref)))
+    worst = 0.0
+    for a, b in zip(ref, run):
+        if a['step'] != b['step'] or a['tokens'] != b['tokens']:
+            sys.exit('%s: step %d (%d tokens) differs from %s' % (run_name, b['step'], b['tokens'], ref_name))
+        d = abs(a['loss'] - b['loss']) / abs(a['loss'])
+        worst = max(worst, d)
+        if not d <= rtol:
+            sys.exit('%s: step %d loss %.9g differs from %.9g by more than relative %g'
+                     % (run_name, b['step'], b['loss'], a['loss'], rtol))
+    return worst
 
 
 def write_tokens(out, tokens):
@@ -105,19 +140,41 @@ def main(argv):
         ref = steps_of(argv[2])
         worst = 0.0
         for path in argv[3:]:
-            run = steps_of(path)
-            if len(run) != len(ref):
-                sys.exit('%s: %d steps, %s has %d' % (path, len(run), argv[2], len(ref)))
-            for a, b in zip(ref, run):
-                if a['step'] != b['step'] or a['tokens'] != b['tokens']:
-                    sys.exit('%s: step %d (%d tokens) differs from %s' % (path, b['step'], b['tokens'], argv[2]))
-                d = abs(a['loss'] - b['loss']) / abs(a['loss'])
-                worst = max(worst, d)
-                if not d <= rtol:
-                    sys.exit('%s: step %d loss %.9g differs from %.9g by more than relative %g'
-                             % (path, b['step'], b['loss'], a['loss'], rtol))
+            worst = max(worst, compare_steps(rtol, ref, steps_of(path), argv[2], path))
         print('same %d step losses in %d runs (largest relative difference %.3g)'
               % (len(ref), len(argv) - 2, worst))
+    elif cmd == 'joined-steps':
+        rtol = float(argv[1])
+        joined = [s for path in argv[3:] for s in steps_of(path)]
+        worst = compare_steps(rtol, steps_of(argv[2]), joined, argv[2], ' + '.join(argv[3:]))
+        print('%d steps in %d logs match (largest relative difference %.3g)'
+              % (len(joined), len(argv) - 3, worst))
+    elif cmd == 'same-bytes':
+        ref = raw_tensors_of(argv[1])
+        for path in argv[2:]:
+            other = raw_tensors_of(path)
+            if sorted(other) != sorted(ref):
+                sys.exit('%s: tensors differ from %s' % (path, argv[1]))
+            for name in ref:
+                if ref[name] != other[name]:
+                    sys.exit('%s: the bytes of %s differ from %s' % (path, name, argv[1]))
+        print('%d tensors byte-identical in %d checkpoints' % (len(ref), len(argv) - 1))
+    elif cmd == 'mfu':
+        flops, tokens, peak = float(argv[1]), float(argv[2]), float(argv[3])
+        for s in steps_of(argv[4]):
+            # tokens_per_s counts the targets; the step's seconds follow.
+            seconds = s['tokens'] / s['tokens_per_s']
+            want = flops * tokens / seconds / peak
+            if not abs(s['mfu'] - want) <= 1e-4 * want:
+                sys.exit('step %d: mfu %.9g, expected %.9g' % (s['step'], s['mfu'], want))
+        print('mfu agrees with %g FLOPs per token' % flops)
+    elif cmd == 'header':
+        header, _ = header_of(argv[1])
+        for key, val in sorted(header.get('__metadata__', {}).items()):
+            print('%s=%s' % (key, val))
+        for name in sorted(header):
+            if name != '__metadata__':
+                print(name)
     elif cmd == 'same-weights':
         atol = float(argv[1])
         ref = tensors_of(argv[2])

@@ -4,7 +4,10 @@
 // `mpirun -np <tp*dp> tpc-run model.tpc <command> ...`, or `./model.tpc
 // <command> ...` since a program file starts with a #! line naming tpc-run.
 // Every error is reported by the rank that saw it; all ranks then exit with
-// a non-zero status.
+// a non-zero status. SIGINT/SIGTERM to any rank stop training at the next
+// step boundary with a checkpoint. (Open MPI's mpirun forwards a SIGTERM
+// but also tears the job down, which can kill the ranks before they save:
+// signal the ranks.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -37,11 +42,17 @@ struct Options {
   TrainConfig train;
   std::string optimizer, log;
   std::optional<double> beta1, beta2, eps, weight_decay, momentum, clip;
+  std::optional<double> peak_flops;
   bool sequential = false;
   // gradcheck
   int per_param = 3;
   double fd_eps = 2e-2, atol = 1e-3, rtol = 1e-2;
 };
+
+/// The signal that asked a training run to stop, 0 while none did.
+volatile std::sig_atomic_t stop_signal = 0;
+
+void on_stop_signal(int signal) { stop_signal = signal; }
 
 /// Writes the JSON lines of the training log (world rank 0 only).
 class JsonLog {
@@ -54,7 +65,7 @@ public:
     if (file_)
       std::fclose(file_);
   }
-  void write(const StepResult &r, const Comm &comm) {
+  void write(const StepResult &r, const Comm &comm, double mfu) {
     if (!file_)
       return;
     std::fprintf(file_,
@@ -64,6 +75,7 @@ public:
                  (long long)r.step, r.loss, r.lr, r.grad_norm,
                  (long long)r.tokens, r.tokens / std::max(r.seconds, 1e-9),
                  comm.tp_size(), comm.dp_size());
+    std::fprintf(file_, ", \"mfu\": %.6g", mfu);
     if (r.val_loss)
       std::fprintf(file_, ", \"val_loss\": %.9g", *r.val_loss);
     std::fprintf(file_, "}\n");
@@ -73,6 +85,19 @@ public:
 private:
   std::FILE *file_ = nullptr;
 };
+
+/// "1h02m", "3m05s" or "12s".
+std::string duration(double seconds) {
+  long long s = (long long)std::llround(seconds);
+  char text[32];
+  if (s >= 3600)
+    std::snprintf(text, sizeof(text), "%lldh%02lldm", s / 3600, s % 3600 / 60);
+  else if (s >= 60)
+    std::snprintf(text, sizeof(text), "%lldm%02llds", s / 60, s % 60);
+  else
+    std::snprintf(text, sizeof(text), "%llds", s);
+  return text;
+}
 
 void print_info(const std::string &path, const program::Program &prog) {
   int64_t global = 0, local = 0;
@@ -144,12 +169,38 @@ int run_command(Comm &comm, const program::Program &prog,
       ex->check(*entry.fn);
     }
   });
+  TrainConfig config = opt.train;
+  TrainState start;
+  start.seed = config.seed;
+  CheckpointContents loaded;
   together(comm, [&] {
     if (opt.load.empty())
       ex->init_parameters(opt.seed);
     else
-      ex->load_checkpoint(opt.load);
+      loaded = ex->load_checkpoint(opt.load, command == "train");
+    if (command != "train" || opt.load.empty())
+      return;
+    if (std::optional<TrainState> s = train_state_of(loaded.metadata, opt.load))
+      start = *s;
+    if (start.step > config.steps)
+      throw std::runtime_error(
+          opt.load + " was written after step " + std::to_string(start.step) +
+          ", beyond --steps " + std::to_string(config.steps) +
+          "; give the run's total --steps");
   });
+  if (command == "train" && !opt.load.empty() && root) {
+    if (loaded.optimizer_state)
+      std::printf("resuming from %s: step %lld, optimizer state and data "
+                  "position restored, seed %llu\n",
+                  opt.load.c_str(), (long long)start.step,
+                  (unsigned long long)start.seed);
+    else
+      std::printf("loaded weights only from %s (not a training checkpoint): "
+                  "fresh optimizer state from step 0\n",
+                  opt.load.c_str());
+    std::fflush(stdout);
+  }
+  config.seed = start.seed;
 
   if (command == "init") {
     ex->save_checkpoint(opt.save);
@@ -164,27 +215,72 @@ int run_command(Comm &comm, const program::Program &prog,
       if (root)
         log = std::make_unique<JsonLog>(opt.log);
     });
-    train(*ex, opt.train, [&](const StepResult &r) {
+    // MFU: model FLOPs of the tokens processed over the job's peak.
+    double flops_per_token = model_flops_per_token(*ex);
+    double peak = opt.peak_flops.value_or(0.0);
+    if (!opt.peak_flops) {
+      peak = probe_peak_flops(ex->backend());
+      comm.all_reduce(&peak, 1, ReduceOp::Sum, Group::World);
+      peak /= comm.world_size();
+    }
+    if (root) {
+      std::printf(
+          "model %.4g FLOPs per token; peak %.4g FLOP/s per rank (%s)\n",
+          flops_per_token, peak,
+          opt.peak_flops ? "--peak-flops" : "measured by a 1024^3 sgemm probe");
+      std::fflush(stdout);
+    }
+    double step_tokens = double(prog.micro_batch()) * double(prog.seq()) *
+                         double(comm.dp_size()) * config.grad_accum;
+    double run_seconds = 0.0;
+    int64_t run_steps = 0;
+    config.stop = &stop_signal;
+    std::signal(SIGINT, on_stop_signal);
+    std::signal(SIGTERM, on_stop_signal);
+    // A closed output pipe (mpirun tearing down its forwarding on SIGTERM)
+    // must not kill the run before it saves.
+    std::signal(SIGPIPE, SIG_IGN);
+    TrainOutcome outcome = train(*ex, config, start, [&](const StepResult &r) {
       if (!root)
         return;
-      log->write(r, comm);
+      double mfu = flops_per_token * step_tokens / std::max(r.seconds, 1e-9) /
+                   (peak * comm.world_size());
+      run_seconds += r.seconds;
+      ++run_steps;
+      double eta =
+          run_seconds / double(run_steps) * double(config.steps - r.step - 1);
+      log->write(r, comm, mfu);
       std::printf("step %lld/%lld | loss %.6f | lr %.3e | grad norm %.4f | "
-                  "%lld tokens | %.0f tok/s",
+                  "%lld tokens | %.0f tok/s | MFU %.2f%% | ETA %s",
                   (long long)r.step + 1, (long long)opt.train.steps, r.loss,
                   r.lr, r.grad_norm, (long long)r.tokens,
-                  r.tokens / std::max(r.seconds, 1e-9));
+                  r.tokens / std::max(r.seconds, 1e-9), 100.0 * mfu,
+                  duration(eta).c_str());
       if (r.val_loss)
         std::printf(" | val loss %.6f", *r.val_loss);
       std::printf("\n");
       std::fflush(stdout);
     });
     if (!opt.save.empty()) {
-      ex->save_checkpoint(opt.save);
+      ex->save_checkpoint(opt.save, train_metadata(config, outcome.state),
+                          true);
       if (root)
         std::printf("wrote %d parameters to %s\n", prog.parameters_size(),
                     opt.save.c_str());
     }
-    return 0;
+    if (!outcome.stopped_by)
+      return 0;
+    if (root)
+      std::fprintf(stderr,
+                   "tpc-run: stopped by signal %d after step %lld/%lld; %s\n",
+                   outcome.stopped_by, (long long)outcome.state.step,
+                   (long long)config.steps,
+                   outcome.last_checkpoint.empty()
+                       ? "no checkpoint was written (no --save-dir)"
+                       : ("saved " + outcome.last_checkpoint +
+                          "; resume with --load " + outcome.last_checkpoint)
+                             .c_str());
+    return 128 + outcome.stopped_by;
   }
   if (command == "gradcheck") {
     GradCheckResult r = grad_check(*ex, opt.data, opt.per_param, opt.fd_eps,
@@ -249,7 +345,8 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", opt.seed,
                  "Seed of the initial weights (ignored with --load), of the "
-                 "dropout masks and of the random windows")
+                 "dropout masks and of the random windows (train --load of a "
+                 "training checkpoint uses the checkpoint's)")
       ->capture_default_str();
 
   CLI::App *info = app.add_subcommand("info", "Summarize the program");
@@ -316,9 +413,28 @@ int main(int argc, char **argv) {
                     "program's)");
   train->add_option("--momentum", opt.momentum,
                     "SGD momentum (default: the program's)");
-  train->add_option("--load", opt.load, "Checkpoint to start from");
-  train->add_option("--save", opt.save, "Checkpoint to write at the end");
+  train->add_option("--load", opt.load,
+                    "Checkpoint to start from: a training checkpoint resumes "
+                    "(optimizer state, step, data position, seed); a "
+                    "weights-only one starts a fresh run from its weights");
+  train->add_option("--save", opt.save,
+                    "Training checkpoint to write at the end");
+  train->add_option("--save-dir", t.save_dir,
+                    "Directory of training checkpoints step_<n>.safetensors "
+                    "(written at the end, every --save-every steps and on "
+                    "SIGINT/SIGTERM) and latest.safetensors linking the "
+                    "newest");
+  train->add_option("--save-every", t.save_every,
+                    "Write a checkpoint into --save-dir every N steps");
+  train->add_option(
+      "--keep", t.keep,
+      "Keep only the newest K checkpoints in --save-dir (0: all)");
   train->add_option("--log", opt.log, "JSON lines, one per step");
+  train
+      ->add_option("--peak-flops", opt.peak_flops,
+                   "Peak FLOP/s of one rank, the denominator of MFU "
+                   "(default: measured by a short sgemm probe at start)")
+      ->check(CLI::PositiveNumber);
   train->add_option("--ignore-token", t.ignore_token,
                     "Targets equal to this token id are not counted (they "
                     "become the program's ignore_index)");
@@ -386,6 +502,11 @@ int main(int argc, char **argv) {
 
   try {
     return run_command(comm, prog, command, opt);
+  } catch (const AgreedFailure &e) {
+    // Every rank stops here together; rank 0 speaks for them.
+    if (root)
+      std::fprintf(stderr, "tpc-run: error: %s\n", e.what());
+    return 1;
   } catch (const PeerFailure &e) {
     return report(e);
   } catch (const std::exception &e) {
