@@ -389,8 +389,7 @@ void Executor::init_parameters(uint64_t seed) {
 
 std::vector<std::pair<std::string, float **>>
 Executor::optimizer_buffers(bool allocate) {
-  std::string kind =
-      has_function("apply_step") ? optimizer_of(function("apply_step")) : "";
+  std::string kind = optimizer();
   if (kind == "adamw") {
     if (allocate) {
       state(adam_m_);
@@ -441,14 +440,11 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
   auto saved = contents.metadata.find("tpc.optimizer");
   if (!optimizer_state || saved == contents.metadata.end())
     return contents;
-  std::string kind =
-      has_function("apply_step") ? optimizer_of(function("apply_step")) : "";
+  std::string kind = optimizer();
   if (saved->second != kind)
-    throw std::runtime_error(
-        path + ": the checkpoint holds " + saved->second +
-        " state but the program's optimizer is " + kind +
-        "; train with a program compiled with tpc-compile --optimizer " +
-        saved->second);
+    throw std::runtime_error(path + ": the checkpoint holds " + saved->second +
+                             " state but the optimizer is " + kind +
+                             "; resume with --optimizer " + saved->second);
   auto step = contents.metadata.find("tpc.optimizer_step");
   if (step == contents.metadata.end())
     throw std::runtime_error(path +
@@ -562,8 +558,7 @@ void Executor::save_checkpoint(
     writer.set_metadata("tpc.tp", std::to_string(comm_.tp_size()));
     writer.set_metadata("tpc.dp", std::to_string(comm_.dp_size()));
     if (optimizer_state) {
-      writer.set_metadata("tpc.optimizer",
-                          optimizer_of(function("apply_step")));
+      writer.set_metadata("tpc.optimizer", optimizer());
       writer.set_metadata("tpc.optimizer_step",
                           std::to_string(optimizer_step_));
     }
@@ -1102,6 +1097,12 @@ float *Executor::state(float *&buffer) {
     backend_.zero(buffer, bytes);
   }
   return buffer;
+}
+
+std::string Executor::optimizer() const {
+  if (overrides_.optimizer)
+    return *overrides_.optimizer;
+  return has_function("apply_step") ? optimizer_of(function("apply_step")) : "";
 }
 
 std::string Executor::optimizer_of(const program::Function &fn) const {

@@ -109,6 +109,8 @@ public:
   /// "adamw", "sgd" or "" for the optimizer ops `fn` contains; throws when it
   /// mixes them.
   std::string optimizer_of(const program::Function &fn) const;
+  /// The optimizer in effect: the override, else apply_step's ("" without).
+  std::string optimizer() const;
 
   //===--------------------------------------------------------------------===//
   // Functions
