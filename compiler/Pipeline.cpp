@@ -8,8 +8,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,6 +48,20 @@ const PipelineStep kPipeline[] = {
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
 } // namespace
+
+void tpc::registerModelDialects(DialectRegistry &registry) {
+  registry.insert<TpcDialect, func::FuncDialect>();
+}
+
+OwningOpRef<ModuleOp> tpc::parseModelFile(StringRef path, MLIRContext &context,
+                                          llvm::SourceMgr &sourceMgr,
+                                          std::string &error) {
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(path, &error);
+  if (!input)
+    return nullptr;
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
 
 void tpc::registerCompilerPasses() {
   registerTpcPasses();

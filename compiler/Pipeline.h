@@ -12,8 +12,11 @@
 #include "compiler/CostReport.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <optional>
 #include <string>
@@ -33,6 +36,17 @@ struct CompileOptions {
 
 /// Registers every pass the pipeline and the cost report use.
 void registerCompilerPasses();
+
+/// The dialects a model file may use.
+void registerModelDialects(mlir::DialectRegistry &registry);
+
+/// Reads a model file ("-" for stdin) into `sourceMgr` and parses it; parse
+/// errors go to the context's diagnostic handler. Returns null and sets
+/// `error` when the file cannot be read.
+mlir::OwningOpRef<mlir::ModuleOp> parseModelFile(llvm::StringRef path,
+                                                 mlir::MLIRContext &context,
+                                                 llvm::SourceMgr &sourceMgr,
+                                                 std::string &error);
 
 /// Checks the options that need no model: sizes must be >= 1.
 llvm::Error validateOptions(const CompileOptions &options);

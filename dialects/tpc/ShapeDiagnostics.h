@@ -10,8 +10,10 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 
@@ -52,6 +54,16 @@ inline mlir::LogicalResult expectRank(const OpDiag &loc, llvm::StringRef what,
     return mlir::success();
   return fail(loc, what + " must have rank " + llvm::Twine(rank) + ", got " +
                        str(type));
+}
+
+/// A layer-norm epsilon must be a finite number > 0; `hint` says what to
+/// use instead.
+inline mlir::LogicalResult verifyEpsilon(mlir::Operation *op, double epsilon,
+                                         llvm::StringRef hint) {
+  if (epsilon > 0.0 && std::isfinite(epsilon))
+    return mlir::success();
+  return op->emitOpError("epsilon must be a finite number > 0, got ")
+         << epsilon << hint;
 }
 
 } // namespace tpc::detail

@@ -207,11 +207,8 @@ LogicalResult LayerNormGradOp::inferReturnTypes(
 }
 
 LogicalResult LayerNormGradOp::verify() {
-  double epsilon = getEpsilon().convertToDouble();
-  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-    return emitOpError("epsilon must be a finite number > 0, got ")
-           << epsilon << "; use the forward layernorm's";
-  return success();
+  return verifyEpsilon(*this, getEpsilon().convertToDouble(),
+                       "; use the forward layernorm's");
 }
 
 LogicalResult LinearGradOp::inferReturnTypes(MLIRContext *,

@@ -243,11 +243,8 @@ LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
 }
 
 LogicalResult LayerNormOp::verify() {
-  double epsilon = getEpsilon().convertToDouble();
-  if (!(epsilon > 0.0) || !std::isfinite(epsilon))
-    return emitOpError("epsilon must be a finite number > 0, got ")
-           << epsilon << " (GPT-2 uses 1.0e-05)";
-  return success();
+  return verifyEpsilon(*this, getEpsilon().convertToDouble(),
+                       " (GPT-2 uses 1.0e-05)");
 }
 
 LogicalResult LinearOp::inferReturnTypes(MLIRContext *,

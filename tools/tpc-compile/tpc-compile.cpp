@@ -118,21 +118,18 @@ int main(int argc, char **argv) {
     return fail("nothing to do: give -o <file>, --report[=text|json] or "
                 "--emit=mlir");
 
-  std::string error;
-  std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(inputFile, &error);
-  if (!input)
-    return fail(error);
-
   mlir::DialectRegistry registry;
-  registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
+  tpc::registerModelDialects(registry);
   tpc::registerCompilerPasses();
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+      tpc::parseModelFile(inputFile, context, sourceMgr, error);
+  if (!module && !error.empty())
+    return fail(error);
   if (!module)
     return 1;
   if (failed(tpc::compile(*module, options)))

@@ -269,24 +269,21 @@ int runMemory() {
   if (maxTp < 1)
     return fail("--max-tp must be >= 1");
 
-  std::string error;
-  std::unique_ptr<MemoryBuffer> input = mlir::openInputFile(modelFile, &error);
-  if (!input)
-    return fail(error);
   mlir::DialectRegistry registry;
-  registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
+  tpc::registerModelDialects(registry);
   tpc::registerCompilerPasses();
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), SMLoc());
+  std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   {
+    // Scoped: fitMemory captures the diagnostics of each tp it tries.
     mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    module = tpc::parseModelFile(modelFile, context, sourceMgr, error);
   }
   if (!module)
-    return 1;
+    return error.empty() ? 1 : fail(error);
 
   std::vector<tpc::MemoryFit> rows = tpc::fitMemory(*module, base, maxTp);
   outs() << formatv("{0}: micro-batch {1}, {2}, dp {3}; device memory {4}\n\n",
