@@ -45,6 +45,7 @@ const PipelineStep kPipeline[] = {
      [](const CompileOptions &o) {
        return llvm::formatv("optimizer={0}", o.optimizer).str();
      }},
+    {"tpc-decode", [](const CompileOptions &) { return std::string(); }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
 } // namespace

@@ -105,7 +105,8 @@ Value TransformerBuilder::embeddings() {
   Value tokens =
       EmbeddingOp::create(body, b.loc(), wte, b.tokens(), UnitAttr());
   Value wpe = b.param("wpe", {config.positions, config.hidden}, b.normal());
-  Value positions = PositionEmbeddingOp::create(body, b.loc(), wpe, b.tokens());
+  Value positions = PositionEmbeddingOp::create(body, b.loc(), wpe, b.tokens(),
+                                                /*offset=*/Value());
   return b.dropout(b.add(tokens, positions), config.embdPdrop);
 }
 

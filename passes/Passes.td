@@ -158,6 +158,81 @@ def Partition : Pass<"tpc-partition", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect"];
 }
 
+def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
+  let summary = "Add decode_step: one position of the partitioned forward "
+                "with KV caches";
+  let description = [{
+    Derives from the partitioned `@forward` the entry point the generator
+    calls once per token:
+
+    ```
+    func.func @decode_step(%tokens: tensor<Bx1xi32>, %pos: tensor<i32>)
+        -> tensor<Bx1xVpad x f32>
+    ```
+
+    The ops that compute the logits of `@forward`'s
+    `tpc.vocab_parallel_cross_entropy` are cloned for one position, so that
+    decoding runs the same per-rank graph as training: the same f and g,
+    head-parallel attention and vocabulary-parallel output layer.
+
+    - `tpc.position_embedding` reads position %pos (`offset %pos`).
+    - Each causal `tpc.self_attention` becomes `tpc.decode_attention ...
+      capacity C`, which appends this position's k and v to a KV cache the
+      runtime keeps per op and attends to cache[0..pos] (window kept); each
+      `tpc.cross_attention` (StagFormer) becomes
+      `tpc.decode_cross_attention`, which attends to cache[0..pos-1] and
+      then appends. C is the number of rows of the position table (n_ctx),
+      or the specialized sequence length of a model without one. Probability
+      dropout is dropped.
+    - `tpc.dropout` ops are dropped (inference), and so are the loss and
+      every op the logits do not need.
+    - The local logits [B, 1, Vpad/tp] are gathered with `tpc.all_gather
+      ... dim 2 group tp`, so that every rank holds the whole padded row
+      and draws the same next token. Columns at or beyond the vocabulary
+      size of the loss are padding, which the generator ignores.
+
+    A model whose logits depend on bidirectional self-attention cannot be
+    decoded one position at a time: the pass then warns and adds nothing.
+    Errors: a module that is not partitioned (`tpc-partition` first), an
+    existing `@decode_step`, a `@forward` without exactly one
+    vocabulary-parallel loss, logits that read `@forward`'s targets.
+
+    Input (after `tpc-partition`, tp = 2, one layer shown):
+    ```mlir
+    func.func @forward(%tokens: tensor<4x16xi32>, %targets: tensor<4x16xi32>) -> ... {
+      %wpe = tpc.get_param @wpe : tensor<64x16xf32>
+      %p = tpc.position_embedding %wpe, %tokens : tensor<64x16xf32>, tensor<4x16xi32>
+      ...
+      %x = tpc.f %a group tp : tensor<4x16x16xf32>
+      %qkv = tpc.linear %x, %w, %b : tensor<4x16x16xf32>, tensor<16x24xf32>, tensor<24xf32>
+      %s = tpc.self_attention %qkv heads 2 causal dropout 1.0e-01 key 3 head_parallel : tensor<4x16x24xf32>
+      ...
+      %logits = tpc.linear %nf, %wte transposed : tensor<4x16x16xf32>, tensor<128x16xf32>
+      %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 100 ignore_index -1 : ...
+    ```
+    Output (`batch=1`), at the end of the module:
+    ```mlir
+    func.func @decode_step(%tokens: tensor<1x1xi32>, %pos: tensor<i32>) -> tensor<1x1x256xf32> {
+      %wpe = tpc.get_param @wpe : tensor<64x16xf32>
+      %p = tpc.position_embedding %wpe, %tokens offset %pos : tensor<64x16xf32>, tensor<1x1xi32>, tensor<i32>
+      ...
+      %x = tpc.f %a group tp : tensor<1x1x16xf32>
+      %qkv = tpc.linear %x, %w, %b : tensor<1x1x16xf32>, tensor<16x24xf32>, tensor<24xf32>
+      %s = tpc.decode_attention %qkv, %pos heads 2 capacity 64 head_parallel : tensor<1x1x24xf32>, tensor<i32>
+      ...
+      %logits = tpc.linear %nf, %wte transposed : tensor<1x1x16xf32>, tensor<128x16xf32>
+      %all = tpc.all_gather %logits dim 2 group tp : tensor<1x1x128xf32> -> tensor<1x1x256xf32>
+      return %all : tensor<1x1x256xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"batch", "batch", "int64_t", "1",
+           "sequences decoded together (B of decode_step's tokens)">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
+}
+
 def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
   let summary = "Place every activation in one arena by liveness";
   let description = [{

@@ -12,6 +12,10 @@ namespace tpc {
 /// function's signature to the types it returns. Fails (with a diagnostic
 /// on the offending op) when an op rejects its new operand types.
 mlir::LogicalResult refreshResultTypes(mlir::func::FuncOp func);
+
+/// The same for one op, whose operands have their final types; `tp` is the
+/// module's tensor-parallel size (the factor of a tp all_gather).
+mlir::LogicalResult refreshOpResultTypes(mlir::Operation *op, int64_t tp);
 } // namespace tpc
 
 #endif // TPC_PASSES_UTILS_H

@@ -374,6 +374,89 @@ LogicalResult CrossAttentionOp::verify() {
                                getDropout().convertToDouble(), getKey());
 }
 
+namespace {
+/// The decode ops see one position: dimension 1 of `type` must be 1.
+LogicalResult expectOnePosition(const OpDiag &loc, StringRef name,
+                                RankedTensorType type) {
+  if (failed(expectRank(loc, name, type, 3)))
+    return failure();
+  if (!sameExtent(type.getDimSize(1), 1))
+    return fail(loc, name + " " + str(type) +
+                         " must hold one position [B, 1, ...]; decode one "
+                         "token at a time");
+  return success();
+}
+
+LogicalResult checkCapacityAndWindow(Operation *op, int64_t capacity,
+                                     std::optional<int64_t> window) {
+  if (capacity < 1)
+    return op->emitOpError("capacity must be >= 1, got ")
+           << capacity << "; give the number of positions the cache holds";
+  if (window && *window < 1)
+    return op->emitOpError("window must be >= 1, got ")
+           << *window << "; omit the window to attend to every position";
+  return success();
+}
+} // namespace
+
+LogicalResult DecodeAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
+  if (failed(expectOnePosition(loc, "qkv", qkv)))
+    return failure();
+  int64_t fused = qkv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
+    return fail(loc, "qkv " + str(qkv) +
+                         " must hold three equal blocks [q | k | v]; its last "
+                         "dimension is not a multiple of 3");
+  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
+  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+    return failure();
+  types.push_back(RankedTensorType::get({qkv.getDimSize(0), 1, hidden},
+                                        qkv.getElementType()));
+  return success();
+}
+
+LogicalResult DecodeAttentionOp::verify() {
+  return checkCapacityAndWindow(*this, getCapacity(), getWindow());
+}
+
+LogicalResult DecodeCrossAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  auto query = cast<RankedTensorType>(adaptor.getQuery().getType());
+  auto kv = cast<RankedTensorType>(adaptor.getKv().getType());
+  if (failed(expectOnePosition(loc, "query", query)) ||
+      failed(expectOnePosition(loc, "kv", kv)))
+    return failure();
+  if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)))
+    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
+                         " must have the same batch");
+  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
+  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
+      fused != 2 * hidden)
+    return fail(loc, "kv " + str(kv) +
+                         " must hold [k | v], twice the query's " +
+                         str(hidden) + " features");
+  if (failed(expectSameElementType(
+          loc, {{"query", adaptor.getQuery()}, {"kv", adaptor.getKv()}})))
+    return failure();
+  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
+    hidden = fused / 2;
+  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+    return failure();
+  types.push_back(RankedTensorType::get({query.getDimSize(0), 1, hidden},
+                                        query.getElementType()));
+  return success();
+}
+
+LogicalResult DecodeCrossAttentionOp::verify() {
+  return checkCapacityAndWindow(*this, getCapacity(), getWindow());
+}
+
 LogicalResult DropoutOp::verify() {
   double p = getP().convertToDouble();
   if (!(p >= 0.0 && p < 1.0))

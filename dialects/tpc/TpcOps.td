@@ -109,14 +109,22 @@ def Tpc_PositionEmbeddingOp
     `table` is [P, H] and `ids` is [B, T] (only its shape is used); the result
     is [B, T, H] with out[b, t] = table[t]. T must not exceed P.
 
+    With `offset %pos` (a tensor<i32>, used by `decode_step`, which runs one
+    position at a time) the positions start at %pos: out[b, t] =
+    table[pos + t], and pos + T must not exceed P at run time. An offset
+    position embedding has no VJP: it is not part of `forward`.
+
     ```mlir
     %p = tpc.position_embedding %wpe, %tokens : tensor<1024x768xf32>, tensor<?x?xi32>
+    %q = tpc.position_embedding %wpe, %token offset %pos : tensor<1024x768xf32>, tensor<1x1xi32>, tensor<i32>
     ```
   }];
-  let arguments = (ins Tpc_FloatTensor:$table, Tpc_IdTensor:$ids);
+  let arguments = (ins Tpc_FloatTensor:$table, Tpc_IdTensor:$ids,
+                       Optional<Tpc_ScalarI32>:$offset);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
-    $table `,` $ids attr-dict `:` type($table) `,` type($ids)
+    $table `,` $ids (`offset` $offset^)? attr-dict `:` type($table) `,`
+    type($ids) (`,` type($offset)^)?
   }];
 }
 
@@ -253,6 +261,71 @@ def Tpc_CrossAttentionOp : Tpc_Op<"cross_attention", [
     $query `,` $kv `heads` $heads (`window` $window^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($query) `,` type($kv)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_DecodeAttentionOp : Tpc_Op<"decode_attention", [
+    InferTypeOpAdaptor, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Causal self-attention of one position over a KV cache";
+  let description = [{
+    The decoding form of a causal `tpc.self_attention`: `tpc-decode` puts one
+    in `decode_step` for each self-attention of `forward`. `qkv` is
+    [B, 1, 3C], the [q | k | v] of position `pos` (a tensor<i32>); the
+    result is [B, 1, C].
+
+    The op owns a cache of `capacity` keys and values per sequence, which
+    the runtime allocates on first use and clears before each generation.
+    It writes this position's k and v at `pos`, then attends to the cached
+    positions [0, pos] (with `window W`, [pos - W + 1, pos]), exactly as
+    `self_attention ... causal` attends at position pos. `pos` must be below
+    `capacity` and the cache must hold positions [0, pos) from earlier
+    calls. With `head_parallel` the op holds heads [r * heads, (r + 1) *
+    heads) of heads * tp and caches only those. Reading and writing the
+    cache are memory effects, so the op is never folded away.
+
+    ```mlir
+    %a = tpc.decode_attention %qkv, %pos heads 12 capacity 1024 : tensor<1x1x2304xf32>, tensor<i32>
+    %b = tpc.decode_attention %qkv, %pos heads 6 capacity 1024 window 128 head_parallel : tensor<1x1x1152xf32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$qkv, Tpc_ScalarI32:$pos,
+                       I64Attr:$heads, I64Attr:$capacity,
+                       OptionalAttr<I64Attr>:$window, UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $qkv `,` $pos `heads` $heads `capacity` $capacity (`window` $window^)?
+    (`head_parallel` $head_parallel^)? attr-dict `:` type($qkv) `,`
+    type($pos)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_DecodeCrossAttentionOp : Tpc_Op<"decode_cross_attention", [
+    InferTypeOpAdaptor, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "StagFormer cross-attention of one position over a KV cache";
+  let description = [{
+    The decoding form of `tpc.cross_attention`. `query` is [B, 1, C] and
+    `kv` [B, 1, 2C] ([k | v] of the previous stack's final activation at
+    position `pos`); the result is [B, 1, C]. The op attends to its cached
+    positions [0, pos) (with `window W`, [pos - W, pos)), which are strictly
+    earlier, and then writes this position's k and v at `pos`; at pos = 0 it
+    attends to nothing and gives zeros, as `cross_attention` does at
+    position 0. Cache, `capacity` and `head_parallel` as
+    `tpc.decode_attention`.
+
+    ```mlir
+    %c = tpc.decode_cross_attention %q, %kv, %pos heads 4 capacity 64 window 8 : tensor<1x1x64xf32>, tensor<1x1x128xf32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$query, Tpc_FloatTensor:$kv,
+                       Tpc_ScalarI32:$pos, I64Attr:$heads, I64Attr:$capacity,
+                       OptionalAttr<I64Attr>:$window, UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $kv `,` $pos `heads` $heads `capacity` $capacity
+    (`window` $window^)? (`head_parallel` $head_parallel^)? attr-dict `:`
+    type($query) `,` type($kv) `,` type($pos)
   }];
   let hasVerifier = 1;
 }

@@ -58,6 +58,10 @@ LogicalResult
 PositionEmbeddingOp::buildVjp(OpBuilder &builder,
                               ArrayRef<Value> resultAdjoints,
                               SmallVectorImpl<Value> &operandAdjoints) {
+  if (getOffset())
+    return emitOpError("with an offset reads positions known only at run "
+                       "time and has no VJP; differentiate @forward, whose "
+                       "positions start at 0");
   resetAdjoints(*this, operandAdjoints);
   operandAdjoints[0] = PositionEmbeddingGradOp::create(
       builder, getLoc(), getTable().getType(), resultAdjoints[0]);

@@ -30,3 +30,11 @@ func.func @result_type(%t: tensor<8x16xf32>, %ids: tensor<4x8xi32>) {
   %p = "tpc.position_embedding"(%t, %ids) : (tensor<8x16xf32>, tensor<4x8xi32>) -> tensor<4x8x16xbf16>
   return
 }
+
+// -----
+
+func.func @offset_type(%wpe: tensor<32x16xf32>, %ids: tensor<1x1xi32>, %pos: tensor<f32>) {
+  // expected-error @+1 {{'tpc.position_embedding' op operand #2 must be 0D tensor of 32-bit signless integer values}}
+  %p = tpc.position_embedding %wpe, %ids offset %pos : tensor<32x16xf32>, tensor<1x1xi32>, tensor<f32>
+  return
+}
