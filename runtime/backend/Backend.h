@@ -140,6 +140,17 @@ public:
                                         const float *kv, const float *att,
                                         const AttentionConfig &cfg) = 0;
 
+  /// Decoding: kcache, vcache (B,capacity,C) are the op's KV cache.
+  virtual void decode_attention_forward(float *out, float *kcache,
+                                        float *vcache, const float *qkv,
+                                        int pos, int capacity,
+                                        const AttentionConfig &cfg) = 0;
+  virtual void decode_cross_attention_forward(float *out, float *kcache,
+                                              float *vcache, const float *q,
+                                              const float *kv, int pos,
+                                              int capacity,
+                                              const AttentionConfig &cfg) = 0;
+
   //===--------------------------------------------------------------------===//
   // Losses. totals is a device float[2] that gets += {loss sum, target
   // count}, so micro-batches accumulate and the caller divides once.

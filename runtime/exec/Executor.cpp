@@ -123,7 +123,7 @@ const std::map<std::string, OpDef> &op_table() {
   using E = Executor;
   static const std::map<std::string, OpDef> table = {
       {"embedding", {&E::op_embedding, 2, 2, 1, {}}},
-      {"position_embedding", {&E::op_position_embedding, 2, 2, 1, {}}},
+      {"position_embedding", {&E::op_position_embedding, 2, 3, 1, {}}},
       {"layernorm", {&E::op_layernorm, 3, 3, 1, {{"epsilon", 'f'}}}},
       {"linear", {&E::op_linear, 2, 3, 1, {}}},
       {"bias_add", {&E::op_bias_add, 2, 2, 1, {}}},
@@ -140,6 +140,14 @@ const std::map<std::string, OpDef> &op_table() {
         2,
         1,
         {{"heads", 'i'}, {"dropout", 'f'}, {"key", 'i'}}}},
+      {"decode_attention",
+       {&E::op_decode_attention, 2, 2, 1, {{"heads", 'i'}, {"capacity", 'i'}}}},
+      {"decode_cross_attention",
+       {&E::op_decode_cross_attention,
+        3,
+        3,
+        1,
+        {{"heads", 'i'}, {"capacity", 'i'}}}},
       {"dropout",
        {&E::op_dropout, 1, 1, 1, {{"p", 'f'}, {"stream", 's'}, {"key", 'i'}}}},
       {"add", {&E::op_add, 2, 2, 1, {}}},
@@ -345,6 +353,10 @@ Executor::~Executor() {
       backend_.free(p);
   if (ones_)
     backend_.free(ones_);
+  for (auto &[key, cache] : kv_caches_) {
+    backend_.free(cache.k);
+    backend_.free(cache.v);
+  }
   for (float *p : {grads_, adam_m_, adam_v_, momentum_})
     if (p)
       backend_.free(p);
@@ -741,18 +753,24 @@ void Executor::op_embedding(const Call &c) {
                              vstart, vlocal);
 }
 
-// out (B,T,C) = wpe[t]; wpe (P,C) with P >= T.
+// out (B,T,C) = wpe[offset + t]; wpe (P,C) with P >= offset + T; the
+// offset (decode_step's position) is 0 without a third operand.
 void Executor::op_position_embedding(const Call &c) {
   auto table = shape(c.in(0)), ids = shape(c.in(1));
   if (table.size() != 2 || ids.size() != 2)
     throw c.error("expects table [P, C] and ids [B, T]");
   int B = int(ids[0]), T = int(ids[1]), C = int(table[1]);
-  if (T > table[0])
-    throw c.error("sequence length " + std::to_string(T) + " exceeds the " +
-                  std::to_string(table[0]) + " positions of the table");
+  int offset = 0;
+  if (c.num_inputs() == 3)
+    offset = decode_position(c, 2, 0, INT32_MAX);
+  if (offset + int64_t(T) > table[0])
+    throw c.error("position " + std::to_string(offset + T - 1) +
+                  " is beyond the " + std::to_string(table[0]) +
+                  " positions of the table (the model's context length)");
   float *out = f32(c.out(0));
   backend_.zero(out, size_t(B) * T * C * sizeof(float));
-  backend_.position_embedding_forward(out, out, f32(c.in(0)), B, T, C);
+  backend_.position_embedding_forward(
+      out, out, f32(c.in(0)) + size_t(offset) * C, B, T, C);
 }
 
 void Executor::op_layernorm(const Call &c) {
@@ -857,6 +875,90 @@ void Executor::op_cross_attention(const Call &c) {
   float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
   backend_.cross_attention_forward(f32(c.out(0)), att, f32(c.in(0)),
                                    f32(c.in(1)), cfg);
+}
+
+void Executor::reset_kv_caches() {
+  for (auto &[key, cache] : kv_caches_) {
+    backend_.zero(cache.k, cache.floats * sizeof(float));
+    backend_.zero(cache.v, cache.floats * sizeof(float));
+    cache.filled = 0;
+  }
+}
+
+Executor::KvCache &Executor::kv_cache(const Call &c, size_t floats) {
+  KvCache &cache = kv_caches_[{c.fn.name(), c.index}];
+  if (!cache.k) {
+    cache.k = static_cast<float *>(backend_.alloc(floats * sizeof(float)));
+    cache.v = static_cast<float *>(backend_.alloc(floats * sizeof(float)));
+    backend_.zero(cache.k, floats * sizeof(float));
+    backend_.zero(cache.v, floats * sizeof(float));
+    cache.floats = floats;
+  }
+  if (cache.floats != floats)
+    throw c.error("its KV cache holds " + std::to_string(cache.floats) +
+                  " values, not " + std::to_string(floats));
+  return cache;
+}
+
+int Executor::decode_position(const Call &c, int operand, int capacity,
+                              int filled) {
+  int id = c.in(operand);
+  if (tensor(id).dtype() != program::I32 || elements(id) != 1)
+    throw c.error("expects the position as an i32 scalar");
+  int32_t pos = 0;
+  backend_.synchronize();
+  backend_.copy_device_to_host(&pos, ptrs_[id], sizeof(pos));
+  if (pos < 0)
+    throw c.error("position " + std::to_string(pos) + " is negative");
+  if (capacity > 0 && pos >= capacity)
+    throw c.error("position " + std::to_string(pos) + " reaches the capacity " +
+                  std::to_string(capacity) +
+                  " of the KV cache (the model's context length); stop "
+                  "decoding there or use a model with more positions");
+  if (pos > filled)
+    throw c.error("position " + std::to_string(pos) +
+                  " skips positions: the KV cache holds positions [0, " +
+                  std::to_string(filled) +
+                  "); feed every position in order from 0");
+  return pos;
+}
+
+// qkv (B,1,3C), pos () -> out (B,1,C); the op's cache (B,P,C) keys and
+// values of positions [0, pos).
+void Executor::op_decode_attention(const Call &c) {
+  auto qkv = shape(c.in(0));
+  if (qkv.size() != 3 || qkv[1] != 1 || qkv[2] % 3 != 0)
+    throw c.error("expects qkv [B, 1, 3C], got " + shape_string(qkv));
+  AttentionConfig cfg =
+      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
+                       comm_.tp_size(), comm_.dp_rank(), RunOptions{});
+  expect_shape(shape(c.out(0)), {qkv[0], 1, qkv[2] / 3}, c, "the result");
+  int capacity = checked_int(c.integer("capacity"), c, "capacity");
+  KvCache &cache = kv_cache(c, size_t(cfg.B) * capacity * cfg.C());
+  int pos = decode_position(c, 1, capacity, cache.filled);
+  backend_.decode_attention_forward(f32(c.out(0)), cache.k, cache.v,
+                                    f32(c.in(0)), pos, capacity, cfg);
+  cache.filled = pos + 1;
+}
+
+// q (B,1,C), kv (B,1,2C), pos () -> out (B,1,C) over the cached positions
+// [0, pos); then kv joins the cache at pos.
+void Executor::op_decode_cross_attention(const Call &c) {
+  auto q = shape(c.in(0));
+  if (q.size() != 3 || q[1] != 1)
+    throw c.error("expects query [B, 1, C], got " + shape_string(q));
+  AttentionConfig cfg =
+      attention_config(c, q, int(q[2]), comm_.tp_rank(), comm_.tp_size(),
+                       comm_.dp_rank(), RunOptions{});
+  expect_shape(shape(c.in(1)), {q[0], 1, 2 * q[2]}, c, "kv");
+  expect_shape(shape(c.out(0)), q, c, "the result");
+  int capacity = checked_int(c.integer("capacity"), c, "capacity");
+  KvCache &cache = kv_cache(c, size_t(cfg.B) * capacity * cfg.C());
+  int pos = decode_position(c, 2, capacity, cache.filled);
+  backend_.decode_cross_attention_forward(f32(c.out(0)), cache.k, cache.v,
+                                          f32(c.in(0)), f32(c.in(1)), pos,
+                                          capacity, cfg);
+  cache.filled = pos + 1;
 }
 
 GlobalIndexMap Executor::dropout_map(const Call &c, int tensor, bool per_rank) {

@@ -134,6 +134,12 @@ public:
                    size_t bytes);
   void run(const program::Function &fn, const RunOptions &options = {});
 
+  /// Empties the KV caches of the decode ops (decode_step's
+  /// decode_attention and decode_cross_attention), so that the next call
+  /// starts a new sequence at position 0. Each op's cache is allocated on
+  /// its first use.
+  void reset_kv_caches();
+
   struct Call;
   using Handler = void (Executor::*)(const Call &);
 
@@ -147,6 +153,8 @@ public:
   void op_gelu(const Call &c);
   void op_self_attention(const Call &c);
   void op_cross_attention(const Call &c);
+  void op_decode_attention(const Call &c);
+  void op_decode_cross_attention(const Call &c);
   void op_dropout(const Call &c);
   void op_add(const Call &c);
   void op_scale(const Call &c);
@@ -210,6 +218,19 @@ private:
   /// AdamW's are allocated (zero) when still absent.
   std::vector<std::pair<std::string, float **>>
   optimizer_buffers(bool allocate);
+  /// The position a decode op is called for (its i32 operand `operand`),
+  /// checked against `capacity` (0: no limit) and against the positions
+  /// the op's cache already holds (`filled`).
+  int decode_position(const Call &c, int operand, int capacity, int filled);
+
+  /// The keys and values one decode op has cached: (B, capacity, C) each.
+  struct KvCache {
+    float *k = nullptr, *v = nullptr;
+    size_t floats = 0;
+    int filled = 0; // positions [0, filled) hold keys and values
+  };
+  /// The cache of the op `c`, allocated (zero) on first use.
+  KvCache &kv_cache(const Call &c, size_t floats);
 
   program::Program program_;
   Backend &backend_;
@@ -229,6 +250,8 @@ private:
   float *adam_m_ = nullptr, *adam_v_ = nullptr, *momentum_ = nullptr;
   int64_t optimizer_step_ = 1;
   OptimizerOverrides overrides_;
+  /// By (function, instruction index) of the decode op.
+  std::map<std::pair<std::string, int>, KvCache> kv_caches_;
 };
 
 } // namespace tpc

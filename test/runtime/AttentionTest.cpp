@@ -281,3 +281,113 @@ TEST(Attention, BadConfigurationThrows) {
   EXPECT_THROW(attention_forward(out.data(), att.data(), qkv.data(), cfg),
                std::invalid_argument);
 }
+
+//===----------------------------------------------------------------------===//
+// Decoding: one position per call over a KV cache.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Runs decode_attention_forward on positions 0..T-1 of a full qkv
+/// (B,T,3C) with a cache of `capacity` >= T positions; returns out (B,T,C).
+std::vector<float> decode_self(const std::vector<float> &qkv, int window,
+                               int capacity) {
+  AttentionConfig cfg = config(AttentionMask::Causal, window);
+  cfg.T = 1;
+  std::vector<float> kcache(B * capacity * C, -7.0f), vcache = kcache;
+  std::vector<float> out(B * T * C), step(B * 3 * C), o(B * C);
+  for (int t = 0; t < T; ++t) {
+    for (int b = 0; b < B; ++b)
+      std::copy_n(&qkv[(b * T + t) * 3 * C], 3 * C, &step[b * 3 * C]);
+    decode_attention_forward(o.data(), kcache.data(), vcache.data(),
+                             step.data(), t, capacity, cfg);
+    for (int b = 0; b < B; ++b)
+      std::copy_n(&o[b * C], C, &out[(b * T + t) * C]);
+  }
+  return out;
+}
+
+std::vector<float> decode_cross(const std::vector<float> &q,
+                                const std::vector<float> &kv, int window,
+                                int capacity) {
+  AttentionConfig cfg = config(AttentionMask::StrictlyEarlier, window);
+  cfg.T = 1;
+  std::vector<float> kcache(B * capacity * C, -7.0f), vcache = kcache;
+  std::vector<float> out(B * T * C), qs(B * C), kvs(B * 2 * C), o(B * C);
+  for (int t = 0; t < T; ++t) {
+    for (int b = 0; b < B; ++b) {
+      std::copy_n(&q[(b * T + t) * C], C, &qs[b * C]);
+      std::copy_n(&kv[(b * T + t) * 2 * C], 2 * C, &kvs[b * 2 * C]);
+    }
+    decode_cross_attention_forward(o.data(), kcache.data(), vcache.data(),
+                                   qs.data(), kvs.data(), t, capacity, cfg);
+    for (int b = 0; b < B; ++b)
+      std::copy_n(&o[b * C], C, &out[(b * T + t) * C]);
+  }
+  return out;
+}
+} // namespace
+
+TEST(Attention, DecodeMatchesReferenceAndFullForward) {
+  auto qkv = random_vector(B * T * 3 * C, 11);
+  auto get = [&](int part) {
+    return [&, part](int b, int t, int h, int i) {
+      return qkv[(b * T + t) * 3 * C + part * C + h * HS + i];
+    };
+  };
+  for (int window : {0, 3}) {
+    auto allowed = [window](int t, int s) {
+      return s <= t && (window == 0 || s > t - window);
+    };
+    std::string what = "window " + std::to_string(window);
+    auto decoded = decode_self(qkv, window, T + 5);
+    expect_close(decoded,
+                 naive_attention(B, T, NH, HS, get(0), get(1), get(2), allowed),
+                 1e-5f, 1e-5f, what + " vs naive");
+    // Position by position, the same arithmetic as the full causal kernel.
+    expect_close(decoded, run_self(qkv, config(AttentionMask::Causal, window)),
+                 1e-6f, 1e-6f, what + " vs attention_forward");
+  }
+}
+
+TEST(Attention, DecodeCrossMatchesReferenceAndFullForward) {
+  auto q = random_vector(B * T * C, 12), kv = random_vector(B * T * 2 * C, 13);
+  for (int window : {0, 2}) {
+    auto allowed = [window](int t, int s) {
+      return s < t && (window == 0 || s >= t - window);
+    };
+    std::string what = "window " + std::to_string(window);
+    auto decoded = decode_cross(q, kv, window, T);
+    auto expect = naive_attention(
+        B, T, NH, HS,
+        [&](int b, int t, int h, int i) {
+          return q[(b * T + t) * C + h * HS + i];
+        },
+        [&](int b, int t, int h, int i) {
+          return kv[(b * T + t) * 2 * C + h * HS + i];
+        },
+        [&](int b, int t, int h, int i) {
+          return kv[(b * T + t) * 2 * C + C + h * HS + i];
+        },
+        allowed);
+    expect_close(decoded, expect, 1e-5f, 1e-5f, what + " vs naive");
+    std::vector<float> full(B * T * C), att(B * NH * T * T);
+    cross_attention_forward(full.data(), att.data(), q.data(), kv.data(),
+                            config(AttentionMask::StrictlyEarlier, window));
+    expect_close(decoded, full, 1e-6f, 1e-6f, what + " vs full");
+    // Position 0 attends to nothing.
+    for (int b = 0; b < B; ++b)
+      for (int i = 0; i < C; ++i)
+        EXPECT_EQ(decoded[(b * T) * C + i], 0.0f);
+  }
+}
+
+TEST(Attention, DecodeRejectsPositionsOutsideTheCache) {
+  AttentionConfig cfg = config(AttentionMask::Causal, 0);
+  std::vector<float> cache(B * 4 * C), out(B * C), qkv(B * 3 * C);
+  EXPECT_THROW(decode_attention_forward(out.data(), cache.data(), cache.data(),
+                                        qkv.data(), 4, 4, cfg),
+               std::invalid_argument);
+  EXPECT_THROW(decode_attention_forward(out.data(), cache.data(), cache.data(),
+                                        qkv.data(), -1, 4, cfg),
+               std::invalid_argument);
+}

@@ -175,6 +175,21 @@ void CpuBackend::cross_attention_backward(float *dq, float *dkv,
   cpu::cross_attention_backward(dq, dkv, dout, q, kv, att, cfg);
 }
 
+void CpuBackend::decode_attention_forward(float *out, float *kcache,
+                                          float *vcache, const float *qkv,
+                                          int pos, int capacity,
+                                          const AttentionConfig &cfg) {
+  cpu::decode_attention_forward(out, kcache, vcache, qkv, pos, capacity, cfg);
+}
+void CpuBackend::decode_cross_attention_forward(float *out, float *kcache,
+                                                float *vcache, const float *q,
+                                                const float *kv, int pos,
+                                                int capacity,
+                                                const AttentionConfig &cfg) {
+  cpu::decode_cross_attention_forward(out, kcache, vcache, q, kv, pos, capacity,
+                                      cfg);
+}
+
 void CpuBackend::crossentropy_forward(float *losses, float *totals,
                                       const float *logits, const int *targets,
                                       int N, int V, int Vp, int ignore_index) {

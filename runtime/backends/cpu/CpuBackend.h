@@ -89,6 +89,13 @@ public:
                                 const float *q, const float *kv,
                                 const float *att,
                                 const AttentionConfig &cfg) override;
+  void decode_attention_forward(float *out, float *kcache, float *vcache,
+                                const float *qkv, int pos, int capacity,
+                                const AttentionConfig &cfg) override;
+  void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
+                                      const float *q, const float *kv, int pos,
+                                      int capacity,
+                                      const AttentionConfig &cfg) override;
   void crossentropy_forward(float *losses, float *totals, const float *logits,
                             const int *targets, int N, int V, int Vp,
                             int ignore_index) override;

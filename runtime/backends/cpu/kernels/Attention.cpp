@@ -193,6 +193,75 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
     }
 }
 
+/// One query row per (b, h) against cached keys and values [lo, hi) of
+/// (B,P,C) caches; the arithmetic follows attention_core_forward step for
+/// step, so a decoded position gives the full forward's result.
+void decode_core_forward(float *out, const float *kcache, const float *vcache,
+                         Rows q, int lo, int hi, int capacity,
+                         const AttentionConfig &cfg) {
+  const int B = cfg.B, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
+  const float scale = 1.0f / std::sqrt(float(HS));
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int b = 0; b < B; ++b)
+    for (int h = 0; h < NH; ++h) {
+      const float *qt = q.base + size_t(b) * q.stride + h * HS;
+      float *o = out + size_t(b) * C + h * HS;
+      for (int i = 0; i < HS; ++i)
+        o[i] = 0.0f;
+      if (lo >= hi)
+        continue;
+      std::vector<float> arow(size_t(hi - lo));
+      const size_t row0 = size_t(b) * capacity;
+      float maxv = -std::numeric_limits<float>::infinity();
+      for (int s = lo; s < hi; ++s) {
+        const float *ks = kcache + (row0 + s) * C + h * HS;
+        float dot = 0.0f;
+        for (int i = 0; i < HS; ++i)
+          dot += qt[i] * ks[i];
+        dot *= scale;
+        arow[s - lo] = dot;
+        maxv = std::max(maxv, dot);
+      }
+      float sum = 0.0f;
+      for (int s = lo; s < hi; ++s) {
+        float e = std::exp(arow[s - lo] - maxv);
+        arow[s - lo] = e;
+        sum += e;
+      }
+      float inv = 1.0f / sum;
+      for (int s = lo; s < hi; ++s) {
+        float p = arow[s - lo] * inv;
+        const float *vs = vcache + (row0 + s) * C + h * HS;
+        for (int i = 0; i < HS; ++i)
+          o[i] += p * vs[i];
+      }
+    }
+}
+
+/// Writes k and v rows (B,1,C) with row stride `stride` at position pos.
+void decode_append(float *kcache, float *vcache, const float *k, const float *v,
+                   size_t stride, int pos, int capacity,
+                   const AttentionConfig &cfg) {
+  const size_t C = size_t(cfg.C());
+  for (int b = 0; b < cfg.B; ++b) {
+    float *kd = kcache + (size_t(b) * capacity + pos) * C;
+    float *vd = vcache + (size_t(b) * capacity + pos) * C;
+    std::copy(k + size_t(b) * stride, k + size_t(b) * stride + C, kd);
+    std::copy(v + size_t(b) * stride, v + size_t(b) * stride + C, vd);
+  }
+}
+
+void check_decode(const AttentionConfig &cfg, int pos, int capacity,
+                  const char *op) {
+  if (cfg.B <= 0 || cfg.NH <= 0 || cfg.HS <= 0 || cfg.window < 0 ||
+      capacity <= 0 || pos < 0 || pos >= capacity)
+    throw std::invalid_argument(
+        std::string(op) + ": bad configuration B=" + std::to_string(cfg.B) +
+        " NH=" + std::to_string(cfg.NH) + " HS=" + std::to_string(cfg.HS) +
+        " window=" + std::to_string(cfg.window) + " position " +
+        std::to_string(pos) + " of capacity " + std::to_string(capacity));
+}
+
 } // namespace
 
 void attention_forward(float *out, float *att, const float *qkv,
@@ -233,6 +302,32 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
   attention_core_backward(
       {dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C}, dout, {q, C},
       {kv, 2 * C}, {kv + C, 2 * C}, att, cfg, AttentionMask::StrictlyEarlier);
+}
+
+} // namespace tpc::cpu
+
+namespace tpc::cpu {
+
+void decode_attention_forward(float *out, float *kcache, float *vcache,
+                              const float *qkv, int pos, int capacity,
+                              const AttentionConfig &cfg) {
+  check_decode(cfg, pos, capacity, "decode_attention_forward");
+  size_t C = size_t(cfg.C()), stride = 3 * C;
+  decode_append(kcache, vcache, qkv + C, qkv + 2 * C, stride, pos, capacity,
+                cfg);
+  int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
+  decode_core_forward(out, kcache, vcache, {qkv, stride}, lo, pos + 1, capacity,
+                      cfg);
+}
+
+void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
+                                    const float *q, const float *kv, int pos,
+                                    int capacity, const AttentionConfig &cfg) {
+  check_decode(cfg, pos, capacity, "decode_cross_attention_forward");
+  size_t C = size_t(cfg.C());
+  int lo = cfg.window > 0 ? std::max(0, pos - cfg.window) : 0;
+  decode_core_forward(out, kcache, vcache, {q, C}, lo, pos, capacity, cfg);
+  decode_append(kcache, vcache, kv, kv + C, 2 * C, pos, capacity, cfg);
 }
 
 } // namespace tpc::cpu

@@ -157,6 +157,21 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
                               const float *q, const float *kv, const float *att,
                               const AttentionConfig &cfg);
 
+// Decoding, one position per call (cfg.T is ignored). kcache and vcache
+// (B,P,C), P = capacity, hold the keys and values of positions [0, pos)
+// written by earlier calls; 0 <= pos < P.
+// Self-attention: qkv (B,1,3C); writes k and v at pos, then out (B,1,C)
+// attends to [0, pos] ([pos-window+1, pos] with a window), as
+// attention_forward's causal mask does at query pos.
+void decode_attention_forward(float *out, float *kcache, float *vcache,
+                              const float *qkv, int pos, int capacity,
+                              const AttentionConfig &cfg);
+// Cross-attention: q (B,1,C), kv (B,1,2C); out (B,1,C) attends to [0, pos)
+// ([pos-window, pos)), zeros at pos 0, then k and v are written at pos.
+void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
+                                    const float *q, const float *kv, int pos,
+                                    int capacity, const AttentionConfig &cfg);
+
 //===----------------------------------------------------------------------===//
 // Loss (Loss.cpp)
 //===----------------------------------------------------------------------===//

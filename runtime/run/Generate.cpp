@@ -1,0 +1,183 @@
+//===- Generate.cpp - Token-by-token generation with decode_step ----------===//
+
+#include "runtime/run/Generate.h"
+#include "runtime/program/ProgramFile.h"
+#include "runtime/run/Run.h"
+#include "runtime/util/Philox.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace tpc {
+
+namespace {
+std::vector<int64_t> shape_of(const program::Tensor &t) {
+  return {t.shape().begin(), t.shape().end()};
+}
+} // namespace
+
+DecodeEntry describe_decode(const Executor &ex) {
+  if (!ex.has_function("decode_step"))
+    throw std::runtime_error(
+        "the program has no decode_step entry point, so it cannot generate: "
+        "compile the model with this tpc-compile, which adds decode_step to "
+        "every model it can decode one token at a time (not models with "
+        "bidirectional attention)");
+  DecodeEntry e;
+  e.fn = &ex.function("decode_step");
+  const program::Function &fn = *e.fn;
+  auto bad = [](const std::string &what) {
+    return std::runtime_error(
+        "decode_step " + what +
+        "; it must be decode_step(tokens [B,1] i32, pos [] i32) -> logits "
+        "[B,1,V] f32: recompile the model with tpc-compile");
+  };
+  if (fn.inputs_size() != 2 || fn.outputs_size() != 1)
+    throw bad("has " + std::to_string(fn.inputs_size()) + " inputs and " +
+              std::to_string(fn.outputs_size()) + " outputs");
+  const program::Tensor &tokens = ex.tensor(fn.inputs(0));
+  const program::Tensor &pos = ex.tensor(fn.inputs(1));
+  const program::Tensor &logits = ex.tensor(fn.outputs(0));
+  auto ts = shape_of(tokens), ls = shape_of(logits);
+  if (tokens.dtype() != program::I32 || ts.size() != 2 || ts[1] != 1)
+    throw bad("takes tokens " + shape_string(ts));
+  if (pos.dtype() != program::I32 || pos.shape_size() != 0)
+    throw bad("takes a position that is not an i32 scalar");
+  if (logits.dtype() != program::F32 || ls.size() != 3 || ls[0] != ts[0] ||
+      ls[1] != 1)
+    throw bad("returns logits " + shape_string(ls));
+  e.B = int(ts[0]);
+  e.width = int(ls[2]);
+  e.vocab = describe_entry(ex, "forward").vocab;
+  if (e.vocab > e.width)
+    throw bad("returns " + std::to_string(e.width) +
+              " columns, fewer than the vocabulary of " +
+              std::to_string(e.vocab));
+  for (const program::Instruction &inst : fn.body()) {
+    int capacity = 0;
+    if (inst.op() == "decode_attention" ||
+        inst.op() == "decode_cross_attention") {
+      auto it = inst.attrs().find("capacity");
+      if (it != inst.attrs().end())
+        capacity = int(it->second.i());
+    } else if (inst.op() == "position_embedding") {
+      capacity = int(ex.tensor(inst.inputs(0)).shape(0));
+    }
+    if (capacity > 0 && (e.capacity == 0 || capacity < e.capacity))
+      e.capacity = capacity;
+  }
+  return e;
+}
+
+int sample_token(const float *logits, int vocab, const SamplingOptions &o,
+                 uint64_t index) {
+  if (vocab < 1)
+    throw std::invalid_argument("sample_token: empty vocabulary");
+  if (o.temperature == 0.0)
+    return int(std::max_element(logits, logits + vocab) - logits);
+  std::vector<int> ids(vocab);
+  std::iota(ids.begin(), ids.end(), 0);
+  int k = o.top_k > 0 ? std::min(o.top_k, vocab) : vocab;
+  // Largest first; ties by id, so the candidates do not depend on the sort.
+  auto larger = [&](int a, int b) {
+    return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+  };
+  std::partial_sort(ids.begin(), ids.begin() + k, ids.end(), larger);
+  std::vector<double> p(k);
+  double top = logits[ids[0]], total = 0.0;
+  for (int i = 0; i < k; ++i)
+    total += p[i] = std::exp((double(logits[ids[i]]) - top) / o.temperature);
+  static const uint64_t stream = fnv1a64("generate");
+  double u = double(philox_uniform(o.seed, stream, index)) * total;
+  double cumulative = 0.0;
+  for (int i = 0; i < k; ++i) {
+    cumulative += p[i];
+    if (u < cumulative)
+      return ids[i];
+  }
+  return ids[k - 1];
+}
+
+void check_generate(const DecodeEntry &entry, const GenerateOptions &o) {
+  if (o.prompt.empty())
+    throw std::invalid_argument("the prompt is empty; give --prompt TEXT or "
+                                "--prompt-ids with at least one token");
+  if (entry.capacity > 0 && int64_t(o.prompt.size()) > entry.capacity)
+    throw std::invalid_argument(
+        "the prompt has " + std::to_string(o.prompt.size()) +
+        " tokens but the model's context holds " +
+        std::to_string(entry.capacity) + "; shorten the prompt");
+  for (int id : o.prompt)
+    if (id < 0 || id >= entry.vocab)
+      throw std::invalid_argument("prompt token " + std::to_string(id) +
+                                  " is outside the vocabulary [0, " +
+                                  std::to_string(entry.vocab) + ")");
+  if (o.max_tokens < 0)
+    throw std::invalid_argument("--tokens must be >= 0, got " +
+                                std::to_string(o.max_tokens));
+  if (!(o.sampling.temperature >= 0.0) ||
+      !std::isfinite(o.sampling.temperature))
+    throw std::invalid_argument(
+        "--temperature must be a finite number >= 0 (0: greedy), got " +
+        std::to_string(o.sampling.temperature));
+  if (o.sampling.top_k < 0)
+    throw std::invalid_argument("--top-k must be >= 0 (0: every token), got " +
+                                std::to_string(o.sampling.top_k));
+}
+
+GenerateResult generate(Executor &ex, const DecodeEntry &entry,
+                        const GenerateOptions &o,
+                        const std::function<void(int)> &on_token) {
+  check_generate(entry, o);
+  Comm &comm = ex.comm();
+  ex.check(*entry.fn);
+  ex.reset_kv_caches();
+  GenerateResult r;
+  r.tokens = o.prompt;
+  if (o.max_tokens == 0)
+    return r;
+  std::vector<int> tokens(size_t(entry.B));
+  std::vector<float> logits(size_t(entry.B) * entry.width);
+  auto start = std::chrono::steady_clock::now();
+  for (int pos = 0;; ++pos) {
+    // Every sequence of the batch decodes the same tokens; row 0 is read.
+    std::fill(tokens.begin(), tokens.end(), r.tokens[size_t(pos)]);
+    int32_t p = pos;
+    ex.set_input(*entry.fn, 0, tokens.data(), tokens.size() * sizeof(int));
+    ex.set_input(*entry.fn, 1, &p, sizeof(p));
+    ex.run(*entry.fn);
+    ++r.steps;
+    ex.read_output(*entry.fn, 0, logits.data(), logits.size() * sizeof(float));
+    if (o.logits)
+      o.logits->insert(o.logits->end(), logits.begin(),
+                       logits.begin() + entry.vocab);
+    if (pos + 1 < int(o.prompt.size()))
+      continue;
+    int32_t next = sample_token(logits.data(), entry.vocab, o.sampling,
+                                uint64_t(r.generated));
+    comm.broadcast(&next, sizeof(next), 0, Group::World);
+    r.tokens.push_back(next);
+    ++r.generated;
+    on_token(next);
+    if (next == o.stop_token) {
+      r.stopped_at_end = true;
+      break;
+    }
+    if (r.generated == o.max_tokens)
+      break;
+    if (entry.capacity > 0 && pos + 1 >= entry.capacity) {
+      r.stopped_at_capacity = true;
+      break;
+    }
+  }
+  r.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return r;
+}
+
+} // namespace tpc

@@ -1,0 +1,80 @@
+//===- Generate.h - Token-by-token generation with decode_step --*- C++ -*-===//
+//
+// The generator feeds a prompt through the program's decode_step one
+// position at a time (each decode op keeps its keys and values in a KV cache
+// of the executor), then samples new tokens from the gathered logits. Every
+// rank runs decode_step in lockstep and draws the same token: the logits are
+// whole on every rank and the draw is a counter-based function of (seed,
+// token index); world rank 0's token is broadcast all the same, so the
+// ranks cannot drift apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_RUN_GENERATE_H
+#define TPC_RUNTIME_RUN_GENERATE_H
+
+#include "runtime/exec/Executor.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace tpc {
+
+/// decode_step(tokens [B,1] i32, pos [] i32) -> logits [B,1,Vpad] f32.
+struct DecodeEntry {
+  const program::Function *fn = nullptr;
+  int B = 0;
+  int width = 0;    // padded vocabulary: the logits' columns
+  int vocab = 0;    // true vocabulary: columns >= vocab are padding
+  int capacity = 0; // positions the KV caches and position tables hold
+};
+
+/// Throws naming what is missing when the program has no usable
+/// decode_step; the vocabulary comes from forward's loss.
+DecodeEntry describe_decode(const Executor &ex);
+
+struct SamplingOptions {
+  double temperature = 1.0; // 0: greedy (argmax)
+  int top_k = 0;            // 0: the whole vocabulary
+  uint64_t seed = 1337;
+};
+
+/// The next token from one row of logits over [0, vocab): the argmax
+/// (lowest id among ties) at temperature 0, else a draw from the softmax of
+/// logits / temperature restricted to the top_k largest, with the uniform
+/// number philox_uniform(seed, stream "generate", index).
+int sample_token(const float *logits, int vocab, const SamplingOptions &o,
+                 uint64_t index);
+
+struct GenerateOptions {
+  std::vector<int> prompt;
+  int max_tokens = 64;
+  SamplingOptions sampling;
+  int stop_token = -1; // generation ends after producing it; -1: none
+  /// When set, receives the unpadded logits row of every position fed.
+  std::vector<float> *logits = nullptr;
+};
+
+struct GenerateResult {
+  std::vector<int> tokens; // the prompt, then the generated tokens
+  int generated = 0;
+  int steps = 0; // decode_step calls
+  double seconds = 0.0;
+  bool stopped_at_end = false;      // produced stop_token
+  bool stopped_at_capacity = false; // the context is full
+};
+
+/// Checks the options against the entry (empty prompt, prompt longer than
+/// the context, ids outside the vocabulary, negative temperature or top-k):
+/// throws std::invalid_argument naming the problem.
+void check_generate(const DecodeEntry &entry, const GenerateOptions &o);
+
+/// Runs the generation; `on_token` sees each new token as it is produced.
+GenerateResult generate(Executor &ex, const DecodeEntry &entry,
+                        const GenerateOptions &o,
+                        const std::function<void(int)> &on_token);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_RUN_GENERATE_H
