@@ -20,6 +20,11 @@
   tokens-list OUT T1 T2 ...           a token file holding exactly these tokens
   bigram OUT V ROW:TARGET:LOSS ...    a bigram checkpoint ("table" [V,V]) whose row ROW gives
                                       TARGET the cross-entropy LOSS (the other rows are zero)
+  ids-tokens IDS OUT                  a token file of the ids on the first line of IDS
+                                      (the output of tpc-run generate --prompt-ids)
+  greedy LOGITS.f32 V PROMPT IDS      every id IDS generated after a PROMPT-token prompt
+                                      is an argmax (within 1e-5) of the logits [T,V] of
+                                      the position before it
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   cut FILE BYTES                      truncate FILE to BYTES bytes
 """
@@ -90,6 +95,11 @@ def write_tokens(out, tokens):
     data += struct.pack('<%dH' % len(tokens), *tokens)
     with open(out, 'wb') as f:
         f.write(data)
+
+
+def ids_of(path):
+    with open(path) as f:
+        return [int(x) for x in f.readline().split()]
 
 
 def value(text):
@@ -224,6 +234,24 @@ def main(argv):
         with open(out, 'wb') as f:
             f.write(struct.pack('<Q', len(header)) + header)
             f.write(struct.pack('<%df' % (v * v), *table))
+    elif cmd == 'ids-tokens':
+        write_tokens(argv[2], ids_of(argv[1]))
+    elif cmd == 'greedy':
+        data = open(argv[1], 'rb').read()
+        v, prompt, ids = int(argv[2]), int(argv[3]), ids_of(argv[4])
+        logits = struct.unpack('<%df' % (len(data) // 4), data)
+        if len(logits) < (len(ids) - 1) * v:
+            sys.exit('%s holds %d rows of %d, fewer than the %d positions fed'
+                     % (argv[1], len(logits) // v, v, len(ids) - 1))
+        for t in range(prompt - 1, len(ids) - 1):
+            row = logits[t * v:(t + 1) * v]
+            top = max(row)
+            if not row[ids[t + 1]] >= top - 1e-5:
+                sys.exit('position %d: generated %d (logit %.9g) but the largest '
+                         'logit is %.9g (id %d)' % (t, ids[t + 1], row[ids[t + 1]],
+                                                    top, row.index(top)))
+        print('%d generated ids are the argmax of their logits'
+              % (len(ids) - prompt))
     elif cmd == 'patch':
         path, offset, byte = argv[1], int(argv[2]), int(argv[3], 0)
         data = bytearray(open(path, 'rb').read())

