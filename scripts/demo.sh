@@ -2,7 +2,8 @@
 # The demo command: set up (install, configure, build), then show tpc on the
 # default models and data: GPT-2 124M's summary, Megatron's 8.3B compiled
 # for tp=8 with its cost report and the tp that fits a device, and a small
-# GPT-2 compiled for tp=2 and trained on the Brown corpus under mpirun.
+# GPT-2 compiled for tp=2, trained on the Brown corpus under mpirun, then
+# sampled.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TPC_BUILD_DIR:-$root/build}
@@ -53,4 +54,10 @@ echo "== Training on 2 ranks (tp=2), $steps steps"
 echo
 echo "== After training"
 "${mpi[@]}" "$out/small.tpc" eval --data "$data/brown_val.bin" --load "$out/small.safetensors" --max-batches 32
+
+echo
+echo "== A sample from the trained model (tp=2, KV-cache decoding)"
+"${mpi[@]}" "$out/small.tpc" generate --load "$out/small.safetensors" \
+  --prompt "The jury said" --tokens 48 --temperature 0.8 --top-k 40 --seed 1
+echo
 echo "log: $out/train.jsonl  checkpoint: $out/small.safetensors"
