@@ -22,7 +22,8 @@ config.substitutions.append(("%tpc_tools_dir", config.tpc_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
-tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run", "tpc-data"]
+tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run", "tpc-data",
+         "tpc-plot"]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tpc_tools_dir, t))],
     [config.tpc_tools_dir])
@@ -56,6 +57,14 @@ if (shutil.which("node")
 if os.path.exists(os.path.join(brown_corpus_dir, "ca01")):
     config.available_features.add("brown-corpus")
     config.substitutions.append(("%brown_corpus_dir", brown_corpus_dir))
+# Loss-curve plots: matplotlib from Debian's python3-matplotlib, which only
+# /usr/bin/python3 (tpc-plot's interpreter) imports.
+try:
+    if subprocess.run(["/usr/bin/python3", "-c", "import matplotlib"],
+                      capture_output=True, timeout=60).returncode == 0:
+        config.available_features.add("matplotlib")
+except Exception:
+    pass
 if shutil.which("mpirun"):
     config.available_features.add("mpi")
     # Open MPI refuses to start as root (containers, CI) unless told it may.

@@ -6,9 +6,16 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -48,6 +55,32 @@ MPI_Op mpi_op(ReduceOp op) { return op == ReduceOp::Sum ? MPI_SUM : MPI_MAX; }
 struct Comm::Groups {
   MPI_Comm tp = MPI_COMM_NULL, dp = MPI_COMM_NULL;
 };
+
+struct Comm::Request {
+  MPI_Request handle = MPI_REQUEST_NULL;
+};
+
+namespace {
+/// Whether process `pid` of this node has exited: gone, or a zombie that
+/// its launcher has not reaped yet.
+bool exited(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!stat || !std::getline(stat, line))
+    return kill(pid, 0) != 0 && errno == ESRCH;
+  // pid (command) state ...: the command may hold spaces and parentheses.
+  size_t close = line.rfind(')');
+  if (close == std::string::npos || close + 2 >= line.size())
+    return false;
+  char state = line[close + 2];
+  return state == 'Z' || state == 'X';
+}
+
+double seconds_between(std::chrono::steady_clock::time_point a,
+                       std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+} // namespace
 
 Group parse_group(const std::string &name) {
   if (name == "tp")
@@ -91,6 +124,19 @@ Comm::Comm(int *argc, char ***argv) : groups_(std::make_unique<Groups>()) {
   mpiCheck(MPI_Comm_size(MPI_COMM_WORLD, &world_size_));
   local_size_ = env_int("OMPI_COMM_WORLD_LOCAL_SIZE",
                         env_int("MPI_LOCALNRANKS", world_size_));
+  // Each rank's pid and node: a waiting rank checks on its peers.
+  constexpr int kHost = 256;
+  char host[kHost] = {};
+  gethostname(host, kHost - 1);
+  std::vector<char> hosts(size_t(world_size_) * kHost);
+  pids_.resize(size_t(world_size_));
+  int pid = int(getpid());
+  mpiCheck(MPI_Allgather(&pid, 1, MPI_INT, pids_.data(), 1, MPI_INT,
+                         MPI_COMM_WORLD));
+  mpiCheck(MPI_Allgather(host, kHost, MPI_CHAR, hosts.data(), kHost, MPI_CHAR,
+                         MPI_COMM_WORLD));
+  for (int r = 0; r < world_size_; ++r)
+    hosts_.emplace_back(hosts.data() + size_t(r) * kHost);
 }
 
 Comm::~Comm() {
@@ -167,25 +213,134 @@ MPI_Comm mpi_comm(Group group, MPI_Comm tp, MPI_Comm dp) {
 
 #define TPC_COMM_OF(group) mpi_comm(group, groups_->tp, groups_->dp)
 
+std::vector<int> Comm::group_ranks(Group group) const {
+  std::vector<int> ranks;
+  for (int r = 0; r < world_size_; ++r)
+    if (group == Group::World ||
+        (group == Group::TP && r / tp_size_ == dp_rank_) ||
+        (group == Group::DP && r % tp_size_ == tp_rank_))
+      ranks.push_back(r);
+  return ranks;
+}
+
+std::vector<std::string> Comm::gone_peers(Group group) const {
+  std::vector<std::string> gone;
+  for (int r : group_ranks(group))
+    if (r != world_rank_ && size_t(r) < pids_.size() &&
+        hosts_[size_t(r)] == hosts_[size_t(world_rank_)] &&
+        exited(pids_[size_t(r)]))
+      gone.push_back("world rank " + std::to_string(r) + " (pid " +
+                     std::to_string(pids_[size_t(r)]) + ")");
+  return gone;
+}
+
+void Comm::give_up(const char *collective, Group group,
+                   const std::string &why) {
+  std::ostringstream ranks;
+  std::vector<int> members = group_ranks(group);
+  for (size_t i = 0; i < members.size(); ++i)
+    ranks << (i ? "," : "") << members[i];
+  std::ostringstream msg;
+  msg << "tpc-run: rank " << world_rank_ << " gives up";
+  if (step_ > 0)
+    msg << " in step " << step_;
+  msg << ": " << collective << " over the " << group_name(group)
+      << " group (world ranks " << ranks.str() << ") " << why
+      << "; a peer rank has probably died or stopped responding. "
+      << (checkpoint_.empty()
+              ? std::string("No checkpoint was written by this run")
+              : "The last good checkpoint is " + checkpoint_ +
+                    " (resume with --load " + checkpoint_ + ")")
+      << ". Ending the job.\n";
+  std::string text = msg.str();
+  std::fputs(text.c_str(), stderr);
+  std::fflush(stderr);
+  abort(1);
+}
+
+void Comm::wait(Request &request, const char *collective, Group group) {
+  using clock = std::chrono::steady_clock;
+  int done = 0;
+  mpiCheck(MPI_Test(&request.handle, &done, MPI_STATUS_IGNORE));
+  if (done)
+    return;
+  const clock::time_point start = clock::now();
+  clock::time_point signalled, checked = start;
+  bool stopping = false;
+  for (;;) {
+    mpiCheck(MPI_Test(&request.handle, &done, MPI_STATUS_IGNORE));
+    if (done)
+      return;
+    clock::time_point now = clock::now();
+    double waited = seconds_between(start, now);
+    if (!stopping && watchdog_.stop && *watchdog_.stop) {
+      stopping = true;
+      signalled = now;
+    }
+    // Peers on this node: every second, or every 0.1 s once stopping.
+    if (seconds_between(checked, now) >= (stopping ? 0.1 : 1.0)) {
+      checked = now;
+      std::vector<std::string> gone = gone_peers(group);
+      if (!gone.empty()) {
+        std::string who;
+        for (const std::string &g : gone)
+          who += (who.empty() ? "" : ", ") + g;
+        give_up(collective, group,
+                "cannot complete: " + who +
+                    (gone.size() == 1 ? " has" : " have") + " exited");
+      }
+    }
+    if (stopping && patient_ == 0) {
+      bool launcher =
+          watchdog_.stop_from_launcher && *watchdog_.stop_from_launcher;
+      double grace = launcher ? watchdog_.launcher_grace : watchdog_.grace;
+      if (seconds_between(signalled, now) >= grace) {
+        std::ostringstream why;
+        why << "has not completed within " << grace << " s of signal "
+            << int(*watchdog_.stop)
+            << (launcher ? " from the launcher (mpirun ends the job when a "
+                           "rank dies)"
+                         : "");
+        give_up(collective, group, why.str());
+      }
+    }
+    if (watchdog_.timeout > 0 && waited >= watchdog_.timeout) {
+      std::ostringstream why;
+      why << "has made no progress for " << watchdog_.timeout
+          << " s (--comm-timeout)";
+      give_up(collective, group, why.str());
+    }
+    // A long wait (a peer writing a checkpoint, or gone) need not spin.
+    if (waited >= 1.0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 void Comm::all_reduce(float *data, size_t n, ReduceOp op, Group group) {
   if (!distributed_ || size(group) == 1 || n == 0)
     return;
-  mpiCheck(MPI_Allreduce(MPI_IN_PLACE, data, int(n), MPI_FLOAT, mpi_op(op),
-                         TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), MPI_FLOAT, mpi_op(op),
+                          TPC_COMM_OF(group), &r.handle));
+  wait(r, "all_reduce", group);
 }
 
 void Comm::all_reduce(int32_t *data, size_t n, ReduceOp op, Group group) {
   if (!distributed_ || size(group) == 1 || n == 0)
     return;
-  mpiCheck(MPI_Allreduce(MPI_IN_PLACE, data, int(n), MPI_INT32_T, mpi_op(op),
-                         TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), MPI_INT32_T, mpi_op(op),
+                          TPC_COMM_OF(group), &r.handle));
+  wait(r, "all_reduce", group);
 }
 
 void Comm::all_reduce(double *data, size_t n, ReduceOp op, Group group) {
   if (!distributed_ || size(group) == 1 || n == 0)
     return;
-  mpiCheck(MPI_Allreduce(MPI_IN_PLACE, data, int(n), MPI_DOUBLE, mpi_op(op),
-                         TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), MPI_DOUBLE, mpi_op(op),
+                          TPC_COMM_OF(group), &r.handle));
+  wait(r, "all_reduce", group);
 }
 
 void Comm::all_gather(const float *in, float *out, size_t n, Group group) {
@@ -193,8 +348,10 @@ void Comm::all_gather(const float *in, float *out, size_t n, Group group) {
     std::copy(in, in + n, out);
     return;
   }
-  mpiCheck(MPI_Allgather(in, int(n), MPI_FLOAT, out, int(n), MPI_FLOAT,
-                         TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Iallgather(in, int(n), MPI_FLOAT, out, int(n), MPI_FLOAT,
+                          TPC_COMM_OF(group), &r.handle));
+  wait(r, "all_gather", group);
 }
 
 void Comm::gather(const float *in, float *out, size_t n, Group group) {
@@ -202,20 +359,27 @@ void Comm::gather(const float *in, float *out, size_t n, Group group) {
     std::copy(in, in + n, out);
     return;
   }
-  mpiCheck(MPI_Gather(in, int(n), MPI_FLOAT, out, int(n), MPI_FLOAT, 0,
-                      TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Igather(in, int(n), MPI_FLOAT, out, int(n), MPI_FLOAT, 0,
+                       TPC_COMM_OF(group), &r.handle));
+  wait(r, "gather", group);
 }
 
 void Comm::broadcast(void *data, size_t bytes, int root, Group group) {
   if (!distributed_ || size(group) == 1)
     return;
-  mpiCheck(MPI_Bcast(data, int(bytes), MPI_BYTE, root, TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Ibcast(data, int(bytes), MPI_BYTE, root, TPC_COMM_OF(group),
+                      &r.handle));
+  wait(r, "broadcast", group);
 }
 
 void Comm::barrier(Group group) {
   if (!distributed_ || size(group) == 1)
     return;
-  mpiCheck(MPI_Barrier(TPC_COMM_OF(group)));
+  Request r;
+  mpiCheck(MPI_Ibarrier(TPC_COMM_OF(group), &r.handle));
+  wait(r, "barrier", group);
 }
 
 #undef TPC_COMM_OF
@@ -224,8 +388,10 @@ bool Comm::all_ok(bool ok) {
   if (!distributed_)
     return ok;
   int flag = ok ? 1 : 0;
-  mpiCheck(
-      MPI_Allreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+  Request r;
+  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, &flag, 1, MPI_INT, MPI_MIN,
+                          MPI_COMM_WORLD, &r.handle));
+  wait(r, "all_reduce", Group::World);
   return flag == 1;
 }
 

@@ -9,15 +9,28 @@
 // A process that mpirun did not start runs alone without touching MPI, so a
 // tp = dp = 1 job needs no launcher.
 //
+// Collectives start non-blocking and are polled, so that a rank waiting on a
+// peer that died or hangs gives up instead of waiting forever, as NCCL's
+// watchdog and torch.distributed's timeout do: it prints one line naming
+// itself, the collective, its group, the step and the last good checkpoint,
+// and ends the job (MPI_Abort). It gives up when
+//  - a stop signal arrived and the collective has not completed within a
+//    grace period (Open MPI's launcher sends SIGTERM to every rank when one
+//    dies, and SIGKILL one second later),
+//  - a peer rank on this node has exited, or
+//  - the collective made no progress for the watchdog's timeout.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TPC_RUNTIME_COMM_COMM_H
 #define TPC_RUNTIME_COMM_COMM_H
 
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tpc {
 
@@ -31,6 +44,22 @@ const char *group_name(Group group);
 
 /// True when this process was started by an MPI launcher.
 bool launched_by_mpi();
+
+/// When a rank waiting in a collective gives up on its peers.
+struct Watchdog {
+  /// Seconds a collective may wait without completing; 0: forever.
+  double timeout = 600.0;
+  /// The stop signal (set by a handler; 0 while none) and whether the
+  /// launcher (the parent process) sent it.
+  const volatile std::sig_atomic_t *stop = nullptr;
+  const volatile std::sig_atomic_t *stop_from_launcher = nullptr;
+  /// Seconds a collective may still take after a stop signal: short when
+  /// the launcher sent it (it tears the job down after a rank died and
+  /// kills the ranks soon after), longer when a person did (every rank
+  /// goes on to the step boundary, where the ranks agree to stop).
+  double launcher_grace = 0.5;
+  double grace = 5.0;
+};
 
 class Comm {
 public:
@@ -69,6 +98,27 @@ public:
   void broadcast(void *data, size_t bytes, int root, Group group);
   void barrier(Group group = Group::World);
 
+  void set_watchdog(const Watchdog &watchdog) { watchdog_ = watchdog; }
+  /// What a rank that gives up says about where the job stands: the step
+  /// in progress (1-based as the progress lines count; 0: none) and the
+  /// newest checkpoint the job can resume from ("": none).
+  void set_step(int64_t step) { step_ = step; }
+  void set_last_checkpoint(const std::string &path) { checkpoint_ = path; }
+
+  /// While one exists, a stop signal does not cut a collective short (the
+  /// timeout and the check of peers on this node still do): the ranks wait
+  /// on rank 0 while it writes a checkpoint, which may take long.
+  class Patient {
+  public:
+    explicit Patient(Comm &comm) : comm_(comm) { ++comm_.patient_; }
+    ~Patient() { --comm_.patient_; }
+    Patient(const Patient &) = delete;
+    Patient &operator=(const Patient &) = delete;
+
+  private:
+    Comm &comm_;
+  };
+
   /// True on every rank when `ok` is true on every rank. A collective over
   /// the world: the way ranks agree to stop together after an error.
   bool all_ok(bool ok);
@@ -77,11 +127,28 @@ public:
 
 private:
   struct Groups; // the MPI communicators, kept out of this header
+  struct Request;
+
+  /// Polls `request` until it completes; gives up as the watchdog says.
+  void wait(Request &request, const char *collective, Group group);
+  [[noreturn]] void give_up(const char *collective, Group group,
+                            const std::string &why);
+  /// World ranks of `group` that share this node and whose process has
+  /// exited, as "world rank R (pid P)".
+  std::vector<std::string> gone_peers(Group group) const;
+  std::vector<int> group_ranks(Group group) const;
 
   bool distributed_ = false;
   int world_rank_ = 0, world_size_ = 1, local_size_ = 1;
   int tp_rank_ = 0, tp_size_ = 1, dp_rank_ = 0, dp_size_ = 1;
   std::unique_ptr<Groups> groups_;
+  Watchdog watchdog_;
+  int64_t step_ = 0;
+  std::string checkpoint_;
+  int patient_ = 0;
+  /// Every world rank's pid and node name (for the check of peers).
+  std::vector<int> pids_;
+  std::vector<std::string> hosts_;
 };
 
 /// Threads per rank: the node's cores shared evenly by the ranks on it.

@@ -97,6 +97,8 @@ void rotate(const TrainConfig &c, const std::string &name) {
 std::string save_step(Executor &ex, const TrainConfig &c,
                       const TrainState &state, const std::string &last) {
   std::string path = step_file(c, state.step);
+  // The ranks wait on rank 0's writing, however long it takes.
+  Comm::Patient patient(ex.comm());
   try {
     ex.save_checkpoint(path, train_metadata(c, state), true);
   } catch (const std::runtime_error &e) {
@@ -227,6 +229,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   uint64_t global = uint64_t(comm.dp_size()) * entry.B * entry.T;
   bool saved = false; // the newest state is in save_dir
   for (int64_t step = start.step; step < c.steps; ++step) {
+    comm.set_step(step + 1);
     auto start = std::chrono::steady_clock::now();
     StepResult r;
     r.step = step;
@@ -300,6 +303,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     saved = false;
     if (c.save_every > 0 && out.state.step % c.save_every == 0) {
       out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
+      comm.set_last_checkpoint(out.last_checkpoint);
       saved = true;
     }
     if (c.stop) {
@@ -311,8 +315,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       }
     }
   }
-  if (!c.save_dir.empty() && !saved && out.state.step > start.step)
+  comm.set_step(0);
+  if (!c.save_dir.empty() && !saved && out.state.step > start.step) {
     out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
+    comm.set_last_checkpoint(out.last_checkpoint);
+  }
   return out;
 }
 

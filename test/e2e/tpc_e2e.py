@@ -27,6 +27,7 @@
                                       the position before it
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   cut FILE BYTES                      truncate FILE to BYTES bytes
+  png-size A.png                      check the PNG signature and IHDR chunk; print WIDTHxHEIGHT
 """
 import json
 import math
@@ -261,6 +262,14 @@ def main(argv):
         path, size = argv[1], int(argv[2])
         data = open(path, 'rb').read()
         open(path, 'wb').write(data[:size])
+    elif cmd == 'png-size':
+        data = open(argv[1], 'rb').read(33)
+        if data[:8] != b'\x89PNG\r\n\x1a\n':
+            sys.exit('%s: not a PNG (no PNG signature)' % argv[1])
+        length, kind, width, height = struct.unpack('>I4sII', data[8:24])
+        if kind != b'IHDR' or length != 13:
+            sys.exit('%s: the first chunk is not IHDR' % argv[1])
+        print('%dx%d' % (width, height))
     else:
         sys.exit(__doc__)
 

@@ -4,10 +4,11 @@
 // `mpirun -np <tp*dp> tpc-run model.tpc <command> ...`, or `./model.tpc
 // <command> ...` since a program file starts with a #! line naming tpc-run.
 // Every error is reported by the rank that saw it; all ranks then exit with
-// a non-zero status. SIGINT/SIGTERM to any rank stop training at the next
-// step boundary with a checkpoint. (Open MPI's mpirun forwards a SIGTERM
-// but also tears the job down, which can kill the ranks before they save:
-// signal the ranks.)
+// a non-zero status. SIGINT/SIGTERM/SIGUSR1 to any rank stop training at
+// the next step boundary with a checkpoint. Open MPI's mpirun forwards
+// SIGUSR1 to every rank, so `kill -USR1 <mpirun>` stops a job cleanly; a
+// SIGTERM/SIGINT to mpirun tears the job down instead (SIGTERM to the ranks,
+// SIGKILL a second later).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,11 +18,15 @@
 #include "runtime/io/FileUtil.h"
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/Generate.h"
+#include "runtime/run/Plot.h"
 #include "runtime/run/Run.h"
 #include "runtime/run/Train.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
 
 #include <CLI/CLI.hpp>
+
+#include <signal.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <csignal>
@@ -38,13 +43,14 @@ struct Options {
   std::string program;
   std::string backend = "cpu";
   int threads = 0;
+  double comm_timeout = 600.0;
   uint64_t seed = 1337;
   std::string data, load, save, out;
   int64_t max_batches = 0;
   bool json = false;
   // train
   TrainConfig train;
-  std::string optimizer, log;
+  std::string optimizer, log, plot;
   std::optional<double> beta1, beta2, eps, weight_decay, momentum, clip;
   std::optional<double> peak_flops;
   bool sequential = false;
@@ -92,10 +98,17 @@ std::vector<int> parse_ids(const std::string &text) {
   return ids;
 }
 
-/// The signal that asked a training run to stop, 0 while none did.
+/// The signal that asked a training run to stop, 0 while none did, and
+/// whether it is the launcher (the parent: mpirun or its daemon) tearing
+/// the job down: its SIGTERM, which a SIGKILL follows soon.
 volatile std::sig_atomic_t stop_signal = 0;
+volatile std::sig_atomic_t stop_from_launcher = 0;
 
-void on_stop_signal(int signal) { stop_signal = signal; }
+void on_stop_signal(int signal, siginfo_t *info, void *) {
+  stop_from_launcher = signal == SIGTERM && info && info->si_pid != 0 &&
+                       info->si_pid == getppid();
+  stop_signal = signal;
+}
 
 /// Writes the JSON lines of the training log (world rank 0 only).
 class JsonLog {
@@ -304,6 +317,9 @@ int run_command(Comm &comm, const program::Program &prog,
       o.momentum = opt.momentum;
       o.max_norm = opt.clip;
       ex->set_optimizer_overrides(o);
+      if (!opt.plot.empty() && opt.plot != "none" && opt.log.empty())
+        throw std::runtime_error("--plot draws the --log file: give --log "
+                                 "too");
     } else if (command == "generate") {
       describe_decode(*ex);
     } else if (command != "init" && command != "gradcheck") {
@@ -343,6 +359,8 @@ int run_command(Comm &comm, const program::Program &prog,
     std::fflush(stdout);
   }
   config.seed = start.seed;
+  if (command == "train" && !opt.load.empty())
+    comm.set_last_checkpoint(opt.load);
 
   if (command == "generate")
     return run_generate(comm, *ex, opt);
@@ -379,12 +397,32 @@ int run_command(Comm &comm, const program::Program &prog,
     double run_seconds = 0.0;
     int64_t run_steps = 0;
     config.stop = &stop_signal;
-    std::signal(SIGINT, on_stop_signal);
-    std::signal(SIGTERM, on_stop_signal);
+    struct sigaction action = {};
+    action.sa_sigaction = on_stop_signal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGUSR1, &action, nullptr);
     // A closed output pipe (mpirun tearing down its forwarding on SIGTERM)
     // must not kill the run before it saves.
     std::signal(SIGPIPE, SIG_IGN);
-    TrainOutcome outcome = train(*ex, config, start, [&](const StepResult &r) {
+    // The loss curve, also after a stop: the log holds every step done.
+    std::string png = plot_path(opt.log, opt.plot);
+    auto draw = [&] {
+      if (!root || png.empty())
+        return;
+      log.reset();
+      std::fflush(stdout);
+      std::string error = plot_loss_curve(opt.log, png);
+      if (!error.empty())
+        std::fprintf(stderr,
+                     "tpc-run: warning: no loss-curve plot: %s (the log %s is "
+                     "intact: `tpc-plot %s -o %s`)\n",
+                     error.c_str(), opt.log.c_str(), opt.log.c_str(),
+                     png.c_str());
+    };
+    auto on_step = [&](const StepResult &r) {
       if (!root)
         return;
       double mfu = flops_per_token * step_tokens / std::max(r.seconds, 1e-9) /
@@ -404,7 +442,14 @@ int run_command(Comm &comm, const program::Program &prog,
         std::printf(" | val loss %.6f", *r.val_loss);
       std::printf("\n");
       std::fflush(stdout);
-    });
+    };
+    TrainOutcome outcome;
+    try {
+      outcome = train(*ex, config, start, on_step);
+    } catch (const AgreedFailure &) {
+      draw();
+      throw;
+    }
     if (!opt.save.empty()) {
       ex->save_checkpoint(opt.save, train_metadata(config, outcome.state),
                           true);
@@ -412,6 +457,7 @@ int run_command(Comm &comm, const program::Program &prog,
         std::printf("wrote %d parameters to %s\n", prog.parameters_size(),
                     opt.save.c_str());
     }
+    draw();
     if (!outcome.stopped_by)
       return 0;
     if (root)
@@ -494,6 +540,14 @@ int main(int argc, char **argv) {
                  "generate's sampling")
       ->capture_default_str();
 
+  app.add_option("--comm-timeout", opt.comm_timeout,
+                 "Seconds a rank waits in a collective before it gives up on "
+                 "its peers, prints where the job stands and ends the job (0: "
+                 "wait forever; also given up: a stop signal while waiting "
+                 "for a peer, or a peer on this node that has exited)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+
   CLI::App *info = app.add_subcommand("info", "Summarize the program");
   CLI::App *init = app.add_subcommand(
       "init", "Write the initial weights as a global safetensors checkpoint");
@@ -515,6 +569,14 @@ int main(int argc, char **argv) {
   CLI::App *train = app.add_subcommand(
       "train", "Train: train_step on --grad-accum micro-batches, then "
                "apply_step, --steps times");
+  train->footer(
+      "Stopping a run: SIGINT, SIGTERM or SIGUSR1 to the ranks (`pkill -TERM "
+      "-f tpc-run`), or SIGUSR1 to mpirun (`kill -USR1 <mpirun pid>`; mpirun "
+      "forwards it to every rank), stops training at the next step boundary "
+      "with a checkpoint in --save-dir. SIGINT or SIGTERM to mpirun itself "
+      "(Ctrl-C) makes Open MPI kill the ranks about a second later, often "
+      "before they can save. A rank that dies ends the job: the ranks waiting "
+      "on it give up (see --comm-timeout) naming the last good checkpoint.");
   TrainConfig &t = opt.train;
   train->add_option("--data", t.data, "llm.c token file to train on")
       ->required();
@@ -567,14 +629,18 @@ int main(int argc, char **argv) {
   train->add_option("--save-dir", t.save_dir,
                     "Directory of training checkpoints step_<n>.safetensors "
                     "(written at the end, every --save-every steps and on "
-                    "SIGINT/SIGTERM) and latest.safetensors linking the "
-                    "newest");
+                    "SIGINT/SIGTERM/SIGUSR1 to a rank, or SIGUSR1 to mpirun) "
+                    "and latest.safetensors linking the newest");
   train->add_option("--save-every", t.save_every,
                     "Write a checkpoint into --save-dir every N steps");
   train->add_option(
       "--keep", t.keep,
       "Keep only the newest K checkpoints in --save-dir (0: all)");
   train->add_option("--log", opt.log, "JSON lines, one per step");
+  train->add_option("--plot", opt.plot,
+                    "Loss-curve PNG drawn from --log by tpc-plot at the end "
+                    "(also after a stop; default: the --log path with .png; "
+                    "'none': no plot)");
   train
       ->add_option("--peak-flops", opt.peak_flops,
                    "Peak FLOP/s of one rank, the denominator of MFU "
@@ -688,6 +754,11 @@ int main(int argc, char **argv) {
   }
   set_threads(opt.threads > 0 ? opt.threads
                               : default_threads(comm.local_size()));
+  Watchdog watchdog;
+  watchdog.timeout = opt.comm_timeout;
+  watchdog.stop = &stop_signal;
+  watchdog.stop_from_launcher = &stop_from_launcher;
+  comm.set_watchdog(watchdog);
 
   try {
     return run_command(comm, prog, command, opt);
