@@ -428,6 +428,7 @@ SafetensorsReader open_checkpoint(const std::string &path) {
 CheckpointContents Executor::load_checkpoint(const std::string &path,
                                              bool optimizer_state) {
   SafetensorsReader file = open_checkpoint(path);
+  check_checkpoint_tensors(file, program_);
   CheckpointContents contents;
   contents.metadata = file.metadata();
   for (int i = 0; i < program_.parameters_size(); ++i) {
