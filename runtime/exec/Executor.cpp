@@ -428,7 +428,6 @@ SafetensorsReader open_checkpoint(const std::string &path) {
 CheckpointContents Executor::load_checkpoint(const std::string &path,
                                              bool optimizer_state) {
   SafetensorsReader file = open_checkpoint(path);
-  check_checkpoint_tensors(file, program_);
   CheckpointContents contents;
   contents.metadata = file.metadata();
   for (int i = 0; i < program_.parameters_size(); ++i) {
@@ -438,6 +437,8 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
     backend_.copy_host_to_device(ptrs_[p.tensor()], host.data(),
                                  host.size() * sizeof(float));
   }
+  // After the parameters, whose missing or misshapen tensors say more.
+  check_checkpoint_tensors(file, program_);
   auto saved = contents.metadata.find("tpc.optimizer");
   if (!optimizer_state || saved == contents.metadata.end())
     return contents;
