@@ -13,7 +13,7 @@ packages=(
   protobuf-compiler libprotobuf-dev
   libopenblas-dev openmpi-bin libopenmpi-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
-  python3 python3-matplotlib
+  python3 python3-matplotlib python3-torch
 )
 # Node.js runs npm below; NodeSource's nodejs package carries its own npm.
 if ! command -v npm >/dev/null; then

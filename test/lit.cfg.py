@@ -74,6 +74,22 @@ if shutil.which("mpirun"):
     # More ranks than cores: --oversubscribe also makes idle ranks yield.
     config.substitutions.append(("%mpirun", "mpirun --oversubscribe"))
 
+# Debian's python3-torch is importable by /usr/bin/python3 only: the PyTorch
+# reference GPT-2 of bench/ and the tests that compare tpc with it.
+torch_python = "/usr/bin/python3"
+try:
+    if subprocess.run([torch_python, "-c", "import torch"], capture_output=True,
+                      timeout=300).returncode == 0:
+        config.available_features.add("torch")
+except Exception:
+    pass
+config.substitutions.append(
+    ("%gpt2_reference",
+     torch_python + " " + os.path.join(config.tpc_src_root, "bench", "reference_gpt2.py")))
+config.substitutions.append(
+    ("%bench_train_step",
+     torch_python + " " + os.path.join(config.tpc_src_root, "bench", "train_step.py")))
+
 # End-to-end helpers: token files, loss and logits comparisons.
 # Longest first: lit substitutes in order.
 config.substitutions.append(

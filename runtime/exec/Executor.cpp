@@ -449,6 +449,8 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
     backend_.copy_host_to_device(ptrs_[p.tensor()], host.data(),
                                  host.size() * sizeof(float));
   }
+  // After the parameters, whose missing or misshapen tensors say more.
+  check_checkpoint_tensors(file, program_);
   auto saved = contents.metadata.find("tpc.optimizer");
   if (!optimizer_state || saved == contents.metadata.end())
     return contents;

@@ -4,6 +4,8 @@
 #include "runtime/util/Philox.h"
 
 #include <algorithm>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -171,9 +173,79 @@ void load_parameter(const SafetensorsReader &file,
                              shape_string(slice.unpadded_shape) +
                              " for parameter '" + param.name() +
                              "'; the checkpoint belongs to another model");
+  const std::vector<int64_t> &stored = file.info(*found).shape;
+  if (stored != slice.unpadded_shape)
+    throw std::runtime_error(
+        file.path() + ": tensor '" + *found + "' has shape " +
+        shape_string(stored) + " but parameter '" + param.name() +
+        "' of this model is " + shape_string(slice.unpadded_shape) +
+        "; the checkpoint is of another model configuration: generate the "
+        "model with the checkpoint's sizes (tpc-model --vocab, --layers, "
+        "--hidden, --seq) and compile it again");
   fill_slice(slice, out, [&](float *valid) {
     file.read_f32(*found, slice.unpadded_shape, valid, slice.valid);
   });
+}
+
+void check_checkpoint_tensors(const SafetensorsReader &file,
+                              const program::Program &program) {
+  std::set<std::string> params;
+  for (const program::Parameter &p : program.parameters()) {
+    params.insert(p.name());
+    params.insert(checkpoint_name(p.name()));
+  }
+  const std::string prefix = "transformer.";
+  auto bare = [&](const std::string &name) {
+    return name.compare(0, prefix.size(), prefix) == 0
+               ? name.substr(prefix.size())
+               : name;
+  };
+  // Hugging Face GPT-2's causal mask and its masked value are buffers, not
+  // parameters.
+  static const std::regex buffer(R"(h\.[0-9]+\.attn\.(bias|masked_bias))");
+  bool tied = params.count("wte") && !params.count("lm_head.weight");
+  for (const std::string &name : file.names()) {
+    std::string n = bare(name);
+    if (params.count(n))
+      continue;
+    if (n.compare(0, 10, "optimizer.") == 0) {
+      size_t dot = n.find('.', 10);
+      if (dot != std::string::npos && params.count(n.substr(dot + 1)))
+        continue;
+    }
+    if (std::regex_match(n, buffer))
+      continue;
+    if (n == "lm_head.weight" && tied) {
+      // GPT2LMHeadModel saves its tied output layer; it must be wte.
+      std::string wte =
+          file.contains("wte.weight") ? "wte.weight" : prefix + "wte.weight";
+      const TensorInfo &head = file.info(name);
+      if (!file.contains(wte) || head.shape != file.info(wte).shape)
+        throw std::runtime_error(
+            file.path() + ": tensor '" + name + "' of shape " +
+            shape_string(head.shape) +
+            " is an output layer of its own, not tied to wte.weight; "
+            "generate the model with tpc-model gpt2 --no-tied");
+      std::vector<float> a(head.num_elements()), b(head.num_elements());
+      file.read_f32(name, head.shape, a.data());
+      file.read_f32(wte, head.shape, b.data());
+      if (a != b)
+        throw std::runtime_error(
+            file.path() + ": tensor '" + name +
+            "' differs from wte.weight: the checkpoint's output layer is not "
+            "tied to the embedding but this model's is; generate the model "
+            "with tpc-model gpt2 --no-tied");
+      continue;
+    }
+    throw std::runtime_error(
+        file.path() + ": tensor '" + name + "' (" +
+        dtype_name(file.info(name).dtype) + " " +
+        shape_string(file.info(name).shape) +
+        ") is not a parameter of this model; the checkpoint is of another "
+        "model configuration: generate the model with the checkpoint's "
+        "sizes (tpc-model --layers, --vocab, --hidden, --seq) and compile it "
+        "again");
+  }
 }
 
 void load_slice(const SafetensorsReader &file, const std::string &name,

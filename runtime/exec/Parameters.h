@@ -50,8 +50,19 @@ void init_parameter(float *out, const program::Parameter &param,
 /// The checkpoint name: Hugging Face GPT-2's (`wte` -> `wte.weight`).
 std::string checkpoint_name(const std::string &param);
 
+/// Checks that `file` holds only tensors a program reads: its parameters
+/// (checkpoint or parameter names, with or without a `transformer.` prefix)
+/// and their optimizer state (`optimizer.<key>.<name>`). Of a Hugging Face
+/// GPT-2 checkpoint it also accepts and ignores the attention buffers
+/// `h.<i>.attn.bias` and `h.<i>.attn.masked_bias`, and GPT2LMHeadModel's
+/// `lm_head.weight` for a model whose output layer is tied to wte when it
+/// equals wte.weight. Throws naming the first other tensor and the fix.
+void check_checkpoint_tensors(const SafetensorsReader &file,
+                              const program::Program &program);
+
 /// Reads the local slice from a checkpoint of global tensors, accepting a
-/// `transformer.` prefix. Throws naming the tensor and the expected shape.
+/// `transformer.` prefix and converting F16/BF16 to float. Throws naming
+/// the tensor, the expected and the found shape.
 void load_parameter(const SafetensorsReader &file,
                     const program::Parameter &param, const ParamSlice &slice,
                     float *out);

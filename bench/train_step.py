@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+"""Training-step benchmark: tpc against a PyTorch CPU reference, fp32.
+
+GPT-2 124M (tpc-model gpt2 --preset 124m), micro-batch B = 4, T = 256, is
+compiled for tp = 1 and tp = 2 and trained for --warmup + --steps AdamW steps
+from the same initial weights (tpc-run init --save) on the same windows of the
+same token file by
+  - tpc tp=1: tpc-run --threads 2 (one process, 2 threads),
+  - tpc tp=2: mpirun -np 2 tpc-run --threads 1 (2 ranks of 1 thread),
+  - PyTorch:  bench/reference_gpt2.py with torch.set_num_threads(2).
+The warm-up steps are left out of the figures. tokens/s and ms/step come from
+the per-step times (tpc-run's JSON lines log; the same span of work, data to
+updated weights, in PyTorch). GFLOP/s are model FLOPs (the program's own count
+that tpc-run prints for its MFU: 6 N per token plus attention) times tokens/s,
+and the peak they are compared with is the better of two sgemm rates on 2
+threads: the probe tpc-run runs before training (1024^3 OpenBLAS sgemm, the
+tp=1 run's) and torch.mm at the same size (best of 3). The first-step losses of
+the three runs must agree (printed, not timed).
+
+Builds nothing: it runs tpc-model, tpc-compile and tpc-run from
+<build-dir>/bin (default: build/ at the repository root). The data are the
+Brown corpus's training tokens when scripts/fetch-data.sh has prepared them,
+else seeded random tokens; the output says which.
+
+Usage: /usr/bin/python3 bench/train_step.py [--steps N] [--warmup W] [--quick]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import reference_gpt2 as ref  # noqa: E402
+
+FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'B': 4, 'T': 256,
+        'name': 'GPT-2 124M'}
+QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab', '512',
+                   '--seq', '64'],
+         'heads': 4, 'vocab': 512, 'B': 2, 'T': 32, 'name': 'GPT-2 2x64, vocabulary 512'}
+
+
+def run(cmd, log, env=None):
+    """Runs cmd, appending its output to log; exits with the output on failure."""
+    with open(log, 'a') as f:
+        f.write('$ ' + ' '.join(cmd) + '\n')
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with open(log, 'a') as f:
+        f.write(p.stdout + p.stderr)
+    if p.returncode != 0:
+        sys.exit('train_step: %s failed (exit %d):\n%s%s' % (cmd[0], p.returncode, p.stdout, p.stderr))
+    return p.stdout
+
+
+def steps_of(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.startswith('{')]
+
+
+def summarize(steps, warmup):
+    """tokens/s, ms/step, first-step loss of a log's steps after the warm-up."""
+    timed = [s for s in steps if s['step'] >= warmup]
+    seconds = [s['tokens'] / s['tokens_per_s'] for s in timed]
+    tokens = sum(s['tokens'] for s in timed)
+    return {'tokens_per_s': tokens / sum(seconds), 'ms_per_step': 1e3 * sum(seconds) / len(seconds),
+            'first_loss': steps[0]['loss'], 'last_loss': steps[-1]['loss']}
+
+
+def probe_line(stdout):
+    m = re.search(r'model ([0-9.e+]+) FLOPs per token; peak ([0-9.e+]+) FLOP/s per rank', stdout)
+    if not m:
+        sys.exit('train_step: tpc-run printed no FLOPs/peak line:\n' + stdout)
+    return float(m.group(1)), float(m.group(2))
+
+
+def torch_mm_peak(threads, n=1024, reps=5, trials=3):
+    """The best of `trials` timings of `reps` n^3 torch.mm."""
+    torch.set_num_threads(threads)
+    a = torch.randn(n, n)
+    b = torch.randn(n, n)
+    torch.mm(a, b)
+    best = 0.0
+    for _ in range(trials):
+        start = time.perf_counter()
+        for _ in range(reps):
+            torch.mm(a, b)
+        best = max(best, 2.0 * n ** 3 * reps / (time.perf_counter() - start))
+    return best
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--steps', type=int, default=None,
+                    help='timed steps after the warm-up (default: 5; --quick: 2)')
+    ap.add_argument('--warmup', type=int, default=None,
+                    help='warm-up steps, not timed (default: 2; --quick: 1)')
+    ap.add_argument('--quick', action='store_true',
+                    help='a tiny model (2 layers, hidden 64, vocabulary 512, B=2, T=32): a smoke run')
+    ap.add_argument('--threads', type=int, default=2,
+                    help='threads of tpc tp=1 and of PyTorch; tp=2 runs that many ranks of 1 thread')
+    ap.add_argument('--build-dir', default=os.environ.get('TPC_BUILD_DIR', os.path.join(ROOT, 'build')))
+    ap.add_argument('--work-dir', default='',
+                    help='where the model, programs, logs and data go (default: a temporary '
+                         'directory, removed at the end)')
+    ap.add_argument('--lr', type=float, default=3e-4)
+    args = ap.parse_args(argv)
+    cfg = QUICK if args.quick else FULL
+    steps = args.steps if args.steps is not None else (2 if args.quick else 5)
+    warmup = args.warmup if args.warmup is not None else (1 if args.quick else 2)
+    if steps < 1 or warmup < 0:
+        sys.exit('train_step: --steps must be >= 1 and --warmup >= 0')
+    total = warmup + steps
+    threads = args.threads
+
+    bindir = os.path.join(args.build_dir, 'bin')
+    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
+    for t, path in tools.items():
+        if not os.access(path, os.X_OK):
+            sys.exit('train_step: %s not found; build it first (ninja -C %s tpc-model '
+                     'tpc-compile tpc-run) or give --build-dir' % (path, args.build_dir))
+    mpirun = shutil.which('mpirun')
+    if not mpirun:
+        sys.exit('train_step: mpirun not found (openmpi-bin); tp=2 needs it')
+
+    work = args.work_dir or tempfile.mkdtemp(prefix='tpc-bench-')
+    os.makedirs(work, exist_ok=True)
+    log = os.path.join(work, 'commands.log')
+    path = lambda name: os.path.join(work, name)  # noqa: E731
+    B, T = cfg['B'], cfg['T']
+
+    # The model, its programs and the initial weights.
+    run([tools['tpc-model'], 'gpt2'] + cfg['model'] + ['-o', path('model.mlir')], log)
+    for tp in (1, threads):
+        run([tools['tpc-compile'], path('model.mlir'), '--tp', str(tp), '--micro-batch', str(B),
+             '--seq', str(T), '-o', path('tp%d.tpc' % tp)], log)
+    run([tools['tpc-run'], path('tp1.tpc'), 'init', '--save', path('init.safetensors')], log)
+
+    # The data: Brown's training tokens when prepared, else random tokens.
+    cache = os.environ.get('TPC_CACHE', os.path.join(os.path.expanduser('~'), '.cache', 'tpc'))
+    brown = os.path.join(cache, 'data', 'brown_train.bin')
+    need = total * B * T + 1
+    if not args.quick and os.path.exists(brown) and len(ref.read_tokens(brown)) >= need:
+        data, data_note = brown, 'the Brown corpus (%s)' % brown
+    else:
+        import numpy as np
+        rng = np.random.default_rng(1)
+        tokens = rng.integers(0, cfg['vocab'], size=need, dtype=np.int64).astype(np.uint16)
+        data = path('random.bin')
+        with open(data, 'wb') as f:
+            f.write(np.array([20240520, 1, need] + [0] * 253, dtype=np.int32).tobytes())
+            f.write(tokens.tobytes())
+        data_note = 'random tokens (seed 1, %d tokens)' % need
+
+    train = ['train', '--load', path('init.safetensors'), '--data', data, '--steps', str(total),
+             '--lr', str(args.lr), '--schedule', 'constant']
+    out1 = run([tools['tpc-run'], path('tp1.tpc'), '--threads', str(threads)] + train +
+               ['--log', path('tp1.jsonl')], log)
+    flops_per_token, peak = probe_line(out1)
+    env = dict(os.environ)
+    if hasattr(os, 'geteuid') and os.geteuid() == 0:
+        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
+        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+    run([mpirun, '--oversubscribe', '-np', str(threads), tools['tpc-run'],
+         path('tp%d.tpc' % threads), '--threads', '1'] + train + ['--log', path('tp2.jsonl')],
+        log, env)
+
+    # PyTorch, in this process.
+    torch.set_num_threads(threads)
+    model = ref.GPT2(ref.load_checkpoint(path('init.safetensors')), cfg['heads'])
+    batches = ref.Batches(ref.read_tokens(data), B, T)
+    opts = argparse.Namespace(steps=total, lr=args.lr, min_lr=0.0, warmup=0, schedule='constant',
+                              weight_decay=0.1, beta1=0.9, beta2=0.95, eps=1e-8, clip=1.0)
+    torch_steps = []
+    ref.train(model, batches, opts, torch_steps.append)
+    del model, batches
+    mm_peak = torch_mm_peak(threads)
+
+    rows = [('tpc tp=1 (%d threads)' % threads, summarize(steps_of(path('tp1.jsonl')), warmup)),
+            ('tpc tp=%d (%d ranks x 1 thread)' % (threads, threads),
+             summarize(steps_of(path('tp2.jsonl')), warmup)),
+            ('PyTorch %s (%d threads)' % (torch.__version__, threads), summarize(torch_steps, warmup))]
+
+    print('train_step: %s, B=%d, T=%d, fp32, %d timed steps after %d warm-up steps; data: %s'
+          % (cfg['name'], B, T, steps, warmup, data_note))
+    print('model FLOPs per token: %.4g (the program\'s count)' % flops_per_token)
+    probe = peak
+    peak = max(probe, mm_peak)
+    print('sgemm peak: %.1f GFLOP/s on %d threads, the better of tpc-run\'s 1024^3 OpenBLAS '
+          'sgemm probe (%.1f) and torch.mm 1024^3 (%.1f, best of 3)'
+          % (peak / 1e9, threads, probe / 1e9, mm_peak / 1e9))
+    print()
+    print('| run | tokens/s | ms/step | GFLOP/s | % of sgemm peak |')
+    print('|---|---:|---:|---:|---:|')
+    for name, r in rows:
+        gflops = flops_per_token * r['tokens_per_s'] / 1e9
+        print('| %s | %.1f | %.1f | %.2f | %.1f%% |'
+              % (name, r['tokens_per_s'], r['ms_per_step'], gflops, 100.0 * gflops * 1e9 / peak))
+    print()
+    torch_rate = rows[2][1]['tokens_per_s']
+    for name, r in rows[:2]:
+        print('ratio %s / PyTorch: %.2fx' % (name.split(' (')[0], r['tokens_per_s'] / torch_rate))
+    first = [r['first_loss'] for _, r in rows]
+    worst = max(abs(x - first[2]) / abs(first[2]) for x in first)
+    agree = worst <= 1e-5
+    print('first-step loss: tpc tp=1 %.7f, tpc tp=%d %.7f, PyTorch %.7f: %s (largest relative '
+          'difference %.2g)' % (first[0], threads, first[1], first[2],
+                                'agree within 1e-5' if agree else 'DIFFER by more than 1e-5',
+                                worst))
+    last = [r['last_loss'] for _, r in rows]
+    print('step-%d loss: tpc tp=1 %.7f, tpc tp=%d %.7f, PyTorch %.7f'
+          % (total, last[0], threads, last[1], last[2]))
+    if not args.work_dir:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print('files in ' + work)
+    if not agree:
+        sys.exit('train_step: tpc and PyTorch disagree on the first step\'s loss')
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
