@@ -60,4 +60,4 @@ echo "== A sample from the trained model (tp=2, KV-cache decoding)"
 "${mpi[@]}" "$out/small.tpc" generate --load "$out/small.safetensors" \
   --prompt "The jury said" --tokens 48 --temperature 0.8 --top-k 40 --seed 1
 echo
-echo "log: $out/train.jsonl  checkpoint: $out/small.safetensors"
+echo "log: $out/train.jsonl  loss curve: $out/train.png  checkpoint: $out/small.safetensors"
