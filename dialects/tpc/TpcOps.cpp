@@ -333,6 +333,35 @@ LogicalResult SelfAttentionOp::verify() {
                                getDropout().convertToDouble(), getKey());
 }
 
+namespace {
+/// The features of a cross attention's queries and of its fused [k | v]
+/// (ranks already checked): kv holds twice the query's features, of the same
+/// element type, in whole heads. Returns the query's features.
+FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc, Value queryValue,
+                                          Value kvValue, int64_t heads) {
+  auto query = cast<RankedTensorType>(queryValue.getType());
+  auto kv = cast<RankedTensorType>(kvValue.getType());
+  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 2 != 0)
+    return fail(loc, "kv " + str(kv) +
+                         " must hold two equal blocks [k | v]; its last "
+                         "dimension is not a multiple of 2");
+  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
+      fused != 2 * hidden)
+    return fail(loc, "kv " + str(kv) +
+                         " must hold [k | v], twice the query's " +
+                         str(hidden) + " features");
+  if (failed(
+          expectSameElementType(loc, {{"query", queryValue}, {"kv", kvValue}})))
+    return failure();
+  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
+    hidden = fused / 2;
+  if (failed(checkHeads(loc, hidden, heads)))
+    return failure();
+  return hidden;
+}
+} // namespace
+
 LogicalResult CrossAttentionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
@@ -346,25 +375,12 @@ LogicalResult CrossAttentionOp::inferReturnTypes(
       !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
     return fail(loc, "query " + str(query) + " and kv " + str(kv) +
                          " must have the same batch and sequence length");
-  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
-  if (!ShapedType::isDynamic(fused) && fused % 2 != 0)
-    return fail(loc, "kv " + str(kv) +
-                         " must hold two equal blocks [k | v]; its last "
-                         "dimension is not a multiple of 2");
-  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
-      fused != 2 * hidden)
-    return fail(loc, "kv " + str(kv) +
-                         " must hold [k | v], twice the query's " +
-                         str(hidden) + " features");
-  if (failed(expectSameElementType(
-          loc, {{"query", adaptor.getQuery()}, {"kv", adaptor.getKv()}})))
-    return failure();
-  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
-    hidden = fused / 2;
-  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+  FailureOr<int64_t> hidden = crossAttentionFeatures(
+      loc, adaptor.getQuery(), adaptor.getKv(), adaptor.getHeads());
+  if (failed(hidden))
     return failure();
   types.push_back(
-      RankedTensorType::get({query.getDimSize(0), query.getDimSize(1), hidden},
+      RankedTensorType::get({query.getDimSize(0), query.getDimSize(1), *hidden},
                             query.getElementType()));
   return success();
 }
@@ -435,20 +451,11 @@ LogicalResult DecodeCrossAttentionOp::inferReturnTypes(
   if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)))
     return fail(loc, "query " + str(query) + " and kv " + str(kv) +
                          " must have the same batch");
-  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
-  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
-      fused != 2 * hidden)
-    return fail(loc, "kv " + str(kv) +
-                         " must hold [k | v], twice the query's " +
-                         str(hidden) + " features");
-  if (failed(expectSameElementType(
-          loc, {{"query", adaptor.getQuery()}, {"kv", adaptor.getKv()}})))
+  FailureOr<int64_t> hidden = crossAttentionFeatures(
+      loc, adaptor.getQuery(), adaptor.getKv(), adaptor.getHeads());
+  if (failed(hidden))
     return failure();
-  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
-    hidden = fused / 2;
-  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
-    return failure();
-  types.push_back(RankedTensorType::get({query.getDimSize(0), 1, hidden},
+  types.push_back(RankedTensorType::get({query.getDimSize(0), 1, *hidden},
                                         query.getElementType()));
   return success();
 }
