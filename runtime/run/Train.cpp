@@ -233,7 +233,9 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     auto start = std::chrono::steady_clock::now();
     StepResult r;
     r.step = step;
-    if (c.eval_every > 0 && step % c.eval_every == 0)
+    // Also before the run's last update, so that a loss curve ends with a
+    // validation point.
+    if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1))
       r.val_loss = evaluate(ex, eval_entry, c.val, c.eval_batches).loss;
     ex.zero_gradients();
     double totals[2] = {0.0, 0.0}; // loss sum, count

@@ -31,7 +31,7 @@ namespace tpc {
 struct TrainConfig {
   std::string data;
   std::string val;          // empty: no evaluation
-  int64_t eval_every = 0;   // evaluate before steps that are multiples
+  int64_t eval_every = 0;   // evaluate before steps that are multiples, and the last
   int64_t eval_batches = 0; // <= 0: the whole validation file
   int64_t steps = 1;
   int grad_accum = 1;

@@ -582,7 +582,8 @@ int main(int argc, char **argv) {
       ->required();
   train->add_option("--val", t.val, "llm.c token file to evaluate on");
   train->add_option("--eval-every", t.eval_every,
-                    "Evaluate on --val before every N-th step (0: never)");
+                    "Evaluate on --val before every N-th step and before the "
+                    "last (0: never)");
   train->add_option("--eval-batches", t.eval_batches,
                     "Global batches per evaluation (default: the file)");
   train->add_option("--steps", t.steps, "Optimizer steps")->required();
