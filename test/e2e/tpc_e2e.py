@@ -28,6 +28,8 @@
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   cut FILE BYTES                      truncate FILE to BYTES bytes
   png-size A.png                      check the PNG signature and IHDR chunk; print WIDTHxHEIGHT
+  screen OUT                          what a terminal shows of OUT (carriage return and
+                                      erase-line applied), then the count of rewrites
 """
 import json
 import math
@@ -270,6 +272,16 @@ def main(argv):
         if kind != b'IHDR' or length != 13:
             sys.exit('%s: the first chunk is not IHDR' % argv[1])
         print('%dx%d' % (width, height))
+    elif cmd == 'screen':
+        # What a terminal shows after the output: "\r\033[K" clears the
+        # line and starts it again; a line that was rewritten shows its last
+        # text. Also counts the rewrites.
+        data = open(argv[1], 'rb').read().decode('utf-8', 'replace')
+        data = data.replace('\r\n', '\n')
+        rewrites = data.count('\r\x1b[K')
+        for line in data.split('\n'):
+            print(line.split('\r\x1b[K')[-1].split('\r')[-1])
+        print('rewrites: %d' % rewrites)
     else:
         sys.exit(__doc__)
 

@@ -19,6 +19,7 @@
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/Generate.h"
 #include "runtime/run/Plot.h"
+#include "runtime/run/Progress.h"
 #include "runtime/run/Run.h"
 #include "runtime/run/Train.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
@@ -28,6 +29,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -51,6 +53,7 @@ struct Options {
   // train
   TrainConfig train;
   std::string optimizer, log, plot;
+  std::string progress = "auto";
   std::optional<double> beta1, beta2, eps, weight_decay, momentum, clip;
   std::optional<double> peak_flops;
   bool sequential = false;
@@ -422,6 +425,9 @@ int run_command(Comm &comm, const program::Program &prog,
                      error.c_str(), opt.log.c_str(), opt.log.c_str(),
                      png.c_str());
     };
+    ProgressLine progress(
+        stdout, opt.progress == "terminal" ||
+                    (opt.progress == "auto" && output_is_terminal(stdout)));
     auto on_step = [&](const StepResult &r) {
       if (!root)
         return;
@@ -432,24 +438,35 @@ int run_command(Comm &comm, const program::Program &prog,
       double eta =
           run_seconds / double(run_steps) * double(config.steps - r.step - 1);
       log->write(r, comm, mfu);
-      std::printf("step %lld/%lld | loss %.6f | lr %.3e | grad norm %.4f | "
-                  "%lld tokens | %.0f tok/s | MFU %.2f%% | ETA %s",
-                  (long long)r.step + 1, (long long)opt.train.steps, r.loss,
-                  r.lr, r.grad_norm, (long long)r.tokens,
-                  r.tokens / std::max(r.seconds, 1e-9), 100.0 * mfu,
-                  duration(eta).c_str());
-      if (r.val_loss)
-        std::printf(" | val loss %.6f", *r.val_loss);
-      std::printf("\n");
-      std::fflush(stdout);
+      char line[256];
+      int n = std::snprintf(
+          line, sizeof(line),
+          "step %lld/%lld | loss %.6f | lr %.3e | grad norm %.4f | "
+          "%lld tokens | %.0f tok/s | MFU %.2f%% | ETA %s",
+          (long long)r.step + 1, (long long)opt.train.steps, r.loss, r.lr,
+          r.grad_norm, (long long)r.tokens,
+          r.tokens / std::max(r.seconds, 1e-9), 100.0 * mfu,
+          duration(eta).c_str());
+      std::string text(line, size_t(std::clamp(n, 0, int(sizeof(line)) - 1)));
+      if (r.val_loss) {
+        std::snprintf(line, sizeof(line), " | val loss %.6f", *r.val_loss);
+        text += line;
+      }
+      // Steps with a validation loss stay on the screen.
+      progress.show(text, r.val_loss.has_value());
     };
     TrainOutcome outcome;
     try {
       outcome = train(*ex, config, start, on_step);
     } catch (const AgreedFailure &) {
+      progress.finish();
       draw();
       throw;
+    } catch (...) {
+      progress.finish();
+      throw;
     }
+    progress.finish();
     if (!opt.save.empty()) {
       ex->save_checkpoint(opt.save, train_metadata(config, outcome.state),
                           true);
@@ -642,6 +659,13 @@ int main(int argc, char **argv) {
                     "Loss-curve PNG drawn from --log by tpc-plot at the end "
                     "(also after a stop; default: the --log path with .png; "
                     "'none': no plot)");
+  train
+      ->add_option("--progress", opt.progress,
+                   "auto: on a terminal one progress line rewritten in place "
+                   "(steps with a val loss stay), else a line per step; "
+                   "terminal or lines force either")
+      ->check(CLI::IsMember({"auto", "terminal", "lines"}))
+      ->capture_default_str();
   train
       ->add_option("--peak-flops", opt.peak_flops,
                    "Peak FLOP/s of one rank, the denominator of MFU "
