@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <set>
@@ -63,6 +64,39 @@ std::string step_file(const TrainConfig &c, int64_t step) {
   return c.save_dir + "/step_" + std::to_string(step) + ".safetensors";
 }
 
+/// The step number of a file name "step_<n><suffix>", if it is one.
+std::optional<uint64_t> step_of(const std::string &f,
+                                const std::string &suffix) {
+  const std::string prefix = "step_";
+  if (f.size() <= prefix.size() + suffix.size() ||
+      f.compare(0, prefix.size(), prefix) != 0 ||
+      f.compare(f.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  std::string n =
+      f.substr(prefix.size(), f.size() - prefix.size() - suffix.size());
+  if (n.size() > 19 || n.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoull(n);
+}
+
+/// Removes the temporary files of checkpoint writes that did not finish (a
+/// run killed while saving): checkpoint-sized files nothing reads.
+void remove_unfinished_writes(const TrainConfig &c) {
+  namespace fs = std::filesystem;
+  for (const fs::directory_entry &e : fs::directory_iterator(c.save_dir)) {
+    std::string f = e.path().filename().string();
+    if (!step_of(f, ".safetensors.tmp") && f != "latest.safetensors.tmp")
+      continue;
+    std::error_code error;
+    fs::remove(e.path(), error);
+    std::fprintf(stderr,
+                 "tpc-run: %s %s, left by a checkpoint write that "
+                 "did not finish%s\n",
+                 error ? "cannot remove" : "removed", e.path().c_str(),
+                 error ? (": " + error.message()).c_str() : "");
+  }
+}
+
 /// Points save_dir/latest.safetensors at `name` (a relative symlink,
 /// replaced atomically) and removes all but the newest `keep` step files.
 void rotate(const TrainConfig &c, const std::string &name) {
@@ -75,18 +109,10 @@ void rotate(const TrainConfig &c, const std::string &name) {
   if (c.keep <= 0)
     return;
   std::vector<std::pair<uint64_t, fs::path>> steps;
-  for (const fs::directory_entry &e : fs::directory_iterator(dir)) {
-    std::string f = e.path().filename().string();
-    const std::string prefix = "step_", suffix = ".safetensors";
-    if (f.size() <= prefix.size() + suffix.size() ||
-        f.compare(0, prefix.size(), prefix) != 0 ||
-        f.compare(f.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;
-    std::string n =
-        f.substr(prefix.size(), f.size() - prefix.size() - suffix.size());
-    if (n.find_first_not_of("0123456789") == std::string::npos)
-      steps.emplace_back(std::stoull(n), e.path());
-  }
+  for (const fs::directory_entry &e : fs::directory_iterator(dir))
+    if (std::optional<uint64_t> n =
+            step_of(e.path().filename().string(), ".safetensors"))
+      steps.emplace_back(*n, e.path());
   std::sort(steps.begin(), steps.end());
   for (size_t i = 0; i + size_t(c.keep) < steps.size(); ++i)
     fs::remove(steps[i].second);
@@ -214,8 +240,10 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         throw std::runtime_error(e.what());
       }
     }
-    if (!c.save_dir.empty() && comm.world_rank() == 0)
+    if (!c.save_dir.empty() && comm.world_rank() == 0) {
       std::filesystem::create_directories(c.save_dir);
+      remove_unfinished_writes(c);
+    }
   });
   TrainOutcome out;
   out.state = start;
