@@ -91,6 +91,18 @@ int sample_token(const float *logits, int vocab, const SamplingOptions &o,
   double top = logits[ids[0]], total = 0.0;
   for (int i = 0; i < k; ++i)
     total += p[i] = std::exp((double(logits[ids[i]]) - top) / o.temperature);
+  if (o.top_p < 1.0) {
+    // The nucleus: the largest probabilities until they reach top_p.
+    double nucleus = 0.0;
+    int kept = 0;
+    while (kept < k) {
+      nucleus += p[kept++];
+      if (nucleus >= o.top_p * total)
+        break;
+    }
+    k = kept;
+    total = nucleus;
+  }
   static const uint64_t stream = fnv1a64("generate");
   double u = double(philox_uniform(o.seed, stream, index)) * total;
   double cumulative = 0.0;
@@ -124,6 +136,10 @@ void check_generate(const DecodeEntry &entry, const GenerateOptions &o) {
     throw std::invalid_argument(
         "--temperature must be a finite number >= 0 (0: greedy), got " +
         std::to_string(o.sampling.temperature));
+  if (!(o.sampling.top_p > 0.0 && o.sampling.top_p <= 1.0))
+    throw std::invalid_argument(
+        "--top-p must be in (0, 1] (1: every token), got " +
+        std::to_string(o.sampling.top_p));
   if (o.sampling.top_k < 0)
     throw std::invalid_argument("--top-k must be >= 0 (0: every token), got " +
                                 std::to_string(o.sampling.top_k));

@@ -38,11 +38,15 @@ struct SamplingOptions {
   double temperature = 1.0; // 0: greedy (argmax)
   int top_k = 0;            // 0: the whole vocabulary
   uint64_t seed = 1337;
+  /// Nucleus sampling: the draw keeps the fewest largest tokens whose
+  /// probabilities sum to at least top_p (1: all).
+  double top_p = 1.0;
 };
 
 /// The next token from one row of logits over [0, vocab): the argmax
 /// (lowest id among ties) at temperature 0, else a draw from the softmax of
-/// logits / temperature restricted to the top_k largest, with the uniform
+/// logits / temperature restricted to the top_k largest, then to the
+/// nucleus of probability top_p among them, with the uniform
 /// number philox_uniform(seed, stream "generate", index).
 int sample_token(const float *logits, int vocab, const SamplingOptions &o,
                  uint64_t index);

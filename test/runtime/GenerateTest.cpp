@@ -55,6 +55,30 @@ TEST(SampleTest, SeedReproducesAndDrawsFollowTheSoftmax) {
   EXPECT_GT(differ, 10);
 }
 
+TEST(SampleTest, TopPDrawsFromTheNucleusRenormalized) {
+  // p = (0.5, 0.3, 0.2): top_p 0.7 keeps the first two, renormalized to
+  // (0.625, 0.375); 0.5 keeps only the first, 1 keeps all three.
+  std::vector<float> logits{std::log(0.5f), std::log(0.3f), std::log(0.2f)};
+  std::map<int, int> nucleus, all;
+  const int draws = 4000;
+  for (int i = 0; i < draws; ++i) {
+    SamplingOptions o{1.0, 0, 11, 0.7};
+    ++nucleus[sample_token(logits.data(), 3, o, uint64_t(i))];
+    o.top_p = 0.5;
+    EXPECT_EQ(sample_token(logits.data(), 3, o, uint64_t(i)), 0);
+    o.top_p = 1.0;
+    ++all[sample_token(logits.data(), 3, o, uint64_t(i))];
+  }
+  EXPECT_EQ(nucleus.count(2), 0u);
+  EXPECT_NEAR(nucleus[0] / double(draws), 0.625, 0.03);
+  EXPECT_NEAR(all[2] / double(draws), 0.2, 0.03);
+  // top_k first, then the nucleus among the k: top_k 2 leaves (0.625,
+  // 0.375), and top_p 0.6 of that keeps only the first.
+  for (int i = 0; i < 50; ++i)
+    EXPECT_EQ(sample_token(logits.data(), 3, {1.0, 2, 11, 0.6}, uint64_t(i)),
+              0);
+}
+
 namespace {
 /// decode(qkv [1,1,6] f32, pos [] i32) -> decode_attention heads 2
 /// capacity 3.

