@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ git pkg-config
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   protobuf-compiler libprotobuf-dev
-  libopenblas-dev openmpi-bin libopenmpi-dev
+  libopenblas-dev libopenblas0-openmp openmpi-bin libopenmpi-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
   python3 python3-matplotlib python3-torch
 )
