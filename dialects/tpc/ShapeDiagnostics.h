@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -54,6 +55,26 @@ inline mlir::LogicalResult expectRank(const OpDiag &loc, llvm::StringRef what,
     return mlir::success();
   return fail(loc, what + " must have rank " + llvm::Twine(rank) + ", got " +
                        str(type));
+}
+
+/// The output features of a linear layer: `input` [..., in] against
+/// `weight` [in, out] ([out, in] when `transposed`). Names both on a mismatch.
+inline mlir::FailureOr<int64_t> linearOutFeatures(const OpDiag &loc,
+                                                  mlir::RankedTensorType input,
+                                                  mlir::RankedTensorType weight,
+                                                  bool transposed) {
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (mlir::failed(expectRank(loc, "weight", weight, 2)))
+    return mlir::failure();
+  int64_t in = weight.getDimSize(transposed ? 1 : 0);
+  if (!sameExtent(input.getShape().back(), in))
+    return fail(loc,
+                "input " + str(input) + " has " + str(input.getShape().back()) +
+                    " features but the weight " + str(weight) +
+                    (transposed ? " (transposed, [out, in])" : " ([in, out])") +
+                    " expects " + str(in));
+  return weight.getDimSize(transposed ? 0 : 1);
 }
 
 /// A layer-norm epsilon must be a finite number > 0; `hint` says what to

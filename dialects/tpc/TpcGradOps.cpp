@@ -219,18 +219,11 @@ LogicalResult LinearGradOp::inferReturnTypes(MLIRContext *,
   RankedTensorType dout = tensorType(adaptor.getDout());
   RankedTensorType input = tensorType(adaptor.getInput());
   RankedTensorType weight = tensorType(adaptor.getWeight());
-  if (input.getRank() < 1)
-    return fail(loc, "input must have rank >= 1, got " + str(input));
-  if (failed(expectRank(loc, "weight", weight, 2)))
+  FailureOr<int64_t> features =
+      linearOutFeatures(loc, input, weight, adaptor.getTransposed());
+  if (failed(features))
     return failure();
-  bool transposed = adaptor.getTransposed();
-  int64_t in = weight.getDimSize(transposed ? 1 : 0);
-  int64_t out = weight.getDimSize(transposed ? 0 : 1);
-  if (!sameExtent(input.getShape().back(), in))
-    return fail(loc,
-                "input " + str(input) + " does not match the weight " +
-                    str(weight) +
-                    (transposed ? " (transposed, [out, in])" : " ([in, out])"));
+  int64_t out = *features;
   if (input.getElementType() != weight.getElementType())
     return fail(loc, "input " + str(input) + " and weight " + str(weight) +
                          " have different element types");

@@ -254,19 +254,11 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
   OpDiag loc{location, getOperationName()};
   auto input = cast<RankedTensorType>(adaptor.getInput().getType());
   auto weight = cast<RankedTensorType>(adaptor.getWeight().getType());
-  if (input.getRank() < 1)
-    return fail(loc, "input must have rank >= 1, got " + str(input));
-  if (failed(expectRank(loc, "weight", weight, 2)))
+  FailureOr<int64_t> features =
+      linearOutFeatures(loc, input, weight, adaptor.getTransposed());
+  if (failed(features))
     return failure();
-  bool transposed = adaptor.getTransposed();
-  int64_t in = weight.getDimSize(transposed ? 1 : 0);
-  int64_t out = weight.getDimSize(transposed ? 0 : 1);
-  if (!sameExtent(input.getShape().back(), in))
-    return fail(loc,
-                "input " + str(input) + " has " + str(input.getShape().back()) +
-                    " features but the weight " + str(weight) +
-                    (transposed ? " (transposed, [out, in])" : " ([in, out])") +
-                    " expects " + str(in));
+  int64_t out = *features;
   if (Value bias = adaptor.getBias()) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     if (biasType.getRank() != 1 || !sameExtent(biasType.getDimSize(0), out))
@@ -308,6 +300,23 @@ LogicalResult BiasAddOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+namespace {
+/// The features of a self attention's fused [q | k | v] (rank already
+/// checked): three equal blocks of whole heads. Returns C of [.., 3C].
+FailureOr<int64_t> selfAttentionFeatures(const OpDiag &loc,
+                                         RankedTensorType qkv, int64_t heads) {
+  int64_t fused = qkv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
+    return fail(loc, "qkv " + str(qkv) +
+                         " must hold three equal blocks [q | k | v]; its last "
+                         "dimension is not a multiple of 3");
+  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
+  if (failed(checkHeads(loc, hidden, heads)))
+    return failure();
+  return hidden;
+}
+} // namespace
+
 LogicalResult SelfAttentionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
@@ -315,16 +324,12 @@ LogicalResult SelfAttentionOp::inferReturnTypes(
   auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
   if (failed(expectRank(loc, "qkv", qkv, 3)))
     return failure();
-  int64_t fused = qkv.getDimSize(2);
-  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
-    return fail(loc, "qkv " + str(qkv) +
-                         " must hold three equal blocks [q | k | v]; its last "
-                         "dimension is not a multiple of 3");
-  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
-  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+  FailureOr<int64_t> hidden =
+      selfAttentionFeatures(loc, qkv, adaptor.getHeads());
+  if (failed(hidden))
     return failure();
   types.push_back(RankedTensorType::get(
-      {qkv.getDimSize(0), qkv.getDimSize(1), hidden}, qkv.getElementType()));
+      {qkv.getDimSize(0), qkv.getDimSize(1), *hidden}, qkv.getElementType()));
   return success();
 }
 
@@ -422,15 +427,11 @@ LogicalResult DecodeAttentionOp::inferReturnTypes(
   auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
   if (failed(expectOnePosition(loc, "qkv", qkv)))
     return failure();
-  int64_t fused = qkv.getDimSize(2);
-  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
-    return fail(loc, "qkv " + str(qkv) +
-                         " must hold three equal blocks [q | k | v]; its last "
-                         "dimension is not a multiple of 3");
-  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
-  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+  FailureOr<int64_t> hidden =
+      selfAttentionFeatures(loc, qkv, adaptor.getHeads());
+  if (failed(hidden))
     return failure();
-  types.push_back(RankedTensorType::get({qkv.getDimSize(0), 1, hidden},
+  types.push_back(RankedTensorType::get({qkv.getDimSize(0), 1, *hidden},
                                         qkv.getElementType()));
   return success();
 }

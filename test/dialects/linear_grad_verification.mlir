@@ -1,7 +1,7 @@
 // RUN: tpc-opt %s -split-input-file -verify-diagnostics
 
 func.func @input_width(%dout: tensor<2x8x64xf32>, %x: tensor<2x8x32xf32>, %w: tensor<16x64xf32>) {
-  // expected-error @+1 {{'tpc.linear_grad' op input tensor<2x8x32xf32> does not match the weight tensor<16x64xf32> ([in, out])}}
+  // expected-error @+1 {{'tpc.linear_grad' op input tensor<2x8x32xf32> has 32 features but the weight tensor<16x64xf32> ([in, out]) expects 16}}
   %dx, %dw = tpc.linear_grad %dout, %x, %w : tensor<2x8x64xf32>, tensor<2x8x32xf32>, tensor<16x64xf32>
   return
 }
@@ -9,7 +9,7 @@ func.func @input_width(%dout: tensor<2x8x64xf32>, %x: tensor<2x8x32xf32>, %w: te
 // -----
 
 func.func @transposed_width(%dout: tensor<2x8x64xf32>, %x: tensor<2x8x16xf32>, %w: tensor<16x64xf32>) {
-  // expected-error @+1 {{'tpc.linear_grad' op input tensor<2x8x16xf32> does not match the weight tensor<16x64xf32> (transposed, [out, in])}}
+  // expected-error @+1 {{'tpc.linear_grad' op input tensor<2x8x16xf32> has 16 features but the weight tensor<16x64xf32> (transposed, [out, in]) expects 64}}
   %dx, %dw = tpc.linear_grad %dout, %x, %w transposed : tensor<2x8x64xf32>, tensor<2x8x16xf32>, tensor<16x64xf32>
   return
 }
