@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -76,6 +77,34 @@ inline mlir::FailureOr<int64_t> linearOutFeatures(const OpDiag &loc,
                     " expects " + str(in));
   return weight.getDimSize(transposed ? 0 : 1);
 }
+
+/// Checks that the operands of an op share one element type.
+mlir::LogicalResult expectSameElementType(
+    const OpDiag &loc,
+    llvm::ArrayRef<std::pair<llvm::StringRef, mlir::Value>> operands);
+
+/// `hidden` features must split into `heads` whole heads.
+mlir::LogicalResult checkHeads(const OpDiag &loc, int64_t hidden,
+                               int64_t heads);
+
+/// The attributes of the attention ops and their grads: a window >= 1, a
+/// dropout probability in [0, 1), and a dropout key only with dropout.
+mlir::LogicalResult checkWindowAndDropout(mlir::Operation *op,
+                                          std::optional<int64_t> window,
+                                          double dropout, int64_t key);
+
+/// The features of a self attention's fused qkv [B, T, 3C] (rank already
+/// checked): three equal blocks of whole heads. Returns C.
+mlir::FailureOr<int64_t> selfAttentionFeatures(const OpDiag &loc,
+                                               mlir::RankedTensorType qkv,
+                                               int64_t heads);
+
+/// The features of a cross attention's query [B, T, C] and fused kv
+/// [B, T, 2C] (ranks already checked): kv holds twice the query's features,
+/// of the same element type, in whole heads. Returns C.
+mlir::FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc,
+                                                mlir::Value query,
+                                                mlir::Value kv, int64_t heads);
 
 /// A layer-norm epsilon must be a finite number > 0; `hint` says what to
 /// use instead.

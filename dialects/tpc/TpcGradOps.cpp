@@ -45,30 +45,6 @@ LogicalResult expectAdjoint(const OpDiag &loc, RankedTensorType dout,
                        "; pass the gradient of that result");
 }
 
-/// Shared by the two attention grad ops; the forward ops check the same.
-LogicalResult checkAttentionAttrs(Operation *op, std::optional<int64_t> window,
-                                  double dropout, int64_t key) {
-  if (window && *window < 1)
-    return op->emitOpError("window must be >= 1, got ")
-           << *window << "; omit the window to attend to every position";
-  if (!(dropout >= 0.0 && dropout < 1.0))
-    return op->emitOpError("dropout probability must be in [0, 1), got ")
-           << dropout;
-  if (dropout == 0.0 && key != 0)
-    return op->emitOpError("has dropout key ")
-           << key << " but no dropout; give a probability > 0 or drop the key";
-  return success();
-}
-
-LogicalResult checkHeads(const OpDiag &loc, int64_t hidden, int64_t heads) {
-  if (heads < 1)
-    return fail(loc, "heads must be >= 1, got " + Twine(heads));
-  if (!ShapedType::isDynamic(hidden) && hidden % heads != 0)
-    return fail(loc, "hidden size " + Twine(hidden) +
-                         " is not a multiple of heads " + Twine(heads));
-  return success();
-}
-
 /// The logits' adjoint of both cross-entropy grad ops.
 LogicalResult inferLossGradType(const OpDiag &loc, Value logits, Value targets,
                                 SmallVectorImpl<Type> &types) {
@@ -259,15 +235,12 @@ LogicalResult SelfAttentionGradOp::inferReturnTypes(
   RankedTensorType qkv = tensorType(adaptor.getQkv());
   if (failed(expectRank(loc, "qkv", qkv, 3)))
     return failure();
-  int64_t fused = qkv.getDimSize(2);
-  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
-    return fail(loc, "qkv " + str(qkv) +
-                         " must hold three equal blocks [q | k | v]");
-  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
-  if (failed(checkHeads(loc, hidden, adaptor.getHeads())))
+  FailureOr<int64_t> hidden =
+      selfAttentionFeatures(loc, qkv, adaptor.getHeads());
+  if (failed(hidden))
     return failure();
   auto result = RankedTensorType::get(
-      {qkv.getDimSize(0), qkv.getDimSize(1), hidden}, qkv.getElementType());
+      {qkv.getDimSize(0), qkv.getDimSize(1), *hidden}, qkv.getElementType());
   if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), result,
                            "self_attention")))
     return failure();
@@ -276,8 +249,8 @@ LogicalResult SelfAttentionGradOp::inferReturnTypes(
 }
 
 LogicalResult SelfAttentionGradOp::verify() {
-  return checkAttentionAttrs(*this, getWindow(), getDropout().convertToDouble(),
-                             getKey());
+  return checkWindowAndDropout(*this, getWindow(),
+                               getDropout().convertToDouble(), getKey());
 }
 
 LogicalResult CrossAttentionGradOp::inferReturnTypes(
@@ -289,19 +262,12 @@ LogicalResult CrossAttentionGradOp::inferReturnTypes(
   if (failed(expectRank(loc, "query", query, 3)) ||
       failed(expectRank(loc, "kv", kv, 3)))
     return failure();
-  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
   if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
-      !sameExtent(query.getDimSize(1), kv.getDimSize(1)) ||
-      (!ShapedType::isDynamic(hidden) && !sameExtent(fused, 2 * hidden)) ||
-      (!ShapedType::isDynamic(fused) && fused % 2 != 0))
-    return fail(loc, "kv " + str(kv) +
-                         " must be [k | v] of the batch, "
-                         "sequence and twice the features of query " +
-                         str(query));
-  if (query.getElementType() != kv.getElementType())
+      !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
     return fail(loc, "query " + str(query) + " and kv " + str(kv) +
-                         " have different element types");
-  if (failed(checkHeads(loc, hidden, adaptor.getHeads())) ||
+                         " must have the same batch and sequence length");
+  if (failed(crossAttentionFeatures(loc, adaptor.getQuery(), adaptor.getKv(),
+                                    adaptor.getHeads())) ||
       failed(expectAdjoint(loc, tensorType(adaptor.getDout()), query,
                            "cross_attention")))
     return failure();
@@ -310,8 +276,8 @@ LogicalResult CrossAttentionGradOp::inferReturnTypes(
 }
 
 LogicalResult CrossAttentionGradOp::verify() {
-  return checkAttentionAttrs(*this, getWindow(), getDropout().convertToDouble(),
-                             getKey());
+  return checkWindowAndDropout(*this, getWindow(),
+                               getDropout().convertToDouble(), getKey());
 }
 
 LogicalResult WeightedSumGradOp::inferReturnTypes(

@@ -1,7 +1,7 @@
 // RUN: tpc-opt %s -split-input-file -verify-diagnostics
 
 func.func @kv_width(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor<2x8x48xf32>) {
-  // expected-error @+1 {{'tpc.cross_attention_grad' op kv tensor<2x8x48xf32> must be [k | v] of the batch, sequence and twice the features of query tensor<2x8x16xf32>}}
+  // expected-error @+1 {{'tpc.cross_attention_grad' op kv tensor<2x8x48xf32> must hold [k | v], twice the query's 16 features}}
   %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 4 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x48xf32>
   return
 }
@@ -9,7 +9,7 @@ func.func @kv_width(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tens
 // -----
 
 func.func @kv_sequence(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor<2x4x32xf32>) {
-  // expected-error @+1 {{'tpc.cross_attention_grad' op kv tensor<2x4x32xf32> must be [k | v] of the batch, sequence and twice the features of query tensor<2x8x16xf32>}}
+  // expected-error @+1 {{'tpc.cross_attention_grad' op query tensor<2x8x16xf32> and kv tensor<2x4x32xf32> must have the same batch and sequence length}}
   %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 4 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x4x32xf32>
   return
 }
@@ -33,7 +33,7 @@ func.func @heads(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor<
 // -----
 
 func.func @element_types(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor<2x8x32xbf16>) {
-  // expected-error @+1 {{'tpc.cross_attention_grad' op query tensor<2x8x16xf32> and kv tensor<2x8x32xbf16> have different element types}}
+  // expected-error @+1 {{'tpc.cross_attention_grad' op kv has element type bf16 but query has f32; cast them to one element type}}
   %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 4 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x32xbf16>
   return
 }

@@ -1,0 +1,92 @@
+//===- ShapeDiagnostics.cpp - Helpers of the tpc verifiers ----------------===//
+
+#include "dialects/tpc/ShapeDiagnostics.h"
+
+using namespace mlir;
+
+namespace tpc::detail {
+
+/// Checks that the operands of an op share one element type.
+LogicalResult expectSameElementType(const OpDiag &loc,
+                                    ArrayRef<std::pair<StringRef, Value>> vs) {
+  Type first =
+      cast<RankedTensorType>(vs.front().second.getType()).getElementType();
+  for (auto [name, value] : vs.drop_front()) {
+    Type element = cast<RankedTensorType>(value.getType()).getElementType();
+    if (element != first)
+      return fail(loc, name + " has element type " + str(element) + " but " +
+                           vs.front().first + " has " + str(first) +
+                           "; cast them to one element type");
+  }
+  return success();
+}
+
+/// Shared by the two attention ops: `hidden` must split into whole heads.
+LogicalResult checkHeads(const OpDiag &loc, int64_t hidden, int64_t heads) {
+  if (heads < 1)
+    return fail(loc, "heads must be >= 1, got " + Twine(heads));
+  if (!ShapedType::isDynamic(hidden) && hidden % heads != 0)
+    return fail(loc, "hidden size " + Twine(hidden) +
+                         " is not a multiple of heads " + Twine(heads) +
+                         "; choose a head count that divides it");
+  return success();
+}
+
+LogicalResult checkWindowAndDropout(Operation *op,
+                                    std::optional<int64_t> window,
+                                    double dropout, int64_t key) {
+  if (window && *window < 1)
+    return op->emitOpError("window must be >= 1, got ")
+           << *window << "; omit the window to attend to every position";
+  if (!(dropout >= 0.0 && dropout < 1.0))
+    return op->emitOpError("dropout probability must be in [0, 1), got ")
+           << dropout;
+  if (dropout == 0.0 && key != 0)
+    return op->emitOpError("has dropout key ")
+           << key << " but no dropout; give a probability > 0 or drop the key";
+  return success();
+}
+
+/// The features of a self attention's fused [q | k | v] (rank already
+/// checked): three equal blocks of whole heads. Returns C of [.., 3C].
+FailureOr<int64_t> selfAttentionFeatures(const OpDiag &loc,
+                                         RankedTensorType qkv, int64_t heads) {
+  int64_t fused = qkv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 3 != 0)
+    return fail(loc, "qkv " + str(qkv) +
+                         " must hold three equal blocks [q | k | v]; its last "
+                         "dimension is not a multiple of 3");
+  int64_t hidden = ShapedType::isDynamic(fused) ? fused : fused / 3;
+  if (failed(checkHeads(loc, hidden, heads)))
+    return failure();
+  return hidden;
+}
+
+/// The features of a cross attention's queries and of its fused [k | v]
+/// (ranks already checked): kv holds twice the query's features, of the same
+/// element type, in whole heads. Returns the query's features.
+FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc, Value queryValue,
+                                          Value kvValue, int64_t heads) {
+  auto query = cast<RankedTensorType>(queryValue.getType());
+  auto kv = cast<RankedTensorType>(kvValue.getType());
+  int64_t hidden = query.getDimSize(2), fused = kv.getDimSize(2);
+  if (!ShapedType::isDynamic(fused) && fused % 2 != 0)
+    return fail(loc, "kv " + str(kv) +
+                         " must hold two equal blocks [k | v]; its last "
+                         "dimension is not a multiple of 2");
+  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused) &&
+      fused != 2 * hidden)
+    return fail(loc, "kv " + str(kv) +
+                         " must hold [k | v], twice the query's " +
+                         str(hidden) + " features");
+  if (failed(
+          expectSameElementType(loc, {{"query", queryValue}, {"kv", kvValue}})))
+    return failure();
+  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(fused))
+    hidden = fused / 2;
+  if (failed(checkHeads(loc, hidden, heads)))
+    return failure();
+  return hidden;
+}
+
+} // namespace tpc::detail
