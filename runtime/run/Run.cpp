@@ -88,15 +88,8 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   double totals[2] = {0.0, 0.0}; // loss sum, count
   for (int64_t b = 0; b < batches; ++b) {
     together(comm, [&] { batcher->next(inputs.data(), targets.data()); });
-    ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
-    ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
-    ex.run(*entry.fn);
-    float sum = 0.0f;
-    int32_t count = 0;
-    ex.read_output(*entry.fn, 0, &sum, sizeof(sum));
-    ex.read_output(*entry.fn, 1, &count, sizeof(count));
-    totals[0] += sum;
-    totals[1] += count;
+    run_loss_entry(ex, entry, inputs.data(), targets.data(), RunOptions{},
+                   totals);
   }
   // Every rank of a TP group holds the same loss; DP ranks hold disjoint
   // windows.
@@ -106,6 +99,21 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   r.batches = batches;
   r.loss = totals[1] > 0 ? totals[0] / totals[1] : 0.0;
   return r;
+}
+
+void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
+                    const int *targets, const RunOptions &options,
+                    double totals[2]) {
+  size_t n = size_t(entry.B) * entry.T;
+  ex.set_input(*entry.fn, 0, inputs, n * sizeof(int));
+  ex.set_input(*entry.fn, 1, targets, n * sizeof(int));
+  ex.run(*entry.fn, options);
+  float sum = 0.0f;
+  int32_t count = 0;
+  ex.read_output(*entry.fn, 0, &sum, sizeof(sum));
+  ex.read_output(*entry.fn, 1, &count, sizeof(count));
+  totals[0] += sum;
+  totals[1] += count;
 }
 
 std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,

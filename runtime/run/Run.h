@@ -65,6 +65,12 @@ struct ModelEntry {
 /// Throws naming the function and what does not match the convention.
 ModelEntry describe_entry(const Executor &ex, const std::string &name);
 
+/// Runs the entry on one micro-batch of B windows (inputs and targets
+/// [B,T]) and adds its loss sum and target count to `totals`.
+void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
+                    const int *targets, const RunOptions &options,
+                    double totals[2]);
+
 struct EvalResult {
   double loss = 0.0; // token-weighted mean over the whole job
   int64_t tokens = 0;

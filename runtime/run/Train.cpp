@@ -279,19 +279,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         for (int &t : targets)
           if (t == c.ignore_token)
             t = ignore;
-      ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
-      ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
       RunOptions options;
       options.training = true;
       options.seed = c.seed;
       options.step = micro;
-      ex.run(*entry.fn, options);
-      float sum = 0.0f;
-      int32_t count = 0;
-      ex.read_output(*entry.fn, 0, &sum, sizeof(sum));
-      ex.read_output(*entry.fn, 1, &count, sizeof(count));
-      totals[0] += sum;
-      totals[1] += count;
+      run_loss_entry(ex, entry, inputs.data(), targets.data(), options, totals);
     }
     // TP ranks hold the same loss; DP ranks hold disjoint windows.
     comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
