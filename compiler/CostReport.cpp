@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CostReport.h"
+#include "models/Models.h"
 
 #include "dialects/tpc/TpcOps.h"
 
@@ -608,19 +609,7 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
 // Printing
 //===----------------------------------------------------------------------===//
 
-namespace {
-std::string grouped(int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -value : value);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0)
-      out += ',';
-    out += digits[i];
-  }
-  return value < 0 ? "-" + out : out;
-}
-
-std::string humanBytes(int64_t bytes) {
+std::string tpc::humanBytes(int64_t bytes) {
   const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double value = static_cast<double>(bytes);
   int unit = 0;
@@ -632,6 +621,9 @@ std::string humanBytes(int64_t bytes) {
     return llvm::formatv("{0} B", bytes).str();
   return llvm::formatv("{0:F2} {1}", value, units[unit]).str();
 }
+
+namespace {
+using tpc::models::withThousands;
 
 /// Rows of label, right-aligned figure and note; printed with one label
 /// width and one figure width for the whole report.
@@ -675,9 +667,9 @@ private:
 std::string directions(const AllReduceGroup &group) {
   SmallVector<std::string, 2> parts;
   if (group.forward)
-    parts.push_back(grouped(group.forward) + " forward");
+    parts.push_back(withThousands(group.forward) + " forward");
   if (group.backward)
-    parts.push_back(grouped(group.backward) + " backward");
+    parts.push_back(withThousands(group.backward) + " backward");
   return "values (" + llvm::join(parts, ", ") + ")";
 }
 } // namespace
@@ -694,26 +686,28 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
                 .str());
   t.heading("");
   t.heading("model");
-  t.row("  parameters (global, unpadded)", grouped(r.globalParams));
+  t.row("  parameters (global, unpadded)", withThousands(r.globalParams));
   if (r.vocab > 0)
     t.row("  vocabulary",
           r.paddedVocab != r.vocab
-              ? grouped(r.vocab) + " -> " + grouped(r.paddedVocab)
-              : grouped(r.vocab),
+              ? withThousands(r.vocab) + " -> " + withThousands(r.paddedVocab)
+              : withThousands(r.vocab),
           r.paddedVocab != r.vocab ? "padded" : "");
-  t.row("  layers", grouped(r.layers));
-  t.row("  model FLOPs per token", grouped(r.modelFlopsPerToken),
-        "6N " + grouped(6 * r.globalParams) + " + attention " +
-            grouped(r.attentionFlopsPerToken));
-  t.row("  model FLOPs per step", grouped(r.modelFlopsPerToken * tokens * r.dp),
-        grouped(tokens * r.dp) + " tokens");
+  t.row("  layers", withThousands(r.layers));
+  t.row("  model FLOPs per token", withThousands(r.modelFlopsPerToken),
+        "6N " + withThousands(6 * r.globalParams) + " + attention " +
+            withThousands(r.attentionFlopsPerToken));
+  t.row("  model FLOPs per step",
+        withThousands(r.modelFlopsPerToken * tokens * r.dp),
+        withThousands(tokens * r.dp) + " tokens");
   t.heading("");
   t.heading("per rank");
-  t.row("  parameters", grouped(r.rankParams));
+  t.row("  parameters", withThousands(r.rankParams));
   t.heading("  memory");
   std::string computeTag = "(" + compute.str() + ")";
   auto bytesRow = [&](StringRef label, int64_t bytes) {
-    t.row(label, grouped(bytes) + " B", bytes >= 1024 ? humanBytes(bytes) : "");
+    t.row(label, withThousands(bytes) + " B",
+          bytes >= 1024 ? humanBytes(bytes) : "");
   };
   bytesRow("    weights " + computeTag, r.weightBytes);
   bytesRow("    gradients " + computeTag, r.gradientBytes);
@@ -735,9 +729,9 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   bytesRow("    total, per-layer recompute",
            r.modelStateBytes() + r.recomputeActivationBytes());
   t.heading("  FLOPs per micro-batch");
-  t.row("    forward", grouped(r.forwardFlops));
-  t.row("    forward + backward", grouped(r.stepFlops()), "3 x forward");
-  t.row("    with per-layer recompute", grouped(r.recomputeStepFlops()),
+  t.row("    forward", withThousands(r.forwardFlops));
+  t.row("    forward + backward", withThousands(r.stepFlops()), "3 x forward");
+  t.row("    with per-layer recompute", withThousands(r.recomputeStepFlops()),
         "+ the layers' forward again");
   t.heading("");
   t.heading("communication per step, per rank");
@@ -745,23 +739,25 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
     t.row("  TP all-reduces", "0");
   for (const AllReduceGroup &g : r.layerAllReduces)
     t.row("  TP layer all-reduces",
-          grouped(g.count) + " x " + grouped(g.values), directions(g));
+          withThousands(g.count) + " x " + withThousands(g.values),
+          directions(g));
   for (const AllReduceGroup &g : r.otherAllReduces)
     t.row("  TP embedding/output layer all-reduces",
-          grouped(g.count) + " x " + grouped(g.values), directions(g));
+          withThousands(g.count) + " x " + withThousands(g.values),
+          directions(g));
   if (r.vocabParallelLoss) {
     t.row("  vocab-parallel loss all-reduces",
-          grouped(r.lossAllReduces) + " x " + grouped(r.lossValues),
+          withThousands(r.lossAllReduces) + " x " + withThousands(r.lossValues),
           "values (max, target logit, sum of exp; fp32)");
     t.row("    gathering the logits instead",
-          "1 x " + grouped(r.gatheredLogitsValues), "values");
+          "1 x " + withThousands(r.gatheredLogitsValues), "values");
   }
   if (!r.vocabParallelLoss)
     t.row("  loss all-reduces", "0", "the loss is not vocab-parallel");
   bytesRow("  TP bytes sent (ring)", r.tpRingBytesPerStep);
   if (r.dp > 1) {
-    t.row("  DP gradient all-reduce", "1 x " + grouped(r.dpGradientValues),
-          "values " + computeTag);
+    t.row("  DP gradient all-reduce",
+          "1 x " + withThousands(r.dpGradientValues), "values " + computeTag);
     bytesRow("  DP bytes sent (ring)",
              2 * (r.dp - 1) * r.dpGradientValues * r.computeBytes() / r.dp);
   } else {

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <string>
 
 namespace tpc {
 
@@ -105,6 +106,9 @@ mlir::FailureOr<CostReport> computeCostReport(mlir::ModuleOp module,
                                               const CostReportConfig &config);
 
 /// Aligned columns, thousands separators, and a legend of the rules.
+/// `bytes` in B, KiB, MiB, GiB or TiB with two decimals ("1.50 GiB").
+std::string humanBytes(int64_t bytes);
+
 void printCostReportText(const CostReport &report, llvm::raw_ostream &os);
 
 /// The same figures as JSON with stable keys.

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/CostReport.h"
 #include "compiler/Plan.h"
 #include "dialects/tpc/TpcDialect.h"
 
@@ -176,17 +177,6 @@ std::string words(double value) {
   return formatv("{0:f0}", value).str();
 }
 
-std::string human(int64_t bytes) {
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024.0 && unit < 4) {
-    value /= 1024.0;
-    ++unit;
-  }
-  return formatv("{0:f2} {1}", value, units[unit]).str();
-}
-
 int runCompute() {
   std::optional<double> n = parseCount(params), d = parseCount(tokens);
   if (!n || !d)
@@ -289,7 +279,7 @@ int runMemory() {
   outs() << formatv("{0}: micro-batch {1}, {2}, dp {3}; device memory {4}\n\n",
                     modelFile.getValue(), microBatch.getValue(),
                     tpc::stringifyPrecision(precision), dp.getValue(),
-                    human(static_cast<int64_t>(*capacity)));
+                    tpc::humanBytes(static_cast<int64_t>(*capacity)));
   outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
                     "tp", "params/rank", "model states", "total",
                     "w/ recompute", "fits", "w/ recomp.");
@@ -309,9 +299,9 @@ int runMemory() {
       fitsRecompute = row.tp;
     outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
                       row.tp, words(static_cast<double>(r.rankParams)),
-                      human(r.modelStateBytes()), human(total),
-                      human(totalRecompute), ok ? "yes" : "no",
-                      okRecompute ? "yes" : "no");
+                      tpc::humanBytes(r.modelStateBytes()),
+                      tpc::humanBytes(total), tpc::humanBytes(totalRecompute),
+                      ok ? "yes" : "no", okRecompute ? "yes" : "no");
   }
   outs() << "\n";
   if (fits)
