@@ -2,6 +2,8 @@
 
 #include "runtime/comm/Comm.h"
 
+#include "runtime/comm/Faults.h"
+
 #include <cblas.h>
 #include <mpi.h>
 #include <omp.h>
@@ -12,10 +14,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -74,6 +78,19 @@ bool exited(int pid) {
     return false;
   char state = line[close + 2];
   return state == 'Z' || state == 'X';
+}
+
+/// Whether process `pid` of this node is stopped (SIGSTOP, or a debugger).
+bool stopped(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!stat || !std::getline(stat, line))
+    return false;
+  size_t close = line.rfind(')');
+  if (close == std::string::npos || close + 2 >= line.size())
+    return false;
+  char state = line[close + 2];
+  return state == 'T' || state == 't';
 }
 
 double seconds_between(std::chrono::steady_clock::time_point a,
@@ -139,14 +156,79 @@ Comm::Comm(int *argc, char ***argv) : groups_(std::make_unique<Groups>()) {
     hosts_.emplace_back(hosts.data() + size_t(r) * kHost);
 }
 
-Comm::~Comm() {
+Comm::~Comm() { finish(); }
+
+void Comm::finish() {
+  if (finished_)
+    return;
+  finished_ = true;
   if (!distributed_)
     return;
+  auto fault = [&](const char *point) {
+    try {
+      fault_point(point, world_rank_, 0);
+    } catch (const std::exception &) {
+      // Reported where the job started.
+    }
+  };
+  fault("before-exit-barrier");
+  // Every rank is done with its collectives once all reach this barrier; a
+  // peer that never does (stopped, or gone) is given up on as in any
+  // collective, instead of inside MPI_Finalize, which cannot be bounded.
+  Request r;
+  mpiCheck(MPI_Ibarrier(MPI_COMM_WORLD, &r.handle));
+  wait(r, "exit barrier", Group::World);
   if (groups_->tp != MPI_COMM_NULL)
     MPI_Comm_free(&groups_->tp);
   if (groups_->dp != MPI_COMM_NULL)
     MPI_Comm_free(&groups_->dp);
+  fault("before-finalize");
+  // A peer can still stop between the barrier and its own MPI_Finalize,
+  // which then waits on it: a guard thread bounds the wait by the same
+  // rules and ends this process if it runs out.
+  using clock = std::chrono::steady_clock;
+  std::mutex mutex;
+  std::condition_variable finalized;
+  bool done = false;
+  std::thread guard([&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    const clock::time_point start = clock::now();
+    clock::time_point signalled;
+    bool stopping = false;
+    while (!finalized.wait_for(lock, std::chrono::milliseconds(100),
+                               [&] { return done; })) {
+      clock::time_point now = clock::now();
+      if (!stopping && watchdog_.stop && *watchdog_.stop) {
+        stopping = true;
+        signalled = now;
+      }
+      std::string why;
+      if (stopping && seconds_between(signalled, now) >= grace()) {
+        why = after_signal();
+      } else if (watchdog_.timeout > 0 &&
+                 seconds_between(start, now) >= watchdog_.timeout) {
+        std::ostringstream text;
+        text << "has made no progress for " << watchdog_.timeout
+             << " s (--comm-timeout)";
+        why = text.str();
+      }
+      if (!why.empty()) {
+        std::string text = give_up_message("MPI_Finalize", Group::World, why);
+        std::fputs(text.c_str(), stderr);
+        std::fflush(stdout);
+        std::fflush(stderr);
+        // MPI cannot be used while MPI_Finalize runs in another thread.
+        std::_Exit(1);
+      }
+    }
+  });
   MPI_Finalize();
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+  }
+  finalized.notify_all();
+  guard.join();
 }
 
 void Comm::make_groups(int tp, int dp) {
@@ -234,8 +316,51 @@ std::vector<std::string> Comm::gone_peers(Group group) const {
   return gone;
 }
 
+bool Comm::stopped_by_launcher() const {
+  return watchdog_.stop_from_launcher && *watchdog_.stop_from_launcher;
+}
+
+double Comm::grace() const {
+  return stopped_by_launcher() ? watchdog_.launcher_grace : watchdog_.grace;
+}
+
+std::string Comm::after_signal() const {
+  std::ostringstream why;
+  why << "has not completed within " << grace() << " s of signal "
+      << int(*watchdog_.stop)
+      << (stopped_by_launcher()
+              ? " from the launcher (mpirun ends the job when a rank dies)"
+              : "");
+  return why.str();
+}
+
+bool Comm::stopped_peer(Group group) const {
+  for (int r : group_ranks(group))
+    if (r != world_rank_ && size_t(r) < pids_.size() &&
+        hosts_[size_t(r)] == hosts_[size_t(world_rank_)] &&
+        stopped(pids_[size_t(r)]))
+      return true;
+  return false;
+}
+
 void Comm::give_up(const char *collective, Group group,
                    const std::string &why) {
+  std::string text = give_up_message(collective, group, why);
+  std::fputs(text.c_str(), stderr);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // Open MPI's mpirun ends the whole job when a rank exits non-zero, as
+  // MPI_Abort would. MPI_Abort also sends mpirun a help message, and when
+  // mpirun kills the ranks while such messages are in flight it reports
+  // them, cut short, as an error of its own ("ORTE_ERROR_LOG: Data unpack
+  // would read past end of buffer"), which reads like a second failure.
+  if (std::getenv("OMPI_COMM_WORLD_SIZE"))
+    std::_Exit(1);
+  abort(1);
+}
+
+std::string Comm::give_up_message(const std::string &what, Group group,
+                                  const std::string &why) const {
   std::ostringstream ranks;
   std::vector<int> members = group_ranks(group);
   for (size_t i = 0; i < members.size(); ++i)
@@ -244,7 +369,7 @@ void Comm::give_up(const char *collective, Group group,
   msg << "tpc-run: rank " << world_rank_ << " gives up";
   if (step_ > 0)
     msg << " in step " << step_;
-  msg << ": " << collective << " over the " << group_name(group)
+  msg << ": " << what << " over the " << group_name(group)
       << " group (world ranks " << ranks.str() << ") " << why
       << "; a peer rank has probably died or stopped responding. "
       << (checkpoint_.empty()
@@ -252,10 +377,7 @@ void Comm::give_up(const char *collective, Group group,
               : "The last good checkpoint is " + checkpoint_ +
                     " (resume with --load " + checkpoint_ + ")")
       << ". Ending the job.\n";
-  std::string text = msg.str();
-  std::fputs(text.c_str(), stderr);
-  std::fflush(stderr);
-  abort(1);
+  return msg.str();
 }
 
 void Comm::wait(Request &request, const char *collective, Group group) {
@@ -276,6 +398,7 @@ void Comm::wait(Request &request, const char *collective, Group group) {
     if (!stopping && watchdog_.stop && *watchdog_.stop) {
       stopping = true;
       signalled = now;
+      checked = clock::time_point(); // look at the peers at once
     }
     // Peers on this node: every second, or every 0.1 s once stopping.
     if (seconds_between(checked, now) >= (stopping ? 0.1 : 1.0)) {
@@ -290,20 +413,10 @@ void Comm::wait(Request &request, const char *collective, Group group) {
                     (gone.size() == 1 ? " has" : " have") + " exited");
       }
     }
-    if (stopping && patient_ == 0) {
-      bool launcher =
-          watchdog_.stop_from_launcher && *watchdog_.stop_from_launcher;
-      double grace = launcher ? watchdog_.launcher_grace : watchdog_.grace;
-      if (seconds_between(signalled, now) >= grace) {
-        std::ostringstream why;
-        why << "has not completed within " << grace << " s of signal "
-            << int(*watchdog_.stop)
-            << (launcher ? " from the launcher (mpirun ends the job when a "
-                           "rank dies)"
-                         : "");
-        give_up(collective, group, why.str());
-      }
-    }
+    // Patience is for a peer at work, not for one that is stopped.
+    if (stopping && seconds_between(signalled, now) >= grace() &&
+        (patient_ == 0 || stopped_peer(group)))
+      give_up(collective, group, after_signal());
     if (watchdog_.timeout > 0 && waited >= watchdog_.timeout) {
       std::ostringstream why;
       why << "has made no progress for " << watchdog_.timeout

@@ -19,6 +19,7 @@
 //    dies, and SIGKILL one second later),
 //  - a peer rank on this node has exited, or
 //  - the collective made no progress for the watchdog's timeout.
+// The end of a job is bounded by the same rules (finish()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,11 +54,12 @@ struct Watchdog {
   /// launcher (the parent process) sent it.
   const volatile std::sig_atomic_t *stop = nullptr;
   const volatile std::sig_atomic_t *stop_from_launcher = nullptr;
-  /// Seconds a collective may still take after a stop signal: short when
+  /// Seconds a collective may still take after a stop signal: none when
   /// the launcher sent it (it tears the job down after a rank died and
-  /// kills the ranks soon after), longer when a person did (every rank
-  /// goes on to the step boundary, where the ranks agree to stop).
-  double launcher_grace = 0.5;
+  /// kills the ranks a second later, so the rank speaks at once), longer
+  /// when a person did (every rank goes on to the step boundary, where the
+  /// ranks agree to stop).
+  double launcher_grace = 0.0;
   double grace = 5.0;
 };
 
@@ -65,7 +67,7 @@ class Comm {
 public:
   /// Joins the job: MPI_Init under an MPI launcher, otherwise a job of one.
   Comm(int *argc, char ***argv);
-  /// MPI_Finalize when MPI was initialized.
+  /// finish(), unless it ran.
   ~Comm();
   Comm(const Comm &) = delete;
   Comm &operator=(const Comm &) = delete;
@@ -105,18 +107,35 @@ public:
   void set_step(int64_t step) { step_ = step; }
   void set_last_checkpoint(const std::string &path) { checkpoint_ = path; }
 
-  /// While one exists, a stop signal does not cut a collective short (the
-  /// timeout and the check of peers on this node still do): the ranks wait
-  /// on rank 0 while it writes a checkpoint, which may take long.
+  /// Leaves the job: a barrier over the world, then MPI_Finalize, each
+  /// bounded like a collective. MPI_Finalize waits on every rank, so a rank
+  /// that finished while a peer is stopped would otherwise wait forever;
+  /// instead it gives up (one line, non-zero exit) after the signal grace
+  /// or --comm-timeout. Only the first call does anything.
+  void finish();
+
+  /// While one exists, a stop signal does not cut short a collective of a
+  /// rank other than `worker` (the timeout and the check of peers on this
+  /// node still do): the ranks wait on world rank `worker` while it writes a
+  /// checkpoint, which may take long. The worker itself waits on its peers
+  /// as always, so a peer that stopped during a save cannot hold it.
   class Patient {
   public:
-    explicit Patient(Comm &comm) : comm_(comm) { ++comm_.patient_; }
-    ~Patient() { --comm_.patient_; }
+    explicit Patient(Comm &comm, int worker = 0)
+        : comm_(comm), counts_(comm.world_rank() != worker) {
+      if (counts_)
+        ++comm_.patient_;
+    }
+    ~Patient() {
+      if (counts_)
+        --comm_.patient_;
+    }
     Patient(const Patient &) = delete;
     Patient &operator=(const Patient &) = delete;
 
   private:
     Comm &comm_;
+    bool counts_;
   };
 
   /// True on every rank when `ok` is true on every rank. A collective over
@@ -131,11 +150,22 @@ private:
 
   /// Polls `request` until it completes; gives up as the watchdog says.
   void wait(Request &request, const char *collective, Group group);
+  /// Whether the stop signal came from the launcher tearing the job down.
+  bool stopped_by_launcher() const;
+  /// Seconds a wait that has seen a stop signal may still take, and why a
+  /// wait that took longer gives up.
+  double grace() const;
+  std::string after_signal() const;
+  /// The line a rank prints when it gives up on `what` over `group`.
+  std::string give_up_message(const std::string &what, Group group,
+                              const std::string &why) const;
   [[noreturn]] void give_up(const char *collective, Group group,
                             const std::string &why);
   /// World ranks of `group` that share this node and whose process has
   /// exited, as "world rank R (pid P)".
   std::vector<std::string> gone_peers(Group group) const;
+  /// Whether a peer of `group` on this node is stopped.
+  bool stopped_peer(Group group) const;
   std::vector<int> group_ranks(Group group) const;
 
   bool distributed_ = false;
@@ -146,6 +176,7 @@ private:
   int64_t step_ = 0;
   std::string checkpoint_;
   int patient_ = 0;
+  bool finished_ = false;
   /// Every world rank's pid and node name (for the check of peers).
   std::vector<int> pids_;
   std::vector<std::string> hosts_;

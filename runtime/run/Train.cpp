@@ -1,6 +1,7 @@
 //===- Train.cpp - The training loop and the gradient check ---------------===//
 
 #include "runtime/run/Train.h"
+#include "runtime/comm/Faults.h"
 #include "runtime/io/TokenFile.h"
 
 #include <algorithm>
@@ -329,8 +330,10 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       saved = true;
     }
     if (c.stop) {
+      fault_point("before-agreement", comm.world_rank(), out.state.step);
       double signal = double(*c.stop);
       comm.all_reduce(&signal, 1, ReduceOp::Max, Group::World);
+      fault_point("after-agreement", comm.world_rank(), out.state.step);
       if (signal > 0 && out.state.step < c.steps) {
         out.stopped_by = int(signal);
         break;

@@ -14,6 +14,7 @@
 
 #include "runtime/backend/Backend.h"
 #include "runtime/comm/Comm.h"
+#include "runtime/comm/Faults.h"
 #include "runtime/exec/Executor.h"
 #include "runtime/io/FileUtil.h"
 #include "runtime/program/ProgramFile.h"
@@ -774,6 +775,9 @@ int main(int argc, char **argv) {
   // Setup: every rank fails or succeeds together, so none waits forever.
   program::Program prog;
   try {
+    // A test's TPC_FAULTS that cannot be read fails the job here, not at
+    // the point it names.
+    together(comm, [&] { fault_point("start", comm.world_rank(), 0); });
     together(comm, [&] { prog = readProgramFile(opt.program); });
     if (command == "info") {
       if (root)

@@ -1,0 +1,33 @@
+//===- Faults.h - Signals raised at named points, for tests ----*- C++ -*-===//
+//
+// Races between ranks (a peer stopped just before or just after it joins a
+// collective) cannot be produced reliably from outside the job. A test names
+// the point instead, in the environment of the job:
+//
+//   TPC_FAULTS="1:9:after-agreement:STOP,0:9:before-agreement:TERM"
+//
+// makes world rank 1 stop itself right after the step-boundary agreement of
+// step 9 and world rank 0 send itself SIGTERM before it, every time. A step
+// of 0 matches any step (the points outside the training loop). Only the
+// signals named below are accepted; anything else in the variable is an
+// error, so a misspelt fault cannot make a test pass by not happening.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_COMM_FAULTS_H
+#define TPC_RUNTIME_COMM_FAULTS_H
+
+#include <cstdint>
+
+namespace tpc {
+
+/// Raises the signal that TPC_FAULTS names for (world_rank, step, point),
+/// if any; at most once per entry. Throws std::runtime_error when the
+/// variable is malformed. Points in use: "before-agreement" and
+/// "after-agreement" (the step boundary of train), "before-exit-barrier"
+/// and "before-finalize" (the end of every job).
+void fault_point(const char *point, int world_rank, int64_t step);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_COMM_FAULTS_H
