@@ -30,12 +30,16 @@
   png-size A.png                      check the PNG signature and IHDR chunk; print WIDTHxHEIGHT
   screen OUT                          what a terminal shows of OUT (carriage return and
                                       erase-line applied), then the count of rewrites
+  wait-for FILE REGEX SECONDS         wait until a line of FILE matches REGEX; fail after
+                                      SECONDS (a bound for a loaded machine, not a delay)
 """
 import json
 import math
 import random
+import re
 import struct
 import sys
+import time
 
 
 def loss_of(path):
@@ -282,6 +286,19 @@ def main(argv):
         for line in data.split('\n'):
             print(line.split('\r\x1b[K')[-1].split('\r')[-1])
         print('rewrites: %d' % rewrites)
+    elif cmd == 'wait-for':
+        path, pattern, bound = argv[1], re.compile(argv[2]), float(argv[3])
+        deadline = time.monotonic() + bound
+        while True:
+            try:
+                with open(path, 'r', errors='replace') as f:
+                    if any(pattern.search(line) for line in f):
+                        return
+            except FileNotFoundError:
+                pass
+            if time.monotonic() > deadline:
+                sys.exit('%s: no line matched %r within %g s' % (path, argv[2], bound))
+            time.sleep(0.02)
     else:
         sys.exit(__doc__)
 
