@@ -98,14 +98,18 @@ void remove_unfinished_writes(const TrainConfig &c) {
   }
 }
 
-/// Points save_dir/latest.safetensors at `name` (a relative symlink,
-/// replaced atomically) and removes all but the newest `keep` step files.
-void rotate(const TrainConfig &c, const std::string &name) {
+/// Points save_dir/latest.safetensors at step `step`'s file (a relative
+/// symlink, replaced atomically), then removes all but the newest `keep`
+/// step files up to `step`. Files of later steps are not this run's to
+/// judge: they come from the run a resume rewound, and are replaced as this
+/// run reaches their steps. So the file just written, and the one `latest`
+/// names, are never removed.
+void rotate(const TrainConfig &c, int64_t step) {
   namespace fs = std::filesystem;
   fs::path dir(c.save_dir);
   fs::path tmp = dir / "latest.safetensors.tmp";
   fs::remove(tmp);
-  fs::create_symlink(name, tmp);
+  fs::create_symlink("step_" + std::to_string(step) + ".safetensors", tmp);
   fs::rename(tmp, dir / "latest.safetensors");
   if (c.keep <= 0)
     return;
@@ -113,10 +117,46 @@ void rotate(const TrainConfig &c, const std::string &name) {
   for (const fs::directory_entry &e : fs::directory_iterator(dir))
     if (std::optional<uint64_t> n =
             step_of(e.path().filename().string(), ".safetensors"))
-      steps.emplace_back(*n, e.path());
+      if (*n <= uint64_t(step))
+        steps.emplace_back(*n, e.path());
   std::sort(steps.begin(), steps.end());
   for (size_t i = 0; i + size_t(c.keep) < steps.size(); ++i)
     fs::remove(steps[i].second);
+}
+
+/// Refuses a save_dir that is not a directory, and one that holds the
+/// checkpoints of another run unless this run resumes from one of them:
+/// a new run there would mix its checkpoints with the old run's, and
+/// rotation by step number would remove the wrong ones.
+void check_save_dir(const TrainConfig &c) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::file_status status = fs::status(c.save_dir, error);
+  if (fs::exists(status) && !fs::is_directory(status))
+    throw std::runtime_error("--save-dir " + c.save_dir +
+                             " exists and is not a directory; name a "
+                             "directory (it is created if missing)");
+  if (!fs::exists(status))
+    return;
+  std::optional<uint64_t> newest;
+  for (const fs::directory_entry &e : fs::directory_iterator(c.save_dir))
+    if (std::optional<uint64_t> n =
+            step_of(e.path().filename().string(), ".safetensors"))
+      newest = std::max(newest.value_or(0), *n);
+  if (!newest)
+    return;
+  if (!c.resume_from.empty()) {
+    fs::path from = fs::weakly_canonical(c.resume_from, error).parent_path();
+    if (!error && from == fs::weakly_canonical(c.save_dir, error) && !error)
+      return;
+  }
+  std::string dir = c.save_dir;
+  throw std::runtime_error(
+      "--save-dir " + dir + " holds the checkpoints of another run (newest: " +
+      dir + "/step_" + std::to_string(*newest) +
+      ".safetensors); resume that run with --load " + dir +
+      "/latest.safetensors, or start a new one in another --save-dir (or "
+      "move those checkpoints away first)");
 }
 
 /// Writes the training checkpoint of `state` into save_dir; returns its
@@ -137,7 +177,7 @@ std::string save_step(Executor &ex, const TrainConfig &c,
   std::string error;
   if (ex.comm().world_rank() == 0) {
     try {
-      rotate(c, "step_" + std::to_string(state.step) + ".safetensors");
+      rotate(c, state.step);
     } catch (const std::exception &e) {
       error = c.save_dir +
               ": cannot update latest.safetensors or remove "
@@ -242,6 +282,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       }
     }
     if (!c.save_dir.empty() && comm.world_rank() == 0) {
+      check_save_dir(c);
       std::filesystem::create_directories(c.save_dir);
       remove_unfinished_writes(c);
     }

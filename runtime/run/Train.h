@@ -50,6 +50,10 @@ struct TrainConfig {
   std::string save_dir;
   int64_t save_every = 0;
   int keep = 0;
+  /// The checkpoint this run resumes from (--load), "" for a new run. A
+  /// save_dir that already holds step files is refused unless this is one
+  /// of them.
+  std::string resume_from;
   /// Set (to the signal number) by a signal handler: every rank finishes
   /// its step, the ranks agree at the step boundary, save, and stop.
   const volatile std::sig_atomic_t *stop = nullptr;

@@ -365,6 +365,7 @@ int run_command(Comm &comm, const program::Program &prog,
     std::fflush(stdout);
   }
   config.seed = start.seed;
+  config.resume_from = opt.load;
   if (command == "train" && !opt.load.empty())
     comm.set_last_checkpoint(opt.load);
 
