@@ -20,7 +20,7 @@ done
 passed=0
 for i in $(seq "$runs"); do
   start=$(date +%s)
-  if "$lit" -q -j2 "$build/test" > "$build/test-loaded.$i.log" 2>&1; then
+  if "$lit" -sv -j2 "$build/test" > "$build/test-loaded.$i.log" 2>&1; then
     passed=$((passed + 1))
     result=passed
   else

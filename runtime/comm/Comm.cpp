@@ -175,9 +175,14 @@ void Comm::finish() {
   // Every rank is done with its collectives once all reach this barrier; a
   // peer that never does (stopped, or gone) is given up on as in any
   // collective, instead of inside MPI_Finalize, which cannot be bounded.
-  Request r;
-  mpiCheck(MPI_Ibarrier(MPI_COMM_WORLD, &r.handle));
-  wait(r, "exit barrier", Group::World);
+  // Patiently: after a stop signal a peer may still be at work (rank 0
+  // drawing the loss curve), so the grace applies to a stopped peer only.
+  {
+    Patient everyone(*this, -1);
+    Request r;
+    mpiCheck(MPI_Ibarrier(MPI_COMM_WORLD, &r.handle));
+    wait(r, "exit barrier", Group::World);
+  }
   if (groups_->tp != MPI_COMM_NULL)
     MPI_Comm_free(&groups_->tp);
   if (groups_->dp != MPI_COMM_NULL)
@@ -202,8 +207,11 @@ void Comm::finish() {
         stopping = true;
         signalled = now;
       }
+      // After the barrier no rank has work left, but a slow one may still
+      // be on its way into MPI_Finalize: patient, as in the barrier.
       std::string why;
-      if (stopping && seconds_between(signalled, now) >= grace()) {
+      if (stopping && seconds_between(signalled, now) >= grace() &&
+          (stopped_by_launcher() || stopped_peer(Group::World))) {
         why = after_signal();
       } else if (watchdog_.timeout > 0 &&
                  seconds_between(start, now) >= watchdog_.timeout) {
@@ -413,9 +421,10 @@ void Comm::wait(Request &request, const char *collective, Group group) {
                     (gone.size() == 1 ? " has" : " have") + " exited");
       }
     }
-    // Patience is for a peer at work, not for one that is stopped.
+    // Patience is for a peer at work, not for one that is stopped, nor
+    // when the launcher is killing the job anyway.
     if (stopping && seconds_between(signalled, now) >= grace() &&
-        (patient_ == 0 || stopped_peer(group)))
+        (patient_ == 0 || stopped_by_launcher() || stopped_peer(group)))
       give_up(collective, group, after_signal());
     if (watchdog_.timeout > 0 && waited >= watchdog_.timeout) {
       std::ostringstream why;

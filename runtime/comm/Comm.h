@@ -108,17 +108,21 @@ public:
   void set_last_checkpoint(const std::string &path) { checkpoint_ = path; }
 
   /// Leaves the job: a barrier over the world, then MPI_Finalize, each
-  /// bounded like a collective. MPI_Finalize waits on every rank, so a rank
-  /// that finished while a peer is stopped would otherwise wait forever;
-  /// instead it gives up (one line, non-zero exit) after the signal grace
-  /// or --comm-timeout. Only the first call does anything.
+  /// bounded like a patient collective. MPI_Finalize waits on every rank,
+  /// so a rank that finished while a peer is stopped would otherwise wait
+  /// forever; instead it gives up (one line, non-zero exit) after the
+  /// signal grace when a peer on this node is stopped, at once when the
+  /// launcher is ending the job, or after --comm-timeout. Only the first
+  /// call does anything.
   void finish();
 
   /// While one exists, a stop signal does not cut short a collective of a
-  /// rank other than `worker` (the timeout and the check of peers on this
-  /// node still do): the ranks wait on world rank `worker` while it writes a
-  /// checkpoint, which may take long. The worker itself waits on its peers
-  /// as always, so a peer that stopped during a save cannot hold it.
+  /// rank other than `worker` (-1: of any rank) unless a peer on this node
+  /// is stopped or the launcher sent the signal (the timeout and the check
+  /// of exited peers still apply): the ranks wait on world rank `worker`
+  /// while it writes a checkpoint, which may take long. The worker itself
+  /// waits on its peers as always, so a peer that stopped during a save
+  /// cannot hold it.
   class Patient {
   public:
     explicit Patient(Comm &comm, int worker = 0)
