@@ -328,6 +328,28 @@ void SafetensorsReader::read_f32(const std::string &name,
     }
 }
 
+uint64_t metadata_count(const std::map<std::string, std::string> &metadata,
+                        const std::string &key, const std::string &path,
+                        uint64_t min, uint64_t max) {
+  auto it = metadata.find(key);
+  if (it == metadata.end())
+    throw st_error(path, "a training checkpoint without " + key +
+                             " in its metadata; the file is corrupt");
+  const std::string &v = it->second;
+  uint64_t n = 0;
+  bool ok = !v.empty() && v.size() <= 20;
+  for (char c : v)
+    ok = ok && c >= '0' && c <= '9' && !__builtin_mul_overflow(n, 10, &n) &&
+         !__builtin_add_overflow(n, uint64_t(c - '0'), &n);
+  if (!ok || n < min || n > max)
+    throw st_error(path, "metadata " + key + " = '" + v + "' is not a count " +
+                             "between " + std::to_string(min) + " and " +
+                             std::to_string(max) +
+                             "; the file is corrupt: load an earlier "
+                             "checkpoint");
+  return n;
+}
+
 //===----------------------------------------------------------------------===//
 // Writer
 //===----------------------------------------------------------------------===//

@@ -102,6 +102,14 @@ private:
   std::map<std::string, std::string> metadata_;
 };
 
+/// The metadata entry `key` of the file `path` as a decimal count in
+/// [min, max]. Throws std::runtime_error naming the file, the key and the
+/// value when it is missing, not a number, or out of range (a damaged
+/// checkpoint, never a raw std::stoull error).
+uint64_t metadata_count(const std::map<std::string, std::string> &metadata,
+                        const std::string &key, const std::string &path,
+                        uint64_t min = 0, uint64_t max = UINT64_MAX);
+
 } // namespace tpc
 
 #endif // TPC_RUNTIME_IO_SAFETENSORS_H

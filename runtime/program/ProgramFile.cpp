@@ -2,6 +2,7 @@
 
 #include "runtime/program/ProgramFile.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -406,6 +407,35 @@ std::string validateProgram(const program::Program &prog) {
       return problem;
   }
   return "";
+}
+
+std::string describeMemoryNeed(const program::Program &prog) {
+  auto gib = [](double bytes) {
+    std::ostringstream out;
+    out << std::fixed;
+    out.precision(1);
+    if (bytes >= double(int64_t(1) << 30))
+      out << bytes / double(int64_t(1) << 30) << " GiB";
+    else if (bytes >= double(1 << 20))
+      out << bytes / double(1 << 20) << " MiB";
+    else
+      out << std::llround(bytes) << " bytes";
+    return out.str();
+  };
+  double arenas = 0, params = 0;
+  for (const program::Function &f : prog.functions())
+    arenas += double(f.arena_bytes());
+  for (const program::Parameter &p : prog.parameters())
+    params += double(numElements(prog.tensors(p.tensor()).shape())) * 4;
+  std::ostringstream msg;
+  msg << "out of memory: one rank of this program (tp " << prog.tp() << ", dp "
+      << prog.dp() << ", micro-batch " << prog.micro_batch() << ", seq "
+      << prog.seq() << ") allocates arenas of " << gib(arenas)
+      << " and parameters of " << gib(params)
+      << " (four times that with gradients and AdamW state); compile with a "
+         "smaller --micro-batch or --seq, or a larger --tp "
+         "(tpc-compile --report shows the memory per rank)";
+  return msg.str();
 }
 
 } // namespace tpc

@@ -46,6 +46,11 @@ program::Program parseProgramFile(const std::string &bytes,
 /// The checksum the header carries: FNV-1a (64 bits) of the payload.
 uint64_t programChecksum(const char *data, size_t size);
 
+/// A sentence on the memory one rank of `prog` allocates (arenas and
+/// parameters with their gradients and AdamW moments) and how to shrink it:
+/// the message for an allocation that failed.
+std::string describeMemoryNeed(const program::Program &prog);
+
 /// Structural checks of a decoded program: ids in range, shapes sane, every
 /// instruction's tensors defined before use, every activation inside its
 /// function's arena, aligned, and apart from every other live activation. Returns an empty string when valid.

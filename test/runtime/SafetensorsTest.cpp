@@ -319,3 +319,32 @@ TEST(Safetensors, NonFiniteValuesAreRefusedByName) {
   }
 }
 
+
+TEST(Safetensors, MetadataCountsAreChecked) {
+  std::map<std::string, std::string> m = {
+      {"tpc.optimizer_step", "-1"},
+      {"tpc.grad_accum", "0"},
+      {"tpc.seed", "99999999999999999999"},
+      {"tpc.trainer_step", "12"}};
+  auto error_of_count = [&](const std::string &key, uint64_t min) {
+    try {
+      metadata_count(m, key, "ckpt.safetensors", min);
+    } catch (const std::runtime_error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(metadata_count(m, "tpc.trainer_step", "ckpt.safetensors"), 12u);
+  EXPECT_NE(error_of_count("tpc.optimizer_step", 0)
+                .find("ckpt.safetensors: metadata tpc.optimizer_step = '-1' "
+                      "is not a count"),
+            std::string::npos);
+  EXPECT_NE(error_of_count("tpc.grad_accum", 1)
+                .find("tpc.grad_accum = '0' is not a count between 1 and"),
+            std::string::npos);
+  // Larger than 2^64 - 1: refused, not std::stoull's out_of_range.
+  EXPECT_NE(error_of_count("tpc.seed", 0).find("the file is corrupt"),
+            std::string::npos);
+  EXPECT_NE(error_of_count("tpc.missing", 0).find("without tpc.missing"),
+            std::string::npos);
+}
