@@ -7,6 +7,7 @@
 #include "compiler/CostReport.h"
 #include "compiler/Pipeline.h"
 #include "dialects/tpc/TpcDialect.h"
+#include "tools/RepeatedOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -102,6 +103,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tpc-compile: shard a tpc model for tp x dp ranks and report its cost\n");
+  if (!tpc::checkRepeatedOptions("tpc-compile"))
+    return 1;
 
   tpc::CompileOptions options;
   options.tp = tp;
