@@ -6,6 +6,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/WithColor.h"
 
 #include <cmath>
 #include <optional>
@@ -70,6 +71,18 @@ LogicalResult checkRuntimeSupport(ModuleOp module) {
         << (epsilonOps == 1 ? " layer norm uses" : " layer norms use")
         << " another epsilon: write `eps 1.0e-05` in the model";
   return success(!firstHalf && !firstEpsilon);
+}
+
+void warnAbsurdMemory(const CostReport &report, llvm::raw_ostream &os) {
+  int64_t total = report.modelStateBytes() + report.activationBytes;
+  if (total <= kAbsurdRankBytes)
+    return;
+  llvm::WithColor::warning(os, "tpc-compile")
+      << "one rank needs " << humanBytes(total) << " (model state "
+      << humanBytes(report.modelStateBytes()) << ", activations of one "
+      << "micro-batch " << humanBytes(report.activationBytes)
+      << "), more than any device holds; use a larger --tp or a smaller "
+         "--micro-batch or --seq\n";
 }
 
 } // namespace tpc

@@ -6,6 +6,7 @@
 
 #include "compiler/CostReport.h"
 #include "compiler/Pipeline.h"
+#include "compiler/RuntimeSupport.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "tools/RepeatedOptions.h"
 
@@ -138,11 +139,12 @@ int main(int argc, char **argv) {
   if (failed(tpc::compile(*module, options)))
     return 1;
 
+  FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
+      *module, tpc::CostReportConfig{options.dp, options.precision});
+  if (failed(cost))
+    return 1;
+  tpc::warnAbsurdMemory(*cost, errs());
   if (report != ReportFormat::none) {
-    FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
-        *module, tpc::CostReportConfig{options.dp, options.precision});
-    if (failed(cost))
-      return 1;
     if (report == ReportFormat::json)
       tpc::printCostReportJson(*cost, outs());
     else
