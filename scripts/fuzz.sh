@@ -22,7 +22,7 @@ if ((${#targets[@]} == 0)); then
 fi
 # Leak checking is off: OpenMP and Open MPI keep allocations for the life
 # of the process. Every other ASan and UBSan report is fatal.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 
