@@ -3,6 +3,7 @@
 #include "compiler/Pipeline.h"
 
 #include "compiler/Passes.h"
+#include "compiler/RuntimeSupport.h"
 #include "dialects/tpc/TpcOps.h"
 #include "passes/Passes.h"
 
@@ -147,6 +148,8 @@ llvm::Expected<std::string> tpc::buildPipeline(const CompileOptions &options) {
 }
 
 LogicalResult tpc::compile(ModuleOp module, CompileOptions &options) {
+  if (failed(checkRuntimeSupport(module)))
+    return failure();
   if (failed(resolveOptions(module, options)))
     return failure();
   llvm::Expected<std::string> pipeline = buildPipeline(options);

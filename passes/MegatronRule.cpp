@@ -13,6 +13,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace tpc;
@@ -308,24 +309,54 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
 }
 
 LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
-  bool ok = true;
+  // A model repeats its layers, so one problem shows in every layer: say it
+  // once, at its first op, with the count (72 layers of the 8.3B model
+  // would otherwise print 72 identical errors).
+  struct HeadsProblem {
+    Operation *first;
+    int64_t heads;
+    int count;
+  };
+  std::vector<HeadsProblem> headProblems;
   for (const TpBlock &block : model.blocks) {
     int64_t heads = 0;
     if (auto self = dyn_cast<SelfAttentionOp>(block.core))
       heads = self.getHeads();
     else if (auto cross = dyn_cast<CrossAttentionOp>(block.core))
       heads = cross.getHeads();
-    if (heads > 0 && heads % tp != 0) {
-      block.core->emitOpError("has ")
-          << heads << " heads, which tp = " << tp
-          << " cannot split into whole heads per rank; choose a tp that "
-             "divides "
-          << heads;
-      ok = false;
-    }
+    if (heads <= 0 || heads % tp == 0)
+      continue;
+    auto same = llvm::find_if(headProblems, [&](const HeadsProblem &p) {
+      return p.heads == heads &&
+             p.first->getName() == block.core->getName();
+    });
+    if (same != headProblems.end())
+      ++same->count;
+    else
+      headProblems.push_back({block.core, heads, 1});
   }
-  if (!ok)
+  for (const HeadsProblem &p : headProblems) {
+    InFlightDiagnostic diag =
+        p.first->emitOpError("has ")
+        << p.heads << " heads, which tp = " << tp
+        << " cannot split into whole heads per rank; choose a tp that "
+           "divides "
+        << p.heads;
+    if (p.count > 1)
+      diag << " (" << p.count << " " << p.first->getName()
+           << " ops have this problem; this is the first)";
+  }
+  if (!headProblems.empty())
     return failure();
+
+  struct SplitProblem {
+    Operation *reader;
+    ParamOp param;
+    std::string role;
+    int64_t dim, extent, blocks;
+    int count;
+  };
+  std::vector<SplitProblem> splitProblems;
   for (auto &[op, assignment] : model.params) {
     LayoutAttr layout = assignment.layout;
     if (!layout.isSplit() || assignment.vocabDim >= 0)
@@ -336,19 +367,38 @@ LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
     int64_t piece = extent / blocks;
     if (extent % blocks == 0 && piece % tp == 0)
       continue;
-    InFlightDiagnostic diag = assignment.reader->emitOpError("");
-    diag << "cannot split the " << assignment.role << " @" << param.getSymName()
+    auto same = llvm::find_if(splitProblems, [&](const SplitProblem &p) {
+      return p.role == assignment.role && p.dim == layout.getDim() &&
+             p.extent == extent && p.blocks == blocks;
+    });
+    if (same != splitProblems.end()) {
+      ++same->count;
+      continue;
+    }
+    splitProblems.push_back({assignment.reader, param, assignment.role,
+                             layout.getDim(), extent, blocks, 1});
+  }
+  // model.params is keyed by pointer: report in the order of the module.
+  llvm::sort(splitProblems, [](const SplitProblem &a, const SplitProblem &b) {
+    return ParamOp(a.param)->isBeforeInBlock(ParamOp(b.param));
+  });
+  for (const SplitProblem &p : splitProblems) {
+    int64_t piece = p.extent / p.blocks;
+    InFlightDiagnostic diag = p.reader->emitOpError("");
+    diag << "cannot split the " << p.role << " @" << ParamOp(p.param).getSymName()
          << ": ";
-    if (blocks > 1)
-      diag << "each of the " << blocks << " blocks of dimension "
-           << layout.getDim() << " (" << piece << " of " << extent << ")";
+    if (p.blocks > 1)
+      diag << "each of the " << p.blocks << " blocks of dimension " << p.dim
+           << " (" << piece << " of " << p.extent << ")";
     else
-      diag << "dimension " << layout.getDim() << " (" << extent << ")";
+      diag << "dimension " << p.dim << " (" << p.extent << ")";
     diag << " does not divide by tp = " << tp << "; choose a tp that divides "
          << piece;
-    ok = false;
+    if (p.count > 1)
+      diag << " (" << p.count << " parameters used as the " << p.role
+           << " have this problem; this is the first)";
   }
-  return success(ok);
+  return success(splitProblems.empty());
 }
 
 LogicalResult tpc::checkExistingLayouts(const MegatronModel &model) {

@@ -21,7 +21,7 @@ struct SpecializePass : public tpc::impl::SpecializeBase<SpecializePass> {
     if (batch < 0 || seq < 0) {
       getOperation().emitError("batch and seq must be >= 0 (0 keeps the "
                                "model's own), got batch=")
-          << batch << " seq=" << seq;
+          << int64_t(batch) << " seq=" << int64_t(seq);
       return signalPassFailure();
     }
     for (auto func : getOperation().getOps<func::FuncOp>()) {

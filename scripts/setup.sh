@@ -14,6 +14,7 @@ packages=(
   libopenblas-dev libopenblas0-openmp openmpi-bin libopenmpi-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
   python3 python3-matplotlib python3-torch
+  clang-14 libclang-rt-14-dev libomp-14-dev
 )
 # Node.js runs npm below; NodeSource's nodejs package carries its own npm.
 if ! command -v npm >/dev/null; then

@@ -13,7 +13,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tpc_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "runtime", "Inputs"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "runtime", "Inputs", "fuzz"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tpc_src_root", config.tpc_src_root))
@@ -24,10 +24,20 @@ llvm_config.use_default_substitutions()
 
 tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run", "tpc-data",
          "tpc-plot"]
+# scripts/sanitize.sh runs tests with the sanitizer build's tpc-run and
+# tpc-data (--param runtime_tools_dir=DIR) and this build's compiler tools.
+runtime_tools_dir = lit_config.params.get("runtime_tools_dir")
+if runtime_tools_dir:
+    runtime_tools = ["tpc-run", "tpc-data"]
+    llvm_config.add_tool_substitutions(runtime_tools, [runtime_tools_dir])
+    tools = [t for t in tools if t not in runtime_tools]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tpc_tools_dir, t))],
     [config.tpc_tools_dir])
 llvm_config.with_environment("PATH", config.tpc_tools_dir, append_path=True)
+if runtime_tools_dir:
+    # Ahead of the build's tools: scripts that call tpc-run find this one.
+    llvm_config.with_environment("PATH", runtime_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Optional capabilities become features so that gated tests skip cleanly.

@@ -116,6 +116,18 @@ inline mlir::LogicalResult verifyEpsilon(mlir::Operation *op, double epsilon,
          << epsilon << hint;
 }
 
+/// Targets are i32, so an ignore_index outside the i32 range could never
+/// match one; the runtime would wrap it onto a real token instead.
+inline mlir::LogicalResult verifyIgnoreIndex(mlir::Operation *op,
+                                             int64_t ignoreIndex) {
+  if (ignoreIndex >= INT32_MIN && ignoreIndex <= INT32_MAX)
+    return mlir::success();
+  return op->emitOpError("ignore_index ")
+         << ignoreIndex
+         << " is outside the i32 range of the targets; use an index in ["
+         << INT32_MIN << ", " << INT32_MAX << "], such as -1";
+}
+
 } // namespace tpc::detail
 
 #endif // TPC_DIALECTS_TPC_SHAPEDIAGNOSTICS_H

@@ -326,7 +326,13 @@ LogicalResult VocabParallelCrossEntropyGradOp::inferReturnTypes(
                            types);
 }
 
+LogicalResult CrossEntropyGradOp::verify() {
+  return verifyIgnoreIndex(*this, getIgnoreIndex());
+}
+
 LogicalResult VocabParallelCrossEntropyGradOp::verify() {
+  if (failed(verifyIgnoreIndex(*this, getIgnoreIndex())))
+    return failure();
   int64_t vocab = getVocabSize();
   if (vocab < 1)
     return emitOpError("vocab_size must be >= 1, got ") << vocab;

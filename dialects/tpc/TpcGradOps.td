@@ -296,7 +296,7 @@ def Tpc_CrossEntropyGradOp
   let assemblyFormat = [{
     $logits `,` $targets `,` $dloss `ignore_index` $ignore_index attr-dict `:`
     type($logits) `,` type($targets)
-  }];
+  }];  let hasVerifier = 1;
 }
 
 def Tpc_VocabParallelCrossEntropyGradOp

@@ -451,7 +451,13 @@ LogicalResult VocabParallelCrossEntropyOp::inferReturnTypes(
                         types);
 }
 
+LogicalResult CrossEntropyOp::verify() {
+  return verifyIgnoreIndex(*this, getIgnoreIndex());
+}
+
 LogicalResult VocabParallelCrossEntropyOp::verify() {
+  if (failed(verifyIgnoreIndex(*this, getIgnoreIndex())))
+    return failure();
   int64_t vocab = getVocabSize();
   if (vocab < 1)
     return emitOpError("vocab_size must be >= 1, got ") << vocab;

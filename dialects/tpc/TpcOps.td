@@ -415,7 +415,7 @@ def Tpc_CrossEntropyOp : Tpc_Op<"cross_entropy", [
   let assemblyFormat = [{
     $logits `,` $targets `ignore_index` $ignore_index attr-dict `:`
     type($logits) `,` type($targets)
-  }];
+  }];  let hasVerifier = 1;
 }
 
 def Tpc_VocabParallelCrossEntropyOp

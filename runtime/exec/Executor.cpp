@@ -484,7 +484,9 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
                                    host.size() * sizeof(float));
     }
   }
-  optimizer_step_ = std::stoll(step->second);
+  optimizer_step_ =
+      int64_t(metadata_count(contents.metadata, "tpc.optimizer_step", path, 0,
+                             INT64_MAX));
   contents.optimizer_state = true;
   return contents;
 }

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fcntl.h>
 #include <stdexcept>
 #include <unistd.h>
@@ -86,6 +87,33 @@ void AtomicFileWriter::commit() {
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+void ensure_directory(const std::string &dir, const std::string &flag) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (!error && fs::is_directory(dir, error))
+    return;
+  // Name the component in the way: the directory itself or a parent.
+  fs::path blocker;
+  for (fs::path p = fs::path(dir); !p.empty(); p = p.parent_path()) {
+    std::error_code ignored;
+    if (fs::exists(p, ignored) && !fs::is_directory(p, ignored)) {
+      blocker = p;
+      break;
+    }
+    if (p == p.parent_path())
+      break;
+  }
+  if (!blocker.empty())
+    throw std::runtime_error(flag + " " + dir + ": " + blocker.string() +
+                             " is a file, not a directory; choose another " +
+                             flag + " or move the file away");
+  throw std::runtime_error(flag + " " + dir +
+                           ": cannot create the directory: " +
+                           (error ? error.message() : "not a directory") +
+                           "; choose another " + flag);
 }
 
 } // namespace tpc

@@ -20,6 +20,11 @@ namespace tpc {
 void pread_all(int fd, void *out, size_t bytes, uint64_t offset,
                const std::string &path);
 
+/// Creates the directory `dir` and its parents if missing. Throws
+/// std::runtime_error naming `flag`, the directory and the fix when it
+/// cannot (a file in the way, no permission), never a raw filesystem_error.
+void ensure_directory(const std::string &dir, const std::string &flag);
+
 class AtomicFileWriter {
 public:
   explicit AtomicFileWriter(const std::string &path);

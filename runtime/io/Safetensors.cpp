@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -164,7 +165,13 @@ SafetensorsReader::SafetensorsReader(const std::string &path) : path_(path) {
                                  std::to_string(data_size) +
                                  " data bytes; the file is truncated or "
                                  "corrupt");
-      uint64_t need = info.num_elements() * dtype_size(info.dtype);
+      uint64_t need = dtype_size(info.dtype);
+      for (int64_t d : info.shape)
+        if (__builtin_mul_overflow(need, uint64_t(d), &need))
+          throw st_error(path, what + " has shape " +
+                                   shape_string(info.shape) +
+                                   ", larger than any file; the header is "
+                                   "corrupt");
       if (info.end - info.begin != need)
         throw st_error(
             path, what + " holds " + std::to_string(info.end - info.begin) +
@@ -178,12 +185,31 @@ SafetensorsReader::SafetensorsReader(const std::string &path) : path_(path) {
               [](const TensorInfo *a, const TensorInfo *b) {
                 return a->begin < b->begin;
               });
-    for (size_t i = 1; i < by_offset.size(); ++i)
-      if (by_offset[i]->begin < by_offset[i - 1]->end)
-        throw st_error(path, tensor_error(by_offset[i]->name) + " overlaps " +
-                                 tensor_error(by_offset[i - 1]->name) +
-                                 " in the data section; the header is "
+    // The format requires the tensors to cover the data section exactly,
+    // without gaps: a header length that is off, or bytes appended after
+    // the last tensor, then show as a gap or a tail instead of shifting
+    // every tensor silently.
+    uint64_t covered = 0;
+    for (const TensorInfo *t : by_offset) {
+      if (t->begin < covered)
+        throw st_error(path, tensor_error(t->name) + " overlaps the tensor "
+                                 "before it in the data section; the header "
+                                 "is corrupt");
+      if (t->begin > covered)
+        throw st_error(path, "data bytes [" + std::to_string(covered) + ", " +
+                                 std::to_string(t->begin) + ") before " +
+                                 tensor_error(t->name) +
+                                 " belong to no tensor; the header length or "
+                                 "the data_offsets are wrong: the file is "
                                  "corrupt");
+      covered = t->end;
+    }
+    if (covered != data_size)
+      throw st_error(path, "the tensors end at data byte " +
+                               std::to_string(covered) + " but the data "
+                               "section holds " + std::to_string(data_size) +
+                               " bytes; the header length is wrong or bytes "
+                               "were appended: the file is corrupt");
   } catch (...) {
     ::close(fd_);
     fd_ = -1;
@@ -280,16 +306,48 @@ void SafetensorsReader::read_f32(const std::string &name,
       uint64_t at = data_start_ + t.begin + elem * esize;
       if (t.dtype == DType::F32) {
         pread_all(fd_, dst, run * 4, at, path_);
-        continue;
+      } else {
+        pread_all(fd_, scratch.data(), run * 2, at, path_);
+        if (t.dtype == DType::BF16)
+          for (uint64_t i = 0; i < run; ++i)
+            dst[i] = bf16_to_f32(scratch[i]);
+        else
+          for (uint64_t i = 0; i < run; ++i)
+            dst[i] = f16_to_f32(scratch[i]);
       }
-      pread_all(fd_, scratch.data(), run * 2, at, path_);
-      if (t.dtype == DType::BF16)
-        for (uint64_t i = 0; i < run; ++i)
-          dst[i] = bf16_to_f32(scratch[i]);
-      else
-        for (uint64_t i = 0; i < run; ++i)
-          dst[i] = f16_to_f32(scratch[i]);
+      // A NaN or an infinity would only show later as a nan loss or
+      // garbage text, far from its cause.
+      for (uint64_t i = 0; i < run; ++i)
+        if (!std::isfinite(dst[i]))
+          throw st_error(path_, tensor_error(name) + " holds " +
+                                    std::to_string(dst[i]) +
+                                    " at flat index " +
+                                    std::to_string(elem + i) +
+                                    "; a checkpoint must hold finite values: "
+                                    "load an earlier checkpoint");
     }
+}
+
+uint64_t metadata_count(const std::map<std::string, std::string> &metadata,
+                        const std::string &key, const std::string &path,
+                        uint64_t min, uint64_t max) {
+  auto it = metadata.find(key);
+  if (it == metadata.end())
+    throw st_error(path, "a training checkpoint without " + key +
+                             " in its metadata; the file is corrupt");
+  const std::string &v = it->second;
+  uint64_t n = 0;
+  bool ok = !v.empty() && v.size() <= 20;
+  for (char c : v)
+    ok = ok && c >= '0' && c <= '9' && !__builtin_mul_overflow(n, 10, &n) &&
+         !__builtin_add_overflow(n, uint64_t(c - '0'), &n);
+  if (!ok || n < min || n > max)
+    throw st_error(path, "metadata " + key + " = '" + v + "' is not a count " +
+                             "between " + std::to_string(min) + " and " +
+                             std::to_string(max) +
+                             "; the file is corrupt: load an earlier "
+                             "checkpoint");
+  return n;
 }
 
 //===----------------------------------------------------------------------===//

@@ -36,7 +36,8 @@ struct TensorInfo {
   uint64_t num_elements() const;
 };
 
-/// An open, validated safetensors file. All errors are std::runtime_error
+/// An open, validated safetensors file: the tensors cover the data section
+/// exactly, as the format requires. All errors are std::runtime_error
 /// naming the file, the tensor and the fix.
 class SafetensorsReader {
 public:
@@ -63,6 +64,7 @@ public:
   /// A floating-point tensor (stored as F32, F16 or BF16) of global shape
   /// `shape`, converted to float. With a slice, only the local part
   /// (local_num_elements(shape, slice) floats, see GlobalIndexMap) is read.
+  /// Throws, naming the tensor and the flat index, on a NaN or infinity.
   void read_f32(const std::string &name, const std::vector<int64_t> &shape,
                 float *out, const SliceSpec &slice = SliceSpec::whole()) const;
 
@@ -99,6 +101,14 @@ private:
   std::map<std::string, Entry> entries_;
   std::map<std::string, std::string> metadata_;
 };
+
+/// The metadata entry `key` of the file `path` as a decimal count in
+/// [min, max]. Throws std::runtime_error naming the file, the key and the
+/// value when it is missing, not a number, or out of range (a damaged
+/// checkpoint, never a raw std::stoull error).
+uint64_t metadata_count(const std::map<std::string, std::string> &metadata,
+                        const std::string &key, const std::string &path,
+                        uint64_t min = 0, uint64_t max = UINT64_MAX);
 
 } // namespace tpc
 

@@ -2,10 +2,13 @@
 
 #include "runtime/program/ProgramFile.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -13,7 +16,23 @@
 namespace tpc {
 
 namespace {
-constexpr char kMagic[8] = {'T', 'P', 'C', 'P', 'R', 'O', 'G', '\0'};
+// Format 2 added the checksum after the length. Format 1 files start with
+// the old magic and are told to be recompiled rather than called corrupt.
+constexpr char kMagic[8] = {'T', 'P', 'C', 'P', 'R', 'O', 'G', '2'};
+constexpr char kMagicV1[8] = {'T', 'P', 'C', 'P', 'R', 'O', 'G', '\0'};
+constexpr size_t kHeaderBytes = sizeof(kMagic) + 8 + 8;
+
+void putLe64(std::string &out, uint64_t v) {
+  for (int i = 0; i < 8; ++i)
+    out.push_back(static_cast<char>(v >> (8 * i)));
+}
+
+uint64_t getLe64(const char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i)
+    v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+  return v;
+}
 
 std::string fixHint() {
   return "; recompile the model with tpc-compile to get a valid program";
@@ -36,8 +55,26 @@ int64_t dtypeBytes(program::DType dtype) {
 int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    if (d < 0 || __builtin_mul_overflow(n, d, &n))
+      return -1;
   return n;
+}
+
+uint64_t programChecksum(const char *data, size_t size) {
+  // FNV-1a, 64 bits: enough to tell a damaged file from an intact one.
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < size; ++i) {
+    h ^= static_cast<unsigned char>(data[i]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string programFileHeader(const std::string &payload) {
+  std::string header(kMagic, sizeof(kMagic));
+  putLe64(header, payload.size());
+  putLe64(header, programChecksum(payload.data(), payload.size()));
+  return header;
 }
 
 std::string writeProgramFile(const std::string &path,
@@ -52,12 +89,7 @@ std::string writeProgramFile(const std::string &path,
     if (!out)
       return "cannot open " + tmp + " for writing";
     out << "#!" << interpreter << "\n";
-    out.write(kMagic, sizeof(kMagic));
-    uint64_t length = payload.size();
-    unsigned char le[8];
-    for (int i = 0; i < 8; ++i)
-      le[i] = static_cast<unsigned char>(length >> (8 * i));
-    out.write(reinterpret_cast<const char *>(le), 8);
+    out << programFileHeader(payload);
     out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
     out.flush();
     if (!out)
@@ -78,6 +110,11 @@ program::Program readProgramFile(const std::string &path) {
         path + ": cannot open the program file: " + std::strerror(errno));
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
+  return parseProgramFile(bytes, path);
+}
+
+program::Program parseProgramFile(const std::string &bytes,
+                                  const std::string &path) {
   size_t pos = 0;
   if (bytes.compare(0, 2, "#!") == 0) {
     pos = bytes.find('\n');
@@ -86,16 +123,20 @@ program::Program readProgramFile(const std::string &path) {
                                fixHint());
     ++pos;
   }
-  if (bytes.size() < pos + 16 ||
+  if (bytes.size() >= pos + sizeof(kMagicV1) &&
+      std::memcmp(bytes.data() + pos, kMagicV1, sizeof(kMagicV1)) == 0)
+    throw std::runtime_error(
+        path + ": a program of format 1, written by an older tpc-compile; "
+               "this tpc-run reads format " +
+        std::to_string(kProgramVersion) +
+        ": recompile the model with this tpc-compile");
+  if (bytes.size() < pos + kHeaderBytes ||
       std::memcmp(bytes.data() + pos, kMagic, sizeof(kMagic)) != 0)
     throw std::runtime_error(path + ": not a tpc program (bad magic)" +
                              fixHint());
-  uint64_t length = 0;
-  for (int i = 0; i < 8; ++i)
-    length |=
-        static_cast<uint64_t>(static_cast<unsigned char>(bytes[pos + 8 + i]))
-        << (8 * i);
-  pos += 16;
+  uint64_t length = getLe64(bytes.data() + pos + 8);
+  uint64_t checksum = getLe64(bytes.data() + pos + 16);
+  pos += kHeaderBytes;
   uint64_t available = bytes.size() - pos;
   if (length != available) {
     std::ostringstream msg;
@@ -105,6 +146,16 @@ program::Program readProgramFile(const std::string &path) {
         << fixHint();
     throw std::runtime_error(msg.str());
   }
+  // Before anything reads a field: a damaged byte anywhere would otherwise
+  // surface as a misleading complaint about that field.
+  if (programChecksum(bytes.data() + pos, length) != checksum)
+    throw std::runtime_error(path +
+                             ": the program's checksum does not match its "
+                             "contents; the file is corrupt" +
+                             fixHint());
+  if (length > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+    throw std::runtime_error(path + ": the program is larger than 2 GiB" +
+                             fixHint());
   program::Program prog;
   if (!prog.ParseFromArray(bytes.data() + pos, static_cast<int>(length)))
     throw std::runtime_error(path + ": the program payload is corrupted" +
@@ -122,11 +173,131 @@ program::Program readProgramFile(const std::string &path) {
   return prog;
 }
 
+namespace {
+/// Bytes of a tensor, or -1 when its dtype is unknown or its size does not
+/// fit in 62 bits (a damaged dimension, not a real tensor).
+int64_t tensorBytes(const program::Tensor &t) {
+  int64_t n = numElements(t.shape()), bytes = 0;
+  if (n < 0 || dtypeBytes(t.dtype()) == 0 ||
+      __builtin_mul_overflow(n, dtypeBytes(t.dtype()), &bytes) ||
+      bytes > (int64_t(1) << 62))
+    return -1;
+  return bytes;
+}
+
+/// The arena checks of one function: every activation it writes is written
+/// once, lies inside the arena at an offset aligned for its dtype, is read
+/// only after it is written, and shares no byte with another activation
+/// live at the same time (live from the instruction that writes it to the
+/// last one that reads it, or to the end when the function returns it,
+/// exactly as tpc-plan-memory planned it).
+std::string checkArena(const program::Program &prog, const program::Function &f,
+                       std::vector<char> &written) {
+  std::ostringstream msg;
+  const int64_t end = f.body_size();
+  std::map<int32_t, int64_t> lastUse; // activation id -> position
+  std::vector<char> isInput(prog.tensors_size(), 0);
+  for (int32_t id : f.inputs())
+    isInput[id] = 1;
+  for (int64_t k = 0; k < end; ++k)
+    for (int32_t id : f.body(k).inputs())
+      lastUse[id] = k;
+  for (int32_t id : f.outputs())
+    lastUse[id] = end;
+  // Live activations by offset: offset -> (end byte, id, last use).
+  struct Live {
+    int64_t end;
+    int32_t id;
+    int64_t lastUse;
+  };
+  std::map<int64_t, Live> live;
+  std::vector<char> defined(prog.tensors_size(), 0);
+  for (int64_t k = 0; k < end; ++k) {
+    const program::Instruction &inst = f.body(k);
+    for (int32_t id : inst.inputs()) {
+      const program::Tensor &t = prog.tensors(id);
+      if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
+          (t.storage() == program::Tensor::INPUT && !isInput[id])) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " reads tensor " << id << " (" << t.name()
+            << ") before anything in " << f.name() << " defines it";
+        return msg.str();
+      }
+    }
+    // Inputs read for the last time by an earlier instruction are dead.
+    for (auto it = live.begin(); it != live.end();)
+      it = it->second.lastUse < k ? live.erase(it) : std::next(it);
+    for (int32_t id : inst.outputs()) {
+      const program::Tensor &t = prog.tensors(id);
+      if (t.storage() != program::Tensor::ACTIVATION) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " writes tensor " << id << " (" << t.name()
+            << "), which is not an activation";
+        return msg.str();
+      }
+      if (written[id]) {
+        msg << "tensor " << id << " (" << t.name()
+            << ") is written by more than one instruction";
+        return msg.str();
+      }
+      written[id] = defined[id] = 1;
+      int64_t bytes = tensorBytes(t), stop = 0;
+      if (t.offset() < 0 || __builtin_add_overflow(t.offset(), bytes, &stop) ||
+          stop > f.arena_bytes()) {
+        msg << "tensor " << id << " (" << t.name() << ", " << bytes
+            << " bytes at offset " << t.offset()
+            << ") lies outside the arena of " << f.name() << " ("
+            << f.arena_bytes() << " bytes)";
+        return msg.str();
+      }
+      if (t.offset() % dtypeBytes(t.dtype()) != 0) {
+        msg << "tensor " << id << " (" << t.name() << ") at offset "
+            << t.offset() << " is not aligned to its "
+            << dtypeBytes(t.dtype()) << "-byte elements";
+        return msg.str();
+      }
+      if (bytes == 0)
+        continue;
+      auto next = live.lower_bound(t.offset());
+      const Live *clash = nullptr;
+      if (next != live.end() && next->first < stop)
+        clash = &next->second;
+      if (next != live.begin() && std::prev(next)->second.end > t.offset())
+        clash = &std::prev(next)->second;
+      if (clash) {
+        msg << "tensor " << id << " (" << t.name()
+            << ") overlaps tensor " << clash->id << " ("
+            << prog.tensors(clash->id).name() << ") in the arena of "
+            << f.name() << " while both are live";
+        return msg.str();
+      }
+      auto use = lastUse.find(id);
+      live[t.offset()] = Live{stop, id, use == lastUse.end() ? k : use->second};
+    }
+  }
+  for (int32_t id : f.outputs()) {
+    const program::Tensor &t = prog.tensors(id);
+    if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
+        (t.storage() == program::Tensor::INPUT && !isInput[id])) {
+      msg << "function " << f.name() << " returns tensor " << id << " ("
+          << t.name() << "), which nothing in it defines";
+      return msg.str();
+    }
+  }
+  return "";
+}
+} // namespace
+
 std::string validateProgram(const program::Program &prog) {
   std::ostringstream msg;
   if (prog.tp() < 1 || prog.dp() < 1) {
     msg << "tp = " << prog.tp() << " and dp = " << prog.dp()
         << " must both be >= 1";
+    return msg.str();
+  }
+  if (prog.micro_batch() < 0 || prog.seq() < 0) {
+    msg << "micro_batch = " << prog.micro_batch() << " and seq = "
+        << prog.seq() << " must not be negative";
     return msg.str();
   }
   const int numTensors = prog.tensors_size();
@@ -140,30 +311,65 @@ std::string validateProgram(const program::Program &prog) {
       msg << "tensor " << i << " (" << t.name() << ") has no dtype";
       return msg.str();
     }
+    if (!program::Tensor::Storage_IsValid(t.storage())) {
+      msg << "tensor " << i << " (" << t.name() << ") has storage kind "
+          << int(t.storage());
+      return msg.str();
+    }
     for (int64_t d : t.shape())
       if (d < 0) {
         msg << "tensor " << i << " (" << t.name()
             << ") has a negative dimension";
         return msg.str();
       }
+    if (tensorBytes(t) < 0) {
+      msg << "tensor " << i << " (" << t.name()
+          << ") has a size that does not fit in memory";
+      return msg.str();
+    }
   }
   auto inRange = [&](int32_t id) { return id >= 0 && id < numTensors; };
+  std::vector<char> isParameter(numTensors, 0);
   for (const program::Parameter &p : prog.parameters()) {
     if (!inRange(p.tensor()) ||
         prog.tensors(p.tensor()).storage() != program::Tensor::PARAMETER) {
       msg << "parameter " << p.name() << " does not name a parameter tensor";
       return msg.str();
     }
-    if (p.global_shape_size() != prog.tensors(p.tensor()).shape_size()) {
+    if (isParameter[p.tensor()]) {
+      msg << "parameter " << p.name() << " shares tensor " << p.tensor()
+          << " with another parameter";
+      return msg.str();
+    }
+    isParameter[p.tensor()] = 1;
+    const program::Tensor &local = prog.tensors(p.tensor());
+    if (p.global_shape_size() != local.shape_size()) {
       msg << "parameter " << p.name()
           << " has a global shape of another rank than its local shape";
       return msg.str();
     }
+    for (int d = 0; d < p.global_shape_size(); ++d)
+      if (p.global_shape(d) < local.shape(d)) {
+        msg << "parameter " << p.name()
+            << " has a global shape smaller than its local shape";
+        return msg.str();
+      }
+    if (numElements(p.global_shape()) < 0 || p.valid_extent() < 0) {
+      msg << "parameter " << p.name() << " has a global shape or valid "
+          << "extent out of range";
+      return msg.str();
+    }
   }
+  std::vector<char> written(numTensors, 0);
   for (const program::Function &f : prog.functions()) {
+    if (f.arena_bytes() < 0) {
+      msg << "function " << f.name() << " has a negative arena size";
+      return msg.str();
+    }
     for (int32_t id : f.inputs())
-      if (!inRange(id)) {
-        msg << "function " << f.name() << " has an input out of range";
+      if (!inRange(id) || prog.tensors(id).storage() != program::Tensor::INPUT) {
+        msg << "function " << f.name()
+            << " has an input out of range or not an input tensor";
         return msg.str();
       }
     for (int32_t id : f.outputs())
@@ -179,25 +385,57 @@ std::string validateProgram(const program::Program &prog) {
               << " reads tensor " << id << " out of range";
           return msg.str();
         }
-      for (int32_t id : inst.outputs()) {
+      for (int32_t id : inst.outputs())
         if (!inRange(id)) {
           msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
               << " writes tensor " << id << " out of range";
           return msg.str();
         }
-        const program::Tensor &t = prog.tensors(id);
-        int64_t end =
-            t.offset() + numElements(t.shape()) * dtypeBytes(t.dtype());
-        if (t.storage() == program::Tensor::ACTIVATION &&
-            (t.offset() < 0 || end > f.arena_bytes())) {
-          msg << "tensor " << id << " (" << t.name()
-              << ") lies outside the arena of " << f.name();
-          return msg.str();
-        }
+      // Targets are int32: a wider ignore_index would wrap onto a token.
+      auto ignore = inst.attrs().find("ignore_index");
+      if (ignore != inst.attrs().end() &&
+          (ignore->second.i() < std::numeric_limits<int32_t>::min() ||
+           ignore->second.i() > std::numeric_limits<int32_t>::max())) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " has ignore_index " << ignore->second.i()
+            << ", outside the int32 range of the targets";
+        return msg.str();
       }
     }
+    std::string problem = checkArena(prog, f, written);
+    if (!problem.empty())
+      return problem;
   }
   return "";
+}
+
+std::string describeMemoryNeed(const program::Program &prog) {
+  auto gib = [](double bytes) {
+    std::ostringstream out;
+    out << std::fixed;
+    out.precision(1);
+    if (bytes >= double(int64_t(1) << 30))
+      out << bytes / double(int64_t(1) << 30) << " GiB";
+    else if (bytes >= double(1 << 20))
+      out << bytes / double(1 << 20) << " MiB";
+    else
+      out << std::llround(bytes) << " bytes";
+    return out.str();
+  };
+  double arenas = 0, params = 0;
+  for (const program::Function &f : prog.functions())
+    arenas += double(f.arena_bytes());
+  for (const program::Parameter &p : prog.parameters())
+    params += double(numElements(prog.tensors(p.tensor()).shape())) * 4;
+  std::ostringstream msg;
+  msg << "out of memory: one rank of this program (tp " << prog.tp() << ", dp "
+      << prog.dp() << ", micro-batch " << prog.micro_batch() << ", seq "
+      << prog.seq() << ") allocates arenas of " << gib(arenas)
+      << " and parameters of " << gib(params)
+      << " (four times that with gradients and AdamW state); compile with a "
+         "smaller --micro-batch or --seq, or a larger --tp "
+         "(tpc-compile --report shows the memory per rank)";
+  return msg.str();
 }
 
 } // namespace tpc

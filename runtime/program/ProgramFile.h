@@ -1,8 +1,9 @@
 //===- ProgramFile.h - Reading and writing tpc program files ----*- C++ -*-===//
 //
 // A program file is an executable script for tpc-run: a `#!` line naming
-// the interpreter, the 8-byte magic "TPCPROG\0", a little-endian uint64
-// payload length and the serialized tpc.program.Program.
+// the interpreter, the 8-byte magic "TPCPROG2", the little-endian uint64
+// payload length and FNV-1a-64 checksum of the payload, then the serialized
+// tpc.program.Program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,12 +18,13 @@
 namespace tpc {
 
 /// The program format this build writes and reads.
-inline constexpr uint32_t kProgramVersion = 1;
+inline constexpr uint32_t kProgramVersion = 2;
 
 /// Bytes per element of a program dtype; 0 for DTYPE_UNSPECIFIED.
 int64_t dtypeBytes(program::DType dtype);
 
-/// Elements of a tensor of the given shape.
+/// Elements of a tensor of the given shape; -1 for a negative dimension or
+/// a product that overflows.
 int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape);
 
 /// Serializes `prog` to `path` behind a `#!interpreter` line and makes the
@@ -37,8 +39,21 @@ std::string writeProgramFile(const std::string &path,
 /// message that names the file, the problem and the fix.
 program::Program readProgramFile(const std::string &path);
 
+/// readProgramFile on bytes already read; `path` names them in errors.
+program::Program parseProgramFile(const std::string &bytes,
+                                  const std::string &path);
+
+/// The checksum the header carries: FNV-1a (64 bits) of the payload.
+uint64_t programChecksum(const char *data, size_t size);
+
+/// A sentence on the memory one rank of `prog` allocates (arenas and
+/// parameters with their gradients and AdamW moments) and how to shrink it:
+/// the message for an allocation that failed.
+std::string describeMemoryNeed(const program::Program &prog);
+
 /// Structural checks of a decoded program: ids in range, shapes sane, every
-/// instruction's tensors defined. Returns an empty string when valid.
+/// instruction's tensors defined before use, every activation inside its
+/// function's arena, aligned, and apart from every other live activation. Returns an empty string when valid.
 std::string validateProgram(const program::Program &prog);
 
 } // namespace tpc

@@ -2,6 +2,8 @@
 
 #include "runtime/run/Train.h"
 #include "runtime/comm/Faults.h"
+#include "runtime/io/FileUtil.h"
+#include "runtime/io/Safetensors.h"
 #include "runtime/io/TokenFile.h"
 
 #include <algorithm>
@@ -49,16 +51,7 @@ const program::Function &apply_step_of(Executor &ex) {
 
 uint64_t parse_count(const std::map<std::string, std::string> &metadata,
                      const std::string &key, const std::string &path) {
-  auto it = metadata.find(key);
-  if (it == metadata.end())
-    throw std::runtime_error(path + ": a training checkpoint without " + key +
-                             " in its metadata; the file is corrupt");
-  const std::string &v = it->second;
-  if (v.empty() || v.size() > 20 ||
-      v.find_first_not_of("0123456789") != std::string::npos)
-    throw std::runtime_error(path + ": metadata " + key + " = '" + v +
-                             "' is not a count; the file is corrupt");
-  return std::stoull(v);
+  return metadata_count(metadata, key, path);
 }
 
 std::string step_file(const TrainConfig &c, int64_t step) {
@@ -201,6 +194,8 @@ train_state_of(const std::map<std::string, std::string> &metadata,
   s.step = int64_t(parse_count(metadata, "tpc.trainer_step", path));
   s.data_position = parse_count(metadata, "tpc.data_position", path);
   s.seed = parse_count(metadata, "tpc.seed", path);
+  if (metadata.count("tpc.grad_accum"))
+    metadata_count(metadata, "tpc.grad_accum", path, 1, INT32_MAX);
   return s;
 }
 
@@ -283,7 +278,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     }
     if (!c.save_dir.empty() && comm.world_rank() == 0) {
       check_save_dir(c);
-      std::filesystem::create_directories(c.save_dir);
+      ensure_directory(c.save_dir, "--save-dir");
       remove_unfinished_writes(c);
     }
   });

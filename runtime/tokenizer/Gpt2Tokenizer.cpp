@@ -201,7 +201,14 @@ Gpt2Tokenizer Gpt2Tokenizer::from_directory(const std::string &dir) {
   } catch (const std::exception &e) {
     throw missing(merges_path, e);
   }
+  return parse(encoder_text, merges_text, dir);
+}
 
+Gpt2Tokenizer Gpt2Tokenizer::parse(const std::string &encoder_text,
+                                   const std::string &merges_text,
+                                   const std::string &dir) {
+  const std::string encoder_path = dir + "/encoder.json";
+  const std::string merges_path = dir + "/vocab.bpe";
   std::unordered_map<std::string, int> encoder;
   try {
     nlohmann::json json = nlohmann::json::parse(encoder_text);

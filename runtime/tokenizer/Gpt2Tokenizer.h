@@ -44,6 +44,11 @@ public:
 
   /// Reads `dir`/encoder.json and `dir`/vocab.bpe.
   static Gpt2Tokenizer from_directory(const std::string &dir);
+  /// The same from the files' contents; errors name `dir`/encoder.json and
+  /// `dir`/vocab.bpe.
+  static Gpt2Tokenizer parse(const std::string &encoder_json,
+                             const std::string &vocab_bpe,
+                             const std::string &dir);
 
   /// Appends the ids of `text` to `out`. Remembers the pieces it has merged,
   /// so one tokenizer must not encode from two threads at once.

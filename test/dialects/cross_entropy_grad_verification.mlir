@@ -22,3 +22,11 @@ func.func @dloss_shape(%logits: tensor<2x8x100xf32>, %targets: tensor<2x8xi32>, 
   %d = "tpc.cross_entropy_grad"(%logits, %targets, %dloss) <{ignore_index = -1 : i64}> : (tensor<2x8x100xf32>, tensor<2x8xi32>, tensor<1xf32>) -> tensor<2x8x100xf32>
   return
 }
+
+// -----
+
+func.func @ignore_index_range(%logits: tensor<2x8x100xf32>, %targets: tensor<2x8xi32>, %dloss: tensor<f32>) {
+  // expected-error @+1 {{'tpc.cross_entropy_grad' op ignore_index 2147483648 is outside the i32 range}}
+  %d = tpc.cross_entropy_grad %logits, %targets, %dloss ignore_index 2147483648 : tensor<2x8x100xf32>, tensor<2x8xi32>
+  return
+}

@@ -45,3 +45,12 @@ func.func @result_type(%logits: tensor<?x?x64xf32>, %targets: tensor<?x?xi32>) {
   %s, %c = "tpc.cross_entropy"(%logits, %targets) <{ignore_index = -1 : i64}> : (tensor<?x?x64xf32>, tensor<?x?xi32>) -> (tensor<bf16>, tensor<i32>)
   return
 }
+
+// -----
+
+// Targets are i32: an ignore_index beyond that range would wrap to a token.
+func.func @ignore_index_range(%logits: tensor<?x?x64xf32>, %targets: tensor<?x?xi32>) {
+  // expected-error @+1 {{'tpc.cross_entropy' op ignore_index -4294967296 is outside the i32 range of the targets; use an index in [-2147483648, 2147483647], such as -1}}
+  %s, %c = tpc.cross_entropy %logits, %targets ignore_index -4294967296 : tensor<?x?x64xf32>, tensor<?x?xi32>
+  return
+}

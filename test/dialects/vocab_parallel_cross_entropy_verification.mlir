@@ -56,3 +56,11 @@ func.func @result_type(%logits: tensor<?x?x64xf32>, %targets: tensor<?x?xi32>) {
   %s, %c = "tpc.vocab_parallel_cross_entropy"(%logits, %targets) <{ignore_index = -1 : i64, vocab_size = 64 : i64}> : (tensor<?x?x64xf32>, tensor<?x?xi32>) -> (tensor<f32>, tensor<1xi32>)
   return
 }
+
+// -----
+
+func.func @ignore_index_range(%logits: tensor<2x8x128xf32>, %targets: tensor<2x8xi32>) {
+  // expected-error @+1 {{'tpc.vocab_parallel_cross_entropy' op ignore_index -4294967296 is outside the i32 range}}
+  %s, %c = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 100 ignore_index -4294967296 : tensor<2x8x128xf32>, tensor<2x8xi32>
+  return
+}

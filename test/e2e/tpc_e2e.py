@@ -27,6 +27,8 @@
                                       the position before it
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   cut FILE BYTES                      truncate FILE to BYTES bytes
+  reseal FILE                         recompute a program file's checksum (after a patch,
+                                      to reach the checks behind it)
   png-size A.png                      check the PNG signature and IHDR chunk; print WIDTHxHEIGHT
   screen OUT                          what a terminal shows of OUT (carriage return and
                                       erase-line applied), then the count of rewrites
@@ -263,6 +265,15 @@ def main(argv):
         path, offset, byte = argv[1], int(argv[2]), int(argv[3], 0)
         data = bytearray(open(path, 'rb').read())
         data[offset] = byte
+        open(path, 'wb').write(bytes(data))
+    elif cmd == 'reseal':
+        path = argv[1]
+        data = bytearray(open(path, 'rb').read())
+        at = data.index(b'TPCPROG2') + 8
+        checksum = 14695981039346656037
+        for b in data[at + 16:]:
+            checksum = ((checksum ^ b) * 1099511628211) % (1 << 64)
+        data[at + 8:at + 16] = struct.pack('<Q', checksum)
         open(path, 'wb').write(bytes(data))
     elif cmd == 'cut':
         path, size = argv[1], int(argv[2])

@@ -1,7 +1,7 @@
 // RUN: tpc-opt %s --tpc-plan-memory --tpc-export="output=%t.tpc interpreter=/opt/tpc/bin/tpc-run" -o /dev/null
 // RUN: head -n 1 %t.tpc | FileCheck %s --check-prefix=SHEBANG
 // RUN: test -x %t.tpc
-// RUN: tail -n +2 %t.tpc | tail -c +17 | protoc --decode=tpc.program.Program -I %tpc_src_root %tpc_src_root/runtime/program/program.proto | FileCheck %s
+// RUN: tail -n +2 %t.tpc | tail -c +25 | protoc --decode=tpc.program.Program -I %tpc_src_root %tpc_src_root/runtime/program/program.proto | FileCheck %s
 
 // SHEBANG: #!/opt/tpc/bin/tpc-run
 
@@ -24,7 +24,7 @@ module attributes {tpc.tp = 2 : i64, tpc.dp = 3 : i64} {
   }
 }
 
-// CHECK: version: 1
+// CHECK: version: 2
 // CHECK-NEXT: tp: 2
 // CHECK-NEXT: dp: 3
 // CHECK-NEXT: micro_batch: 2

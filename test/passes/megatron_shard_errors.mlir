@@ -115,3 +115,25 @@ module attributes {tpc.tp = 2 : i64} {
     return %x : tensor<2x4x12xf32>
   }
 }
+
+// -----
+
+// Every layer repeats the problem: one error, at the first, with the count.
+tpc.param @qkv0 : tensor<12x36xf32> init <normal, std = 0.02>
+tpc.param @proj0 : tensor<12x12xf32> init <normal, std = 0.02>
+tpc.param @qkv1 : tensor<12x36xf32> init <normal, std = 0.02>
+tpc.param @proj1 : tensor<12x12xf32> init <normal, std = 0.02>
+func.func @forward(%x: tensor<2x4x12xf32>) -> tensor<2x4x12xf32> {
+  %w0 = tpc.get_param @qkv0 : tensor<12x36xf32>
+  %p0 = tpc.get_param @proj0 : tensor<12x12xf32>
+  %w1 = tpc.get_param @qkv1 : tensor<12x36xf32>
+  %p1 = tpc.get_param @proj1 : tensor<12x12xf32>
+  %0 = tpc.linear %x, %w0 : tensor<2x4x12xf32>, tensor<12x36xf32>
+  // expected-error @+1 {{'tpc.self_attention' op has 4 heads, which tp = 3 cannot split into whole heads per rank; choose a tp that divides 4 (2 tpc.self_attention ops have this problem; this is the first)}}
+  %1 = tpc.self_attention %0 heads 4 causal : tensor<2x4x36xf32>
+  %2 = tpc.linear %1, %p0 : tensor<2x4x12xf32>, tensor<12x12xf32>
+  %3 = tpc.linear %2, %w1 : tensor<2x4x12xf32>, tensor<12x36xf32>
+  %4 = tpc.self_attention %3 heads 4 causal : tensor<2x4x36xf32>
+  %5 = tpc.linear %4, %p1 : tensor<2x4x12xf32>, tensor<12x12xf32>
+  return %5 : tensor<2x4x12xf32>
+}

@@ -106,11 +106,41 @@ TEST(ProgramFile, CorruptedPayload) {
   std::string path = tempPath("corrupt.tpc");
   ASSERT_EQ(writeProgramFile(path, tinyProgram(), "tpc-run"), "");
   std::string bytes = slurp(path);
-  size_t payload = bytes.find("TPCPROG") + 16;
+  size_t payload = bytes.find("TPCPROG") + 24;
   for (size_t i = payload; i < bytes.size(); ++i)
     bytes[i] = static_cast<char>(0xff);
   spit(path, bytes);
-  EXPECT_NE(readError(path).find("corrupted"), std::string::npos);
+  EXPECT_NE(readError(path).find("the file is corrupt"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+// One damaged byte in a field (here the op name) must read as a corrupt
+// file, not as a complaint about that field.
+TEST(ProgramFile, ChecksumCatchesOneDamagedField) {
+  std::string path = tempPath("onebyte.tpc");
+  ASSERT_EQ(writeProgramFile(path, tinyProgram(), "tpc-run"), "");
+  std::string bytes = slurp(path);
+  size_t op = bytes.find("gelu");
+  ASSERT_NE(op, std::string::npos);
+  bytes[op] = 'h';
+  spit(path, bytes);
+  std::string error = readError(path);
+  EXPECT_NE(error.find("checksum does not match"), std::string::npos) << error;
+  EXPECT_NE(error.find("the file is corrupt"), std::string::npos) << error;
+  std::remove(path.c_str());
+}
+
+TEST(ProgramFile, FormatOneAsksForARecompile) {
+  std::string path = tempPath("format1.tpc");
+  std::string payload;
+  ASSERT_TRUE(tinyProgram().SerializeToString(&payload));
+  std::string le(8, '\0');
+  for (int i = 0; i < 8; ++i)
+    le[i] = static_cast<char>(payload.size() >> (8 * i));
+  spit(path, std::string("#!tpc-run\nTPCPROG") + '\0' + le + payload);
+  std::string error = readError(path);
+  EXPECT_NE(error.find("format 1"), std::string::npos) << error;
+  EXPECT_NE(error.find("recompile"), std::string::npos) << error;
   std::remove(path.c_str());
 }
 
@@ -138,10 +168,81 @@ TEST(ProgramFile, ValidationNamesTheProblem) {
   prog.mutable_tensors(1)->set_offset(250);
   EXPECT_NE(validateProgram(prog).find("outside the arena"), std::string::npos);
   prog = tinyProgram();
+  prog.mutable_tensors(1)->set_offset(1);
+  EXPECT_NE(validateProgram(prog).find("not aligned"), std::string::npos);
+  prog = tinyProgram();
+  prog.mutable_tensors(1)->add_shape(int64_t(1) << 62);
+  EXPECT_NE(validateProgram(prog).find("does not fit"), std::string::npos);
+  prog = tinyProgram();
+  prog.mutable_tensors(1)->set_storage(
+      static_cast<program::Tensor::Storage>(9));
+  EXPECT_NE(validateProgram(prog).find("storage kind 9"), std::string::npos);
+  prog = tinyProgram();
+  (*prog.mutable_functions(0)->mutable_body(0)->mutable_attrs())
+      ["ignore_index"]
+          .set_i(-4294967296);
+  EXPECT_NE(validateProgram(prog).find("ignore_index -4294967296, outside "
+                                       "the int32 range"),
+            std::string::npos);
+  prog = tinyProgram();
   prog.set_tp(0);
   EXPECT_NE(validateProgram(prog).find("must both be >= 1"), std::string::npos);
   prog = tinyProgram();
   prog.mutable_parameters(0)->set_tensor(1);
   EXPECT_NE(validateProgram(prog).find("does not name a parameter tensor"),
+            std::string::npos);
+}
+
+namespace {
+/// tinyProgram with a second gelu reading the first's output and a third
+/// reading the second's: x -> y -> z.
+program::Program chainProgram(int64_t yOffset, int64_t zOffset) {
+  program::Program prog = tinyProgram();
+  for (int id : {2, 3}) {
+    auto *t = prog.add_tensors();
+    t->set_id(id);
+    t->set_name(id == 2 ? "y" : "z");
+    t->set_dtype(program::F32);
+    t->add_shape(4);
+    t->set_storage(program::Tensor::ACTIVATION);
+    t->set_offset(id == 2 ? yOffset : zOffset);
+  }
+  auto *f = prog.mutable_functions(0);
+  f->clear_outputs();
+  for (int id : {2, 3}) {
+    auto *inst = f->add_body();
+    inst->set_op("gelu");
+    inst->add_inputs(id - 1);
+    inst->add_outputs(id);
+  }
+  f->add_outputs(3);
+  return prog;
+}
+} // namespace
+
+TEST(ProgramFile, LiveBuffersMustNotOverlap) {
+  // x dies when y is computed, so z may take x's place, not y's.
+  EXPECT_EQ(validateProgram(chainProgram(16, 0)), "");
+  std::string error = validateProgram(chainProgram(0, 16));
+  EXPECT_NE(error.find("tensor 2 (y) overlaps tensor 1 (x)"),
+            std::string::npos)
+      << error;
+  error = validateProgram(chainProgram(16, 24));
+  EXPECT_NE(error.find("tensor 3 (z) overlaps tensor 2 (y)"),
+            std::string::npos)
+      << error;
+}
+
+TEST(ProgramFile, ReadsOnlyWhatIsDefined) {
+  program::Program prog = chainProgram(16, 0);
+  // The second instruction reads z, which only the third writes.
+  prog.mutable_functions(0)->mutable_body(1)->set_inputs(0, 3);
+  std::string error = validateProgram(prog);
+  EXPECT_NE(error.find("before anything in forward defines it"),
+            std::string::npos)
+      << error;
+  prog = chainProgram(16, 0);
+  prog.mutable_functions(0)->mutable_body(2)->set_outputs(0, 2);
+  EXPECT_NE(validateProgram(prog).find("written by more than one"),
             std::string::npos);
 }

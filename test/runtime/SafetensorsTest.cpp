@@ -6,6 +6,7 @@
 #include "TestUtil.h"
 
 #include <fstream>
+#include <limits>
 
 using namespace tpc;
 using namespace tpc::test;
@@ -222,4 +223,128 @@ TEST(Safetensors, CorruptFilesAreNamed) {
 
   write_file(p, ok_header, std::string(8, '\0'));
   EXPECT_EQ(error_of(p), "");
+}
+
+TEST(Safetensors, DataSectionIsCoveredExactly) {
+  auto dir = temp_dir();
+  std::string p = dir / "cover.safetensors";
+  const std::string header =
+      R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}} )";
+
+  // Bytes appended after the last tensor.
+  write_file(p, header, std::string(9, '\0'));
+  EXPECT_NE(error_of(p).find("the tensors end at data byte 8 but the data "
+                             "section holds 9 bytes"),
+            std::string::npos)
+      << error_of(p);
+
+  // A header length one short: the padding space becomes a data byte, and
+  // every tensor would otherwise be read one byte off.
+  {
+    std::ofstream f(p, std::ios::binary);
+    uint64_t len = header.size() - 1;
+    for (int i = 0; i < 8; ++i)
+      f.put(char(len >> (8 * i)));
+    f << header << std::string(8, '\0');
+  }
+  EXPECT_NE(error_of(p).find("the file is corrupt"), std::string::npos)
+      << error_of(p);
+
+  // A gap between two tensors.
+  write_file(p,
+             R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+             R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+             std::string(12, '\0'));
+  EXPECT_NE(error_of(p).find("data bytes [4, 8) before tensor 'b' belong to "
+                             "no tensor"),
+            std::string::npos)
+      << error_of(p);
+
+  // A shape whose byte count overflows 64 bits must not wrap to a match.
+  write_file(p,
+             R"({"a":{"dtype":"F32","shape":[4611686018427387904,4],)"
+             R"("data_offsets":[0,0]}})",
+             "");
+  EXPECT_NE(error_of(p).find("larger than any file"), std::string::npos)
+      << error_of(p);
+
+  // An empty file of tensors and a zero-sized tensor are fine.
+  write_file(p, "{}", "");
+  EXPECT_EQ(error_of(p), "");
+  write_file(p, R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}})",
+             "");
+  EXPECT_EQ(error_of(p), "");
+}
+
+TEST(Safetensors, NonFiniteValuesAreRefusedByName) {
+  auto dir = temp_dir();
+  std::string p = dir / "nan.safetensors";
+  std::vector<float> w = {1, 2, 3, 4, 5, 6};
+  w[4] = std::numeric_limits<float>::quiet_NaN();
+  SafetensorsWriter out;
+  out.add_f32("h.0.mlp.c_fc.weight", {2, 3}, w.data());
+  std::vector<uint16_t> half = {f32_to_f16(1.0f), 0x7c00 /* +inf */};
+  out.add("wpe.weight", DType::F16, {2}, half.data());
+  out.write(p);
+  SafetensorsReader in(p);
+  std::vector<float> got(6);
+  try {
+    in.read_f32("h.0.mlp.c_fc.weight", {2, 3}, got.data());
+    ADD_FAILURE() << "a NaN was accepted";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "tensor 'h.0.mlp.c_fc.weight' holds nan at flat index 4"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+  }
+  // Row 1 (a slice along dim 0) holds the NaN at global index 4 too.
+  std::vector<float> slice(3);
+  try {
+    in.read_f32("h.0.mlp.c_fc.weight", {2, 3}, slice.data(),
+                SliceSpec::split({2, 3}, 0, 1, 2));
+    ADD_FAILURE() << "a NaN in a slice was accepted";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find("at flat index 4"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    in.read_f32("wpe.weight", {2}, got.data());
+    ADD_FAILURE() << "an infinity was accepted";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find("holds inf at flat index 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+
+TEST(Safetensors, MetadataCountsAreChecked) {
+  std::map<std::string, std::string> m = {
+      {"tpc.optimizer_step", "-1"},
+      {"tpc.grad_accum", "0"},
+      {"tpc.seed", "99999999999999999999"},
+      {"tpc.trainer_step", "12"}};
+  auto error_of_count = [&](const std::string &key, uint64_t min) {
+    try {
+      metadata_count(m, key, "ckpt.safetensors", min);
+    } catch (const std::runtime_error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(metadata_count(m, "tpc.trainer_step", "ckpt.safetensors"), 12u);
+  EXPECT_NE(error_of_count("tpc.optimizer_step", 0)
+                .find("ckpt.safetensors: metadata tpc.optimizer_step = '-1' "
+                      "is not a count"),
+            std::string::npos);
+  EXPECT_NE(error_of_count("tpc.grad_accum", 1)
+                .find("tpc.grad_accum = '0' is not a count between 1 and"),
+            std::string::npos);
+  // Larger than 2^64 - 1: refused, not std::stoull's out_of_range.
+  EXPECT_NE(error_of_count("tpc.seed", 0).find("the file is corrupt"),
+            std::string::npos);
+  EXPECT_NE(error_of_count("tpc.missing", 0).find("without tpc.missing"),
+            std::string::npos);
 }

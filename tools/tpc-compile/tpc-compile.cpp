@@ -6,7 +6,9 @@
 
 #include "compiler/CostReport.h"
 #include "compiler/Pipeline.h"
+#include "compiler/RuntimeSupport.h"
 #include "dialects/tpc/TpcDialect.h"
+#include "tools/RepeatedOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -102,6 +104,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "tpc-compile: shard a tpc model for tp x dp ranks and report its cost\n");
+  if (!tpc::checkRepeatedOptions("tpc-compile"))
+    return 1;
 
   tpc::CompileOptions options;
   options.tp = tp;
@@ -135,11 +139,12 @@ int main(int argc, char **argv) {
   if (failed(tpc::compile(*module, options)))
     return 1;
 
+  FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
+      *module, tpc::CostReportConfig{options.dp, options.precision});
+  if (failed(cost))
+    return 1;
+  tpc::warnAbsurdMemory(*cost, errs());
   if (report != ReportFormat::none) {
-    FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
-        *module, tpc::CostReportConfig{options.dp, options.precision});
-    if (failed(cost))
-      return 1;
     if (report == ReportFormat::json)
       tpc::printCostReportJson(*cost, outs());
     else

@@ -70,6 +70,13 @@ int run_encode(const EncodeOptions &opt) {
                      ? *opt.val_tokens
                      : static_cast<uint64_t>(std::llround(
                            opt.val_fraction * static_cast<double>(total)));
+  // Two tokens at least: one for each file.
+  if (total < 2)
+    throw std::runtime_error(
+        "the text encodes to " + std::to_string(total) +
+        (total == 1 ? " token" : " tokens") +
+        ", too few to split into non-empty train and val files (each needs "
+        "at least one); give more text");
   if (val == 0 || val >= total)
     throw std::runtime_error(
         std::to_string(total) +

