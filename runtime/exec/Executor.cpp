@@ -1,6 +1,7 @@
 //===- Executor.cpp - Interpreter of tpc programs -------------------------===//
 
 #include "runtime/exec/Executor.h"
+#include "runtime/exec/Call.h"
 #include "runtime/program/ProgramFile.h"
 #include "runtime/util/Philox.h"
 
@@ -14,86 +15,7 @@
 
 namespace tpc {
 
-using program::Attribute;
-
-/// One instruction being checked or run.
-struct Executor::Call {
-  const program::Function &fn;
-  int index;
-  const program::Instruction &inst;
-
-  int in(int i) const { return inst.inputs(i); }
-  int out(int i) const { return inst.outputs(i); }
-  int num_inputs() const { return inst.inputs_size(); }
-
-  std::string where() const {
-    return "instruction " + std::to_string(index) + " (" + inst.op() +
-           ") of function '" + fn.name() + "'";
-  }
-  std::runtime_error error(const std::string &what) const {
-    return std::runtime_error(where() + ": " + what);
-  }
-
-  const Attribute *find(const std::string &name) const {
-    auto it = inst.attrs().find(name);
-    return it == inst.attrs().end() ? nullptr : &it->second;
-  }
-  const Attribute &need(const std::string &name) const {
-    const Attribute *a = find(name);
-    if (!a)
-      throw error("has no attribute '" + name +
-                  "'; recompile the model with tpc-compile");
-    return *a;
-  }
-  int64_t integer(const std::string &name) const {
-    const Attribute &a = need(name);
-    if (a.value_case() != Attribute::kI)
-      throw error("attribute '" + name + "' is not an integer");
-    return a.i();
-  }
-  std::optional<int64_t> optional_integer(const std::string &name) const {
-    if (!find(name))
-      return std::nullopt;
-    return integer(name);
-  }
-  double real(const std::string &name) const {
-    const Attribute &a = need(name);
-    if (a.value_case() == Attribute::kI)
-      return double(a.i());
-    if (a.value_case() != Attribute::kF)
-      throw error("attribute '" + name + "' is not a number");
-    return a.f();
-  }
-  std::string string(const std::string &name) const {
-    const Attribute &a = need(name);
-    if (a.value_case() != Attribute::kS)
-      throw error("attribute '" + name + "' is not a string");
-    return a.s();
-  }
-  /// Unit attributes: present means true.
-  bool flag(const std::string &name) const {
-    const Attribute *a = find(name);
-    if (!a)
-      return false;
-    if (a->value_case() != Attribute::kFlag)
-      throw error("attribute '" + name + "' is not a flag");
-    return a->flag();
-  }
-  const program::Layout &layout(const std::string &name) const {
-    const Attribute &a = need(name);
-    if (a.value_case() != Attribute::kLayout)
-      throw error("attribute '" + name + "' is not a layout");
-    return a.layout();
-  }
-  Group group() const {
-    std::string name = string("group");
-    try {
-      return parse_group(name);
-    } catch (const std::runtime_error &e) {
-      throw error(e.what());
-    }
-  }
-};
+using namespace exec_detail;
 
 namespace {
 /// "a,b,c" -> {a, b, c}: a list of parameter names as the program spells it.
@@ -237,33 +159,6 @@ const char *dtype_text(program::DType d) {
   }
 }
 
-int checked_int(int64_t v, const Executor::Call &c, const char *what) {
-  if (v < 0 || v > INT32_MAX)
-    throw c.error(std::string(what) + " = " + std::to_string(v) +
-                  " is out of range");
-  return int(v);
-}
-
-struct Rows {
-  int N, C; // N rows of C: a tensor [..., C]
-};
-
-Rows rows_of(const std::vector<int64_t> &shape, const Executor::Call &c) {
-  if (shape.empty())
-    throw c.error("expects a tensor of rank >= 1");
-  int64_t n = 1;
-  for (size_t d = 0; d + 1 < shape.size(); ++d)
-    n *= shape[d];
-  return {checked_int(n, c, "rows"), checked_int(shape.back(), c, "columns")};
-}
-
-void expect_shape(const std::vector<int64_t> &got,
-                  const std::vector<int64_t> &want, const Executor::Call &c,
-                  const char *what) {
-  if (got != want)
-    throw c.error(std::string(what) + " has shape " + shape_string(got) +
-                  ", expected " + shape_string(want));
-}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -399,96 +294,6 @@ void Executor::init_parameters(uint64_t seed) {
   }
 }
 
-std::vector<std::pair<std::string, float **>>
-Executor::optimizer_buffers(bool allocate) {
-  std::string kind = optimizer();
-  if (kind == "adamw") {
-    if (allocate) {
-      state(adam_m_);
-      state(adam_v_);
-    }
-    return {{"m", &adam_m_}, {"v", &adam_v_}};
-  }
-  if (kind == "sgd")
-    return {{"momentum", &momentum_}};
-  return {};
-}
-
-namespace {
-std::string state_name(const std::string &kind, const std::string &param) {
-  return "optimizer." + kind + "." + checkpoint_name(param);
-}
-
-/// Opens a checkpoint; an error about a symlink (a run directory's
-/// latest.safetensors) also names the file it points to.
-SafetensorsReader open_checkpoint(const std::string &path) {
-  try {
-    return SafetensorsReader(path);
-  } catch (const std::runtime_error &e) {
-    std::error_code ec;
-    if (!std::filesystem::is_symlink(path, ec))
-      throw;
-    std::string target = std::filesystem::read_symlink(path, ec).string();
-    throw std::runtime_error(std::string(e.what()) + " (" + path +
-                             " links to " + target +
-                             "; an older step_<n>.safetensors next to it "
-                             "may be intact)");
-  }
-}
-} // namespace
-
-CheckpointContents Executor::load_checkpoint(const std::string &path,
-                                             bool optimizer_state) {
-  SafetensorsReader file = open_checkpoint(path);
-  CheckpointContents contents;
-  contents.metadata = file.metadata();
-  for (int i = 0; i < program_.parameters_size(); ++i) {
-    const program::Parameter &p = program_.parameters(i);
-    std::vector<float> host(slices_[i].local_elements());
-    load_parameter(file, p, slices_[i], host.data());
-    backend_.copy_host_to_device(ptrs_[p.tensor()], host.data(),
-                                 host.size() * sizeof(float));
-  }
-  // After the parameters, whose missing or misshapen tensors say more.
-  check_checkpoint_tensors(file, program_);
-  auto saved = contents.metadata.find("tpc.optimizer");
-  if (!optimizer_state || saved == contents.metadata.end())
-    return contents;
-  std::string kind = optimizer();
-  if (saved->second != kind)
-    throw std::runtime_error(path + ": the checkpoint holds " + saved->second +
-                             " state but the optimizer is " + kind +
-                             "; resume with --optimizer " + saved->second);
-  auto step = contents.metadata.find("tpc.optimizer_step");
-  if (step == contents.metadata.end())
-    throw std::runtime_error(path +
-                             ": a training checkpoint without "
-                             "tpc.optimizer_step in its metadata; the file "
-                             "is corrupt");
-  for (auto &[key, buffer] : optimizer_buffers(false)) {
-    std::string first = state_name(key, program_.parameters(0).name());
-    if (!file.contains(first)) {
-      if (key == "momentum")
-        continue; // SGD without momentum keeps no state
-      throw std::runtime_error(path +
-                               ": a training checkpoint without the "
-                               "AdamW state tensor '" +
-                               first + "'; the file is corrupt");
-    }
-    float *base = state(*buffer);
-    for (int i = 0; i < program_.parameters_size(); ++i) {
-      std::vector<float> host(slices_[i].local_elements());
-      load_slice(file, state_name(key, program_.parameters(i).name()),
-                 slices_[i], host.data());
-      backend_.copy_host_to_device(base + grad_offsets_[i], host.data(),
-                                   host.size() * sizeof(float));
-    }
-  }
-  optimizer_step_ = std::stoll(step->second);
-  contents.optimizer_state = true;
-  return contents;
-}
-
 std::vector<float> Executor::read_parameter(const std::string &name) {
   for (int i = 0; i < program_.parameters_size(); ++i) {
     const program::Parameter &p = program_.parameters(i);
@@ -519,79 +324,6 @@ void Executor::write_parameter(const std::string &name,
     return;
   }
   throw std::runtime_error("the program has no parameter '" + name + "'");
-}
-
-void Executor::save_checkpoint(
-    const std::string &path, const std::map<std::string, std::string> &metadata,
-    bool optimizer_state) {
-  // The ranks of DP group 0 hold every slice; world rank 0 is its TP rank 0.
-  bool gathers = comm_.dp_rank() == 0;
-  bool writes = comm_.world_rank() == 0;
-  std::vector<std::pair<std::string, float **>> buffers;
-  if (optimizer_state)
-    buffers = optimizer_buffers(true);
-  std::vector<std::vector<float>> globals;
-  std::string non_finite; // the first tensor holding inf or nan
-  SafetensorsWriter writer;
-  // Gathers parameter i's slices (`local` on this rank) and adds the global
-  // tensor under `name`.
-  auto add = [&](int i, const std::string &name,
-                 const std::vector<float> &local) {
-    const program::Parameter &p = program_.parameters(i);
-    std::vector<float> all(writes ? local.size() * comm_.tp_size() : 0);
-    comm_.gather(local.data(), writes ? all.data() : nullptr, local.size(),
-                 Group::TP);
-    if (!writes)
-      return;
-    globals.push_back(assemble_parameter(p, program_.tensors(p.tensor()),
-                                         comm_.tp_size(), all.data()));
-    // A training checkpoint must be one to resume from.
-    if (optimizer_state && non_finite.empty() &&
-        !std::all_of(globals.back().begin(), globals.back().end(),
-                     [](float x) { return std::isfinite(x); }))
-      non_finite = name;
-    writer.add_f32(name, slices_[i].unpadded_shape, globals.back().data());
-  };
-  for (int i = 0; i < program_.parameters_size() && gathers; ++i) {
-    const program::Parameter &p = program_.parameters(i);
-    add(i, checkpoint_name(p.name()), read_parameter(p.name()));
-    for (auto &[key, buffer] : buffers) {
-      if (!*buffer)
-        continue;
-      std::vector<float> local(slices_[i].local_elements());
-      backend_.synchronize();
-      backend_.copy_device_to_host(local.data(), *buffer + grad_offsets_[i],
-                                   local.size() * sizeof(float));
-      add(i, state_name(key, p.name()), local);
-    }
-  }
-  std::string error;
-  if (writes) {
-    writer.set_metadata("format", "pt");
-    writer.set_metadata("tpc.source", program_.source());
-    writer.set_metadata("tpc.tp", std::to_string(comm_.tp_size()));
-    writer.set_metadata("tpc.dp", std::to_string(comm_.dp_size()));
-    if (optimizer_state) {
-      writer.set_metadata("tpc.optimizer", optimizer());
-      writer.set_metadata("tpc.optimizer_step",
-                          std::to_string(optimizer_step_));
-    }
-    for (const auto &[key, value] : metadata)
-      writer.set_metadata(key, value);
-    try {
-      if (!non_finite.empty())
-        throw std::runtime_error(
-            path + ": not written: '" + non_finite +
-            "' holds values that are not finite (training diverged; lower "
-            "--lr or --clip)");
-      writer.write(path);
-    } catch (const std::exception &e) {
-      error = e.what();
-    }
-  }
-  if (!comm_.all_ok(error.empty()))
-    throw std::runtime_error(error.empty() ? "rank 0 could not write " + path
-                                           : error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -822,145 +554,6 @@ void Executor::op_bias_add(const Call &c) {
 
 void Executor::op_gelu(const Call &c) {
   backend_.gelu_forward(f32(c.out(0)), f32(c.in(0)), elements(c.in(0)));
-}
-
-namespace {
-AttentionConfig attention_config(const Executor::Call &c,
-                                 const std::vector<int64_t> &query, int width,
-                                 int tp_rank, int tp, int dp_rank,
-                                 const RunOptions &options) {
-  if (query.size() != 3)
-    throw c.error("expects [B, T, C] operands");
-  AttentionConfig cfg;
-  cfg.B = int(query[0]);
-  cfg.T = int(query[1]);
-  cfg.NH = checked_int(c.integer("heads"), c, "heads");
-  if (cfg.NH == 0 || width % cfg.NH != 0)
-    throw c.error("width " + std::to_string(width) +
-                  " is not a multiple of heads " + std::to_string(cfg.NH));
-  cfg.HS = width / cfg.NH;
-  cfg.window = int(c.optional_integer("window").value_or(0));
-  if (options.training)
-    cfg.dropout = DropoutParams{float(c.real("dropout")), options.seed,
-                                options.step, uint64_t(c.integer("key"))};
-  if (c.flag("head_parallel")) {
-    cfg.head_offset = tp_rank * cfg.NH;
-    cfg.nh_global = cfg.NH * tp;
-  }
-  cfg.batch_offset = dp_rank * cfg.B;
-  return cfg;
-}
-} // namespace
-
-// qkv (B,T,3C) -> out (B,T,C).
-void Executor::op_self_attention(const Call &c) {
-  auto qkv = shape(c.in(0));
-  if (qkv.size() != 3 || qkv[2] % 3 != 0)
-    throw c.error("expects qkv [B, T, 3C], got " + shape_string(qkv));
-  AttentionConfig cfg =
-      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
-                       comm_.tp_size(), comm_.dp_rank(), options_);
-  cfg.mask =
-      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  backend_.attention_forward(f32(c.out(0)), att, f32(c.in(0)), cfg);
-}
-
-// q (B,T,C), kv (B,T,2C) -> out (B,T,C); keys at strictly earlier positions.
-void Executor::op_cross_attention(const Call &c) {
-  auto q = shape(c.in(0));
-  AttentionConfig cfg =
-      attention_config(c, q, int(q.back()), comm_.tp_rank(), comm_.tp_size(),
-                       comm_.dp_rank(), options_);
-  expect_shape(shape(c.in(1)), {q[0], q[1], 2 * q[2]}, c, "kv");
-  cfg.mask = AttentionMask::StrictlyEarlier;
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  backend_.cross_attention_forward(f32(c.out(0)), att, f32(c.in(0)),
-                                   f32(c.in(1)), cfg);
-}
-
-void Executor::reset_kv_caches() {
-  for (auto &[key, cache] : kv_caches_) {
-    backend_.zero(cache.k, cache.floats * sizeof(float));
-    backend_.zero(cache.v, cache.floats * sizeof(float));
-    cache.filled = 0;
-  }
-}
-
-Executor::KvCache &Executor::kv_cache(const Call &c, size_t floats) {
-  KvCache &cache = kv_caches_[{c.fn.name(), c.index}];
-  if (!cache.k) {
-    cache.k = static_cast<float *>(backend_.alloc(floats * sizeof(float)));
-    cache.v = static_cast<float *>(backend_.alloc(floats * sizeof(float)));
-    backend_.zero(cache.k, floats * sizeof(float));
-    backend_.zero(cache.v, floats * sizeof(float));
-    cache.floats = floats;
-  }
-  if (cache.floats != floats)
-    throw c.error("its KV cache holds " + std::to_string(cache.floats) +
-                  " values, not " + std::to_string(floats));
-  return cache;
-}
-
-int Executor::decode_position(const Call &c, int operand, int capacity,
-                              int filled) {
-  int id = c.in(operand);
-  if (tensor(id).dtype() != program::I32 || elements(id) != 1)
-    throw c.error("expects the position as an i32 scalar");
-  int32_t pos = 0;
-  backend_.synchronize();
-  backend_.copy_device_to_host(&pos, ptrs_[id], sizeof(pos));
-  if (pos < 0)
-    throw c.error("position " + std::to_string(pos) + " is negative");
-  if (capacity > 0 && pos >= capacity)
-    throw c.error("position " + std::to_string(pos) + " reaches the capacity " +
-                  std::to_string(capacity) +
-                  " of the KV cache (the model's context length); stop "
-                  "decoding there or use a model with more positions");
-  if (pos > filled)
-    throw c.error("position " + std::to_string(pos) +
-                  " skips positions: the KV cache holds positions [0, " +
-                  std::to_string(filled) +
-                  "); feed every position in order from 0");
-  return pos;
-}
-
-// qkv (B,1,3C), pos () -> out (B,1,C); the op's cache (B,P,C) keys and
-// values of positions [0, pos).
-void Executor::op_decode_attention(const Call &c) {
-  auto qkv = shape(c.in(0));
-  if (qkv.size() != 3 || qkv[1] != 1 || qkv[2] % 3 != 0)
-    throw c.error("expects qkv [B, 1, 3C], got " + shape_string(qkv));
-  AttentionConfig cfg =
-      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
-                       comm_.tp_size(), comm_.dp_rank(), RunOptions{});
-  expect_shape(shape(c.out(0)), {qkv[0], 1, qkv[2] / 3}, c, "the result");
-  int capacity = checked_int(c.integer("capacity"), c, "capacity");
-  KvCache &cache = kv_cache(c, size_t(cfg.B) * capacity * cfg.C());
-  int pos = decode_position(c, 1, capacity, cache.filled);
-  backend_.decode_attention_forward(f32(c.out(0)), cache.k, cache.v,
-                                    f32(c.in(0)), pos, capacity, cfg);
-  cache.filled = pos + 1;
-}
-
-// q (B,1,C), kv (B,1,2C), pos () -> out (B,1,C) over the cached positions
-// [0, pos); then kv joins the cache at pos.
-void Executor::op_decode_cross_attention(const Call &c) {
-  auto q = shape(c.in(0));
-  if (q.size() != 3 || q[1] != 1)
-    throw c.error("expects query [B, 1, C], got " + shape_string(q));
-  AttentionConfig cfg =
-      attention_config(c, q, int(q[2]), comm_.tp_rank(), comm_.tp_size(),
-                       comm_.dp_rank(), RunOptions{});
-  expect_shape(shape(c.in(1)), {q[0], 1, 2 * q[2]}, c, "kv");
-  expect_shape(shape(c.out(0)), q, c, "the result");
-  int capacity = checked_int(c.integer("capacity"), c, "capacity");
-  KvCache &cache = kv_cache(c, size_t(cfg.B) * capacity * cfg.C());
-  int pos = decode_position(c, 2, capacity, cache.filled);
-  backend_.decode_cross_attention_forward(f32(c.out(0)), cache.k, cache.v,
-                                          f32(c.in(0)), f32(c.in(1)), pos,
-                                          capacity, cfg);
-  cache.filled = pos + 1;
 }
 
 GlobalIndexMap Executor::dropout_map(const Call &c, int tensor, bool per_rank) {
@@ -1194,37 +787,6 @@ std::vector<float> Executor::read_gradient(const std::string &name) {
   return host;
 }
 
-float *Executor::state(float *&buffer) {
-  if (!buffer) {
-    size_t bytes = std::max<size_t>(grad_elements_, 1) * sizeof(float);
-    buffer = static_cast<float *>(backend_.alloc(bytes));
-    backend_.zero(buffer, bytes);
-  }
-  return buffer;
-}
-
-std::string Executor::optimizer() const {
-  if (overrides_.optimizer)
-    return *overrides_.optimizer;
-  return has_function("apply_step") ? optimizer_of(function("apply_step")) : "";
-}
-
-std::string Executor::optimizer_of(const program::Function &fn) const {
-  std::string found;
-  for (const program::Instruction &inst : fn.body()) {
-    std::string kind = inst.op() == "adamw_update" ? "adamw"
-                       : inst.op() == "sgd_update" ? "sgd"
-                                                   : "";
-    if (kind.empty())
-      continue;
-    if (!found.empty() && found != kind)
-      throw std::runtime_error("function '" + fn.name() +
-                               "' mixes adamw_update and sgd_update");
-    found = kind;
-  }
-  return found;
-}
-
 void Executor::op_fill(const Call &c) {
   std::vector<float> host(elements(c.out(0)), float(c.real("value")));
   backend_.copy_host_to_device(ptrs_[c.out(0)], host.data(),
@@ -1323,42 +885,6 @@ void Executor::op_gelu_grad(const Call &c) {
   backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
   backend_.gelu_backward(f32(c.out(0)), f32(c.in(1)), f32(c.in(0)),
                          elements(c.in(0)));
-}
-
-// Recomputes the probabilities (and their dropout) from qkv, then dqkv.
-void Executor::op_self_attention_grad(const Call &c) {
-  auto qkv = shape(c.in(1));
-  if (qkv.size() != 3 || qkv[2] % 3 != 0)
-    throw c.error("expects qkv [B, T, 3C], got " + shape_string(qkv));
-  AttentionConfig cfg =
-      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
-                       comm_.tp_size(), comm_.dp_rank(), options_);
-  cfg.mask =
-      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
-  expect_shape(shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, c, "dout");
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  float *out = scratch(1, elements(c.in(0)));
-  backend_.attention_forward(out, att, f32(c.in(1)), cfg);
-  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
-  backend_.attention_backward(f32(c.out(0)), f32(c.in(0)), f32(c.in(1)), att,
-                              cfg);
-}
-
-void Executor::op_cross_attention_grad(const Call &c) {
-  auto q = shape(c.in(1));
-  AttentionConfig cfg =
-      attention_config(c, q, int(q.back()), comm_.tp_rank(), comm_.tp_size(),
-                       comm_.dp_rank(), options_);
-  expect_shape(shape(c.in(2)), {q[0], q[1], 2 * q[2]}, c, "kv");
-  expect_shape(shape(c.in(0)), q, c, "dout");
-  cfg.mask = AttentionMask::StrictlyEarlier;
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  float *out = scratch(1, elements(c.in(0)));
-  backend_.cross_attention_forward(out, att, f32(c.in(1)), f32(c.in(2)), cfg);
-  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
-  backend_.zero(ptrs_[c.out(1)], tensor_bytes(c.out(1)));
-  backend_.cross_attention_backward(f32(c.out(0)), f32(c.out(1)), f32(c.in(0)),
-                                    f32(c.in(1)), f32(c.in(2)), att, cfg);
 }
 
 // (dalpha, dx_1..dx_k) of sum_i alpha[i] * x_i.
@@ -1473,62 +999,6 @@ void Executor::op_grad_norm(const Call &c) {
     coef = std::min(1.0, max_norm / (norm + 1e-6));
   write_scalar(c.out(0), float(norm));
   write_scalar(c.out(1), float(inv_count * coef));
-}
-
-// An overriding weight decay applies to the parameters the compiler decays
-// and to every matrix (so that it also works on a program compiled without
-// decay); the others keep none.
-double Executor::weight_decay(const Call &c, int param) const {
-  double decay = c.real("weight_decay");
-  if (!overrides_.weight_decay)
-    return decay;
-  if (decay != 0.0 || slices_[param].local_shape.size() >= 2)
-    return *overrides_.weight_decay;
-  return 0.0;
-}
-
-void Executor::op_adamw_update(const Call &c) { optimizer_update(c, "adamw"); }
-
-void Executor::op_sgd_update(const Call &c) { optimizer_update(c, "sgd"); }
-
-void Executor::optimizer_update(const Call &c, const std::string &compiled) {
-  int param = param_of(c, 0);
-  size_t n = slices_[param].local_elements();
-  size_t offset = grad_offsets_[param];
-  float lr = read_scalar(c.in(1));
-  float grad_scale = read_scalar(c.in(2));
-  float decay = float(weight_decay(c, param));
-  float *param_ptr = f32(program_.parameters(param).tensor());
-  // A hyperparameter comes from the command line, else from the compiled op
-  // when it is of the same optimizer, else from tpc-optimizer's defaults.
-  auto pick = [&](const std::optional<double> &override, const char *attr,
-                  double fallback) {
-    if (override)
-      return float(*override);
-    return float(compiled == overrides_.optimizer.value_or(compiled)
-                     ? c.real(attr)
-                     : fallback);
-  };
-  if (overrides_.optimizer.value_or(compiled) == "adamw") {
-    AdamWParams p;
-    p.lr = lr;
-    p.grad_scale = grad_scale;
-    p.beta1 = pick(overrides_.beta1, "beta1", 0.9);
-    p.beta2 = pick(overrides_.beta2, "beta2", 0.95);
-    p.eps = pick(overrides_.eps, "eps", 1e-8);
-    p.weight_decay = decay;
-    p.step = optimizer_step_;
-    backend_.adamw_update(param_ptr, f32(c.in(0)), state(adam_m_) + offset,
-                          state(adam_v_) + offset, n, p);
-  } else {
-    SgdParams p;
-    p.lr = lr;
-    p.grad_scale = grad_scale;
-    p.momentum = pick(overrides_.momentum, "momentum", 0.0);
-    p.weight_decay = decay;
-    float *buffer = p.momentum != 0.0f ? state(momentum_) + offset : nullptr;
-    backend_.sgd_update(param_ptr, f32(c.in(0)), buffer, n, p);
-  }
 }
 
 } // namespace tpc
