@@ -1,4 +1,4 @@
-//===- Checkpoint.cpp - Weights and optimizer state in safetensors --------===//
+//===- Checkpoint.cpp - Weights and optimizer state in safetensors -------===//
 //
 // Each rank reads its slices of the global tensors; world rank 0 gathers
 // and writes them. A training checkpoint also holds the optimizer state
@@ -6,30 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/exec/Call.h"
+#include "runtime/exec/Executor.h"
+#include "runtime/exec/State.h"
+#include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 
 namespace tpc {
-
-using namespace exec_detail;
-
-std::vector<std::pair<std::string, float **>>
-Executor::optimizer_buffers(bool allocate) {
-  std::string kind = optimizer();
-  if (kind == "adamw") {
-    if (allocate) {
-      state(adam_m_);
-      state(adam_v_);
-    }
-    return {{"m", &adam_m_}, {"v", &adam_v_}};
-  }
-  if (kind == "sgd")
-    return {{"momentum", &momentum_}};
-  return {};
-}
 
 namespace {
 std::string state_name(const std::string &kind, const std::string &param) {
@@ -61,9 +46,9 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
   contents.metadata = file.metadata();
   for (int i = 0; i < program_.parameters_size(); ++i) {
     const program::Parameter &p = program_.parameters(i);
-    std::vector<float> host(slices_[i].local_elements());
-    load_parameter(file, p, slices_[i], host.data());
-    backend_.copy_host_to_device(ptrs_[p.tensor()], host.data(),
+    std::vector<float> host(state_->slices[i].local_elements());
+    load_parameter(file, p, state_->slices[i], host.data());
+    backend_.copy_host_to_device(state_->ptrs[p.tensor()], host.data(),
                                  host.size() * sizeof(float));
   }
   // After the parameters, whose missing or misshapen tensors say more.
@@ -82,7 +67,7 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
                              ": a training checkpoint without "
                              "tpc.optimizer_step in its metadata; the file "
                              "is corrupt");
-  for (auto &[key, buffer] : optimizer_buffers(false)) {
+  for (auto &[key, buffer] : state_->optimizer.buffers(kind, false)) {
     std::string first = state_name(key, program_.parameters(0).name());
     if (!file.contains(first)) {
       if (key == "momentum")
@@ -92,16 +77,16 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
                                "AdamW state tensor '" +
                                first + "'; the file is corrupt");
     }
-    float *base = state(*buffer);
+    float *base = state_->optimizer.allocated(*buffer);
     for (int i = 0; i < program_.parameters_size(); ++i) {
-      std::vector<float> host(slices_[i].local_elements());
+      std::vector<float> host(state_->slices[i].local_elements());
       load_slice(file, state_name(key, program_.parameters(i).name()),
-                 slices_[i], host.data());
-      backend_.copy_host_to_device(base + grad_offsets_[i], host.data(),
+                 state_->slices[i], host.data());
+      backend_.copy_host_to_device(base + state_->grad_offsets[i], host.data(),
                                    host.size() * sizeof(float));
     }
   }
-  optimizer_step_ = std::stoll(step->second);
+  state_->optimizer.step = std::stoll(step->second);
   contents.optimizer_state = true;
   return contents;
 }
@@ -114,7 +99,7 @@ void Executor::save_checkpoint(
   bool writes = comm_.world_rank() == 0;
   std::vector<std::pair<std::string, float **>> buffers;
   if (optimizer_state)
-    buffers = optimizer_buffers(true);
+    buffers = state_->optimizer.buffers(optimizer(), true);
   std::vector<std::vector<float>> globals;
   std::string non_finite; // the first tensor holding inf or nan
   SafetensorsWriter writer;
@@ -135,7 +120,8 @@ void Executor::save_checkpoint(
         !std::all_of(globals.back().begin(), globals.back().end(),
                      [](float x) { return std::isfinite(x); }))
       non_finite = name;
-    writer.add_f32(name, slices_[i].unpadded_shape, globals.back().data());
+    writer.add_f32(name, state_->slices[i].unpadded_shape,
+                   globals.back().data());
   };
   for (int i = 0; i < program_.parameters_size() && gathers; ++i) {
     const program::Parameter &p = program_.parameters(i);
@@ -143,9 +129,10 @@ void Executor::save_checkpoint(
     for (auto &[key, buffer] : buffers) {
       if (!*buffer)
         continue;
-      std::vector<float> local(slices_[i].local_elements());
+      std::vector<float> local(state_->slices[i].local_elements());
       backend_.synchronize();
-      backend_.copy_device_to_host(local.data(), *buffer + grad_offsets_[i],
+      backend_.copy_device_to_host(local.data(),
+                                   *buffer + state_->grad_offsets[i],
                                    local.size() * sizeof(float));
       add(i, state_name(key, p.name()), local);
     }
@@ -159,7 +146,7 @@ void Executor::save_checkpoint(
     if (optimizer_state) {
       writer.set_metadata("tpc.optimizer", optimizer());
       writer.set_metadata("tpc.optimizer_step",
-                          std::to_string(optimizer_step_));
+                          std::to_string(state_->optimizer.step));
     }
     for (const auto &[key, value] : metadata)
       writer.set_metadata(key, value);

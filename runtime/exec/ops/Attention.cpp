@@ -1,189 +1,263 @@
 //===- Attention.cpp - Self, cross and decode attention, KV caches --------===//
 //
-// Training attention recomputes its probabilities in the backward op; the
-// decode ops keep one KV cache each, allocated on first use.
+// Training attention saves nothing for the backward op: the grad op
+// recomputes the probabilities (and their dropout) from its inputs. Each
+// decode op keeps a KV cache of the keys and values of the positions fed so
+// far; the executor empties them between sequences.
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/exec/Call.h"
+#include "runtime/exec/ops/Op.h"
 
 namespace tpc {
-
-using namespace exec_detail;
-
 namespace {
-AttentionConfig attention_config(const Executor::Call &c,
-                                 const std::vector<int64_t> &query, int width,
-                                 int tp_rank, int tp, int dp_rank,
-                                 const RunOptions &options) {
+
+/// The keys and values one decode op has cached: (B, capacity, C) each.
+class KvCache final : public SequenceState {
+public:
+  KvCache(Device &device, size_t bytes) : device_(device), bytes_(bytes) {
+    k = device.alloc(bytes);
+    v = device.alloc(bytes);
+    reset();
+  }
+  ~KvCache() override {
+    device_.free(k);
+    device_.free(v);
+  }
+  void reset() override {
+    device_.zero(k, bytes_);
+    device_.zero(v, bytes_);
+    filled = 0;
+  }
+  size_t bytes() const { return bytes_; }
+
+  void *k, *v;
+  int filled = 0; // positions [0, filled) hold keys and values
+
+private:
+  Device &device_;
+  size_t bytes_;
+};
+
+/// The cache of the op `c`, allocated on its first prepare.
+KvCache &kv_cache(OpContext &c, size_t bytes) {
+  auto &slot = c.s.sequences[{c.fn.name(), c.index}];
+  if (!slot)
+    slot = std::make_unique<KvCache>(c.s.device, bytes);
+  auto *cache = static_cast<KvCache *>(slot.get());
+  if (cache->bytes() != bytes)
+    throw c.error("its KV cache holds " + std::to_string(cache->bytes()) +
+                  " bytes, not " + std::to_string(bytes));
+  return *cache;
+}
+
+/// Heads, window and where this rank's heads and sequences lie; dropout is
+/// filled in per run.
+struct Attention {
+  AttentionConfig cfg;
+  float dropout = 0.0f;
+  uint64_t key = 0;
+
+  AttentionConfig config(const RunOptions &o) const {
+    AttentionConfig out = cfg;
+    if (o.training)
+      out.dropout = DropoutParams{dropout, o.seed, o.step, key};
+    return out;
+  }
+};
+
+Attention attention(OpContext &c, const std::vector<int64_t> &query,
+                    int width) {
   if (query.size() != 3)
     throw c.error("expects [B, T, C] operands");
-  AttentionConfig cfg;
+  Attention a;
+  AttentionConfig &cfg = a.cfg;
   cfg.B = int(query[0]);
   cfg.T = int(query[1]);
-  cfg.NH = checked_int(c.integer("heads"), c, "heads");
+  cfg.NH = c.count("heads");
   if (cfg.NH == 0 || width % cfg.NH != 0)
     throw c.error("width " + std::to_string(width) +
                   " is not a multiple of heads " + std::to_string(cfg.NH));
   cfg.HS = width / cfg.NH;
   cfg.window = int(c.optional_integer("window").value_or(0));
-  if (options.training)
-    cfg.dropout = DropoutParams{float(c.real("dropout")), options.seed,
-                                options.step, uint64_t(c.integer("key"))};
-  if (c.flag("head_parallel")) {
-    cfg.head_offset = tp_rank * cfg.NH;
-    cfg.nh_global = cfg.NH * tp;
+  if (c.find("dropout")) {
+    a.dropout = float(c.real("dropout"));
+    a.key = uint64_t(c.integer("key"));
   }
-  cfg.batch_offset = dp_rank * cfg.B;
-  return cfg;
+  if (c.flag("head_parallel")) {
+    cfg.head_offset = c.s.comm.tp_rank() * cfg.NH;
+    cfg.nh_global = cfg.NH * c.s.comm.tp_size();
+  }
+  cfg.batch_offset = c.s.comm.dp_rank() * cfg.B;
+  return a;
 }
-} // namespace
 
-// qkv (B,T,3C) -> out (B,T,C).
-void Executor::op_self_attention(const Call &c) {
-  auto qkv = shape(c.in(0));
+Attention self_attention_of(OpContext &c, int qkv_operand) {
+  auto qkv = c.shape(c.in(qkv_operand));
   if (qkv.size() != 3 || qkv[2] % 3 != 0)
     throw c.error("expects qkv [B, T, 3C], got " + shape_string(qkv));
-  AttentionConfig cfg =
-      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
-                       comm_.tp_size(), comm_.dp_rank(), options_);
-  cfg.mask =
+  Attention a = attention(c, qkv, int(qkv[2] / 3));
+  a.cfg.mask =
       c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  backend_.attention_forward(f32(c.out(0)), att, f32(c.in(0)), cfg);
+  return a;
+}
+
+size_t probabilities(const AttentionConfig &cfg) {
+  return size_t(cfg.B) * cfg.NH * cfg.T * cfg.T * sizeof(float);
+}
+
+// qkv (B,T,3C) -> out (B,T,C).
+Thunk self_attention(OpContext &c) {
+  Attention a = self_attention_of(c, 0);
+  c.s.reserve(0, probabilities(a.cfg));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *qkv = c.ptr(c.in(0));
+  return [&k, s, out, qkv, a](const RunOptions &o) {
+    k.attention_forward(out, s->scratch(0), qkv, a.config(o));
+  };
+}
+
+// Recomputes the probabilities (and their dropout) from qkv, then dqkv.
+Thunk self_attention_grad(OpContext &c) {
+  Attention a = self_attention_of(c, 1);
+  auto qkv = c.shape(c.in(1));
+  c.expect_shape(c.shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, "dout");
+  const Kernels &k = c.kernels();
+  c.s.reserve(0, probabilities(a.cfg));
+  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  ExecState *s = &c.s;
+  void *dqkv = c.ptr(c.out(0)), *dout = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
+  size_t bytes = c.bytes(c.out(0));
+  return [&k, s, dqkv, dout, x, bytes, a](const RunOptions &o) {
+    AttentionConfig cfg = a.config(o);
+    k.attention_forward(s->scratch(1), s->scratch(0), x, cfg);
+    s->device.zero(dqkv, bytes);
+    k.attention_backward(dqkv, dout, x, s->scratch(0), cfg);
+  };
+}
+
+Attention cross_attention_of(OpContext &c, int q_operand) {
+  auto q = c.shape(c.in(q_operand));
+  Attention a = attention(c, q, int(q.back()));
+  c.expect_shape(c.shape(c.in(q_operand + 1)), {q[0], q[1], 2 * q[2]}, "kv");
+  a.cfg.mask = AttentionMask::StrictlyEarlier;
+  return a;
 }
 
 // q (B,T,C), kv (B,T,2C) -> out (B,T,C); keys at strictly earlier positions.
-void Executor::op_cross_attention(const Call &c) {
-  auto q = shape(c.in(0));
-  AttentionConfig cfg =
-      attention_config(c, q, int(q.back()), comm_.tp_rank(), comm_.tp_size(),
-                       comm_.dp_rank(), options_);
-  expect_shape(shape(c.in(1)), {q[0], q[1], 2 * q[2]}, c, "kv");
-  cfg.mask = AttentionMask::StrictlyEarlier;
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  backend_.cross_attention_forward(f32(c.out(0)), att, f32(c.in(0)),
-                                   f32(c.in(1)), cfg);
+Thunk cross_attention(OpContext &c) {
+  Attention a = cross_attention_of(c, 0);
+  c.s.reserve(0, probabilities(a.cfg));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *q = c.ptr(c.in(0)), *kv = c.ptr(c.in(1));
+  return [&k, s, out, q, kv, a](const RunOptions &o) {
+    k.cross_attention_forward(out, s->scratch(0), q, kv, a.config(o));
+  };
 }
 
-void Executor::reset_kv_caches() {
-  for (auto &[key, cache] : kv_caches_) {
-    backend_.zero(cache.k, cache.floats * sizeof(float));
-    backend_.zero(cache.v, cache.floats * sizeof(float));
-    cache.filled = 0;
-  }
+Thunk cross_attention_grad(OpContext &c) {
+  Attention a = cross_attention_of(c, 1);
+  c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  const Kernels &k = c.kernels();
+  c.s.reserve(0, probabilities(a.cfg));
+  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  ExecState *s = &c.s;
+  void *dq = c.ptr(c.out(0)), *dkv = c.ptr(c.out(1));
+  void *dout = c.ptr(c.in(0)), *q = c.ptr(c.in(1)), *kv = c.ptr(c.in(2));
+  size_t bq = c.bytes(c.out(0)), bkv = c.bytes(c.out(1));
+  return [&k, s, dq, dkv, dout, q, kv, bq, bkv, a](const RunOptions &o) {
+    AttentionConfig cfg = a.config(o);
+    k.cross_attention_forward(s->scratch(1), s->scratch(0), q, kv, cfg);
+    s->device.zero(dq, bq);
+    s->device.zero(dkv, bkv);
+    k.cross_attention_backward(dq, dkv, dout, q, kv, s->scratch(0), cfg);
+  };
 }
 
-Executor::KvCache &Executor::kv_cache(const Call &c, size_t floats) {
-  KvCache &cache = kv_caches_[{c.fn.name(), c.index}];
-  if (!cache.k) {
-    cache.k = static_cast<float *>(backend_.alloc(floats * sizeof(float)));
-    cache.v = static_cast<float *>(backend_.alloc(floats * sizeof(float)));
-    backend_.zero(cache.k, floats * sizeof(float));
-    backend_.zero(cache.v, floats * sizeof(float));
-    cache.floats = floats;
-  }
-  if (cache.floats != floats)
-    throw c.error("its KV cache holds " + std::to_string(cache.floats) +
-                  " values, not " + std::to_string(floats));
-  return cache;
-}
-
-int Executor::decode_position(const Call &c, int operand, int capacity,
-                              int filled) {
-  int id = c.in(operand);
-  if (tensor(id).dtype() != program::I32 || elements(id) != 1)
-    throw c.error("expects the position as an i32 scalar");
-  int32_t pos = 0;
-  backend_.synchronize();
-  backend_.copy_device_to_host(&pos, ptrs_[id], sizeof(pos));
-  if (pos < 0)
-    throw c.error("position " + std::to_string(pos) + " is negative");
-  if (capacity > 0 && pos >= capacity)
-    throw c.error("position " + std::to_string(pos) + " reaches the capacity " +
-                  std::to_string(capacity) +
-                  " of the KV cache (the model's context length); stop "
-                  "decoding there or use a model with more positions");
-  if (pos > filled)
-    throw c.error("position " + std::to_string(pos) +
-                  " skips positions: the KV cache holds positions [0, " +
-                  std::to_string(filled) +
-                  "); feed every position in order from 0");
-  return pos;
+/// Checks the position (operand `operand`) against the cache before each
+/// run, from its host copy, and records it as filled after the run.
+const int *decode_position(OpContext &c, int operand, KvCache &cache,
+                           int capacity) {
+  int id = c.position(operand);
+  const int32_t *pos = &c.s.host_i32[id];
+  std::string where = c.where();
+  KvCache *kv = &cache;
+  c.plan.before.push_back([pos, kv, capacity, where] {
+    if (*pos < 0)
+      throw std::runtime_error(where + ": position " + std::to_string(*pos) +
+                               " is negative");
+    if (*pos >= capacity)
+      throw std::runtime_error(
+          where + ": position " + std::to_string(*pos) +
+          " reaches the capacity " + std::to_string(capacity) +
+          " of the KV cache (the model's context length); stop decoding "
+          "there or use a model with more positions");
+    if (*pos > kv->filled)
+      throw std::runtime_error(where + ": position " + std::to_string(*pos) +
+                               " skips positions: the KV cache holds "
+                               "positions [0, " +
+                               std::to_string(kv->filled) +
+                               "); feed every position in order from 0");
+  });
+  c.plan.after.push_back([pos, kv] { kv->filled = *pos + 1; });
+  return c.i32(id);
 }
 
 // qkv (B,1,3C), pos () -> out (B,1,C); the op's cache (B,P,C) keys and
 // values of positions [0, pos).
-void Executor::op_decode_attention(const Call &c) {
-  auto qkv = shape(c.in(0));
+Thunk decode_attention(OpContext &c) {
+  auto qkv = c.shape(c.in(0));
   if (qkv.size() != 3 || qkv[1] != 1 || qkv[2] % 3 != 0)
     throw c.error("expects qkv [B, 1, 3C], got " + shape_string(qkv));
-  AttentionConfig cfg =
-      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
-                       comm_.tp_size(), comm_.dp_rank(), RunOptions{});
-  expect_shape(shape(c.out(0)), {qkv[0], 1, qkv[2] / 3}, c, "the result");
-  int capacity = checked_int(c.integer("capacity"), c, "capacity");
-  KvCache &cache = kv_cache(c, size_t(cfg.B) * capacity * cfg.C());
-  int pos = decode_position(c, 1, capacity, cache.filled);
-  backend_.decode_attention_forward(f32(c.out(0)), cache.k, cache.v,
-                                    f32(c.in(0)), pos, capacity, cfg);
-  cache.filled = pos + 1;
+  Attention a = attention(c, qkv, int(qkv[2] / 3));
+  c.expect_shape(c.shape(c.out(0)), {qkv[0], 1, qkv[2] / 3}, "the result");
+  int capacity = c.count("capacity");
+  const Kernels &k = c.kernels();
+  KvCache &cache = kv_cache(c, size_t(a.cfg.B) * capacity * a.cfg.C() *
+                                   element_size(k.dtype()));
+  const int *pos = decode_position(c, 1, cache, capacity);
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  KvCache *kv = &cache;
+  AttentionConfig cfg = a.cfg;
+  return [&k, kv, out, x, pos, capacity, cfg](const RunOptions &) {
+    k.decode_attention_forward(out, kv->k, kv->v, x, pos, capacity, cfg);
+  };
 }
 
 // q (B,1,C), kv (B,1,2C), pos () -> out (B,1,C) over the cached positions
 // [0, pos); then kv joins the cache at pos.
-void Executor::op_decode_cross_attention(const Call &c) {
-  auto q = shape(c.in(0));
+Thunk decode_cross_attention(OpContext &c) {
+  auto q = c.shape(c.in(0));
   if (q.size() != 3 || q[1] != 1)
     throw c.error("expects query [B, 1, C], got " + shape_string(q));
-  AttentionConfig cfg =
-      attention_config(c, q, int(q[2]), comm_.tp_rank(), comm_.tp_size(),
-                       comm_.dp_rank(), RunOptions{});
-  expect_shape(shape(c.in(1)), {q[0], 1, 2 * q[2]}, c, "kv");
-  expect_shape(shape(c.out(0)), q, c, "the result");
-  int capacity = checked_int(c.integer("capacity"), c, "capacity");
-  KvCache &cache = kv_cache(c, size_t(cfg.B) * capacity * cfg.C());
-  int pos = decode_position(c, 2, capacity, cache.filled);
-  backend_.decode_cross_attention_forward(f32(c.out(0)), cache.k, cache.v,
-                                          f32(c.in(0)), f32(c.in(1)), pos,
-                                          capacity, cfg);
-  cache.filled = pos + 1;
+  Attention a = attention(c, q, int(q[2]));
+  c.expect_shape(c.shape(c.in(1)), {q[0], 1, 2 * q[2]}, "kv");
+  c.expect_shape(c.shape(c.out(0)), q, "the result");
+  int capacity = c.count("capacity");
+  const Kernels &k = c.kernels();
+  KvCache &cache = kv_cache(c, size_t(a.cfg.B) * capacity * a.cfg.C() *
+                                   element_size(k.dtype()));
+  const int *pos = decode_position(c, 2, cache, capacity);
+  void *out = c.ptr(c.out(0)), *qp = c.ptr(c.in(0)), *kvp = c.ptr(c.in(1));
+  KvCache *kv = &cache;
+  AttentionConfig cfg = a.cfg;
+  return [&k, kv, out, qp, kvp, pos, capacity, cfg](const RunOptions &) {
+    k.decode_cross_attention_forward(out, kv->k, kv->v, qp, kvp, pos, capacity,
+                                     cfg);
+  };
 }
 
-// Recomputes the probabilities (and their dropout) from qkv, then dqkv.
-void Executor::op_self_attention_grad(const Call &c) {
-  auto qkv = shape(c.in(1));
-  if (qkv.size() != 3 || qkv[2] % 3 != 0)
-    throw c.error("expects qkv [B, T, 3C], got " + shape_string(qkv));
-  AttentionConfig cfg =
-      attention_config(c, qkv, int(qkv[2] / 3), comm_.tp_rank(),
-                       comm_.tp_size(), comm_.dp_rank(), options_);
-  cfg.mask =
-      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
-  expect_shape(shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, c, "dout");
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  float *out = scratch(1, elements(c.in(0)));
-  backend_.attention_forward(out, att, f32(c.in(1)), cfg);
-  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
-  backend_.attention_backward(f32(c.out(0)), f32(c.in(0)), f32(c.in(1)), att,
-                              cfg);
-}
+} // namespace
 
-void Executor::op_cross_attention_grad(const Call &c) {
-  auto q = shape(c.in(1));
-  AttentionConfig cfg =
-      attention_config(c, q, int(q.back()), comm_.tp_rank(), comm_.tp_size(),
-                       comm_.dp_rank(), options_);
-  expect_shape(shape(c.in(2)), {q[0], q[1], 2 * q[2]}, c, "kv");
-  expect_shape(shape(c.in(0)), q, c, "dout");
-  cfg.mask = AttentionMask::StrictlyEarlier;
-  float *att = scratch(0, size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
-  float *out = scratch(1, elements(c.in(0)));
-  backend_.cross_attention_forward(out, att, f32(c.in(1)), f32(c.in(2)), cfg);
-  backend_.zero(ptrs_[c.out(0)], tensor_bytes(c.out(0)));
-  backend_.zero(ptrs_[c.out(1)], tensor_bytes(c.out(1)));
-  backend_.cross_attention_backward(f32(c.out(0)), f32(c.out(1)), f32(c.in(0)),
-                                    f32(c.in(1)), f32(c.in(2)), att, cfg);
+void register_attention_ops(OpRegistry &r) {
+  r.add("self_attention", self_attention);
+  r.add("self_attention_grad", self_attention_grad);
+  r.add("cross_attention", cross_attention);
+  r.add("cross_attention_grad", cross_attention_grad);
+  r.add("decode_attention", decode_attention);
+  r.add("decode_cross_attention", decode_cross_attention);
 }
 
 } // namespace tpc
