@@ -54,9 +54,10 @@ TEST(CpuBackend, LossTotalsAccumulateOverMicroBatches) {
   logits.upload(random_vector(N * Vp, 2));
   targets.upload({1, 2, -1, 12, 0, 5, 5});
   be->zero(totals.ptr, 2 * sizeof(float));
+  const Kernels &k = *be->kernels(ElementType::F32);
   for (int micro = 0; micro < 2; ++micro)
-    be->crossentropy_forward(nullptr, totals.ptr, logits.ptr, targets.ptr, N, V,
-                             Vp, cpu::kIgnoreIndex);
+    k.crossentropy_forward(nullptr, totals.ptr, logits.ptr, targets.ptr, N, V,
+                           Vp, cpu::kIgnoreIndex);
   auto host_logits = logits.download();
   auto host_targets = targets.download();
   LossSum one = cpu::crossentropy_forward(nullptr, host_logits.data(),
@@ -95,15 +96,23 @@ TEST(CpuBackend, TinyModelTrains) {
   for (auto *buf : {&m, &v, &mw, &vw, &mb, &vb, &lnb})
     be->zero(buf->ptr, buf->n * sizeof(float));
 
+  const Kernels &k = *be->kernels(ElementType::F32);
+  // The per-step scalars live on the device.
+  DeviceBuffer<float> lr(*be, 1), one(*be, 1), dloss(*be, 1);
+  DeviceBuffer<int64_t> t_step(*be, 1);
+  lr.upload({0.05f});
+  one.upload({1.0f});
+  OptimizerScalars scalars{lr.ptr, one.ptr, t_step.ptr};
+
   float first = 0, last = 0;
   for (int step = 1; step <= 60; ++step) {
-    be->embedding_forward(x.ptr, d_ids.ptr, wte.ptr, B, T, C, 0, V);
-    be->layernorm_forward(y.ptr, mean.ptr, rstd.ptr, x.ptr, lnw.ptr, lnb.ptr, N,
-                          C);
-    be->matmul_nt_forward(logits.ptr, y.ptr, wte.ptr, nullptr, N, C, V);
+    k.embedding_forward(x.ptr, d_ids.ptr, wte.ptr, B, T, C, 0, V);
+    k.layernorm_forward(y.ptr, mean.ptr, rstd.ptr, x.ptr, lnw.ptr, lnb.ptr, N,
+                        C);
+    k.matmul_forward(logits.ptr, y.ptr, wte.ptr, nullptr, N, C, V, true);
     be->zero(totals.ptr, 2 * sizeof(float));
-    be->crossentropy_forward(nullptr, totals.ptr, logits.ptr, d_tg.ptr, N, V, V,
-                             cpu::kIgnoreIndex);
+    k.crossentropy_forward(nullptr, totals.ptr, logits.ptr, d_tg.ptr, N, V, V,
+                           cpu::kIgnoreIndex);
     auto t = totals.download();
     float loss = t[0] / t[1];
     if (step == 1)
@@ -112,23 +121,23 @@ TEST(CpuBackend, TinyModelTrains) {
 
     for (auto *g : {&dwte, &dlnw, &dlnb, &dx, &dy})
       be->zero(g->ptr, g->n * sizeof(float));
-    be->crossentropy_backward(dlogits.ptr, logits.ptr, d_tg.ptr, N, V, V,
-                              1.0f / t[1], cpu::kIgnoreIndex);
-    be->matmul_nt_backward(dy.ptr, dwte.ptr, nullptr, dlogits.ptr, y.ptr,
-                           wte.ptr, N, C, V);
-    be->layernorm_backward(dx.ptr, dlnw.ptr, dlnb.ptr, dy.ptr, x.ptr, lnw.ptr,
-                           mean.ptr, rstd.ptr, N, C);
-    be->embedding_backward(dwte.ptr, dx.ptr, d_ids.ptr, B, T, C, 0, V);
+    dloss.upload({1.0f / t[1]});
+    k.crossentropy_backward(dlogits.ptr, logits.ptr, d_tg.ptr, N, V, V,
+                            dloss.ptr, cpu::kIgnoreIndex);
+    k.matmul_backward(dy.ptr, dwte.ptr, nullptr, dlogits.ptr, y.ptr, wte.ptr, N,
+                      C, V, true);
+    k.layernorm_backward(dx.ptr, dlnw.ptr, dlnb.ptr, dy.ptr, x.ptr, lnw.ptr,
+                         mean.ptr, rstd.ptr, N, C);
+    k.embedding_backward(dwte.ptr, dx.ptr, d_ids.ptr, B, T, C, 0, V);
     be->zero(sq.ptr, sizeof(float));
-    be->sum_of_squares(sq.ptr, dwte.ptr, V * C);
+    k.sum_of_squares(sq.ptr, dwte.ptr, V * C);
     ASSERT_GT(sq.download()[0], 0.0f);
 
     AdamWParams p;
-    p.lr = 0.05f;
-    p.step = step;
-    be->adamw_update(wte.ptr, dwte.ptr, m.ptr, v.ptr, V * C, p);
-    be->adamw_update(lnw.ptr, dlnw.ptr, mw.ptr, vw.ptr, C, p);
-    be->adamw_update(lnb.ptr, dlnb.ptr, mb.ptr, vb.ptr, C, p);
+    t_step.upload({step});
+    k.adamw_update(wte.ptr, dwte.ptr, m.ptr, v.ptr, V * C, p, scalars);
+    k.adamw_update(lnw.ptr, dlnw.ptr, mw.ptr, vw.ptr, C, p, scalars);
+    k.adamw_update(lnb.ptr, dlnb.ptr, mb.ptr, vb.ptr, C, p, scalars);
   }
   EXPECT_NEAR(first, std::log(float(V)), 0.1f);
   EXPECT_LT(last, 0.5f * first) << "first " << first << " last " << last;

@@ -2,17 +2,23 @@
 
 #include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/util/Float16.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 namespace tpc {
 
-std::string CpuBackend::name() const { return "cpu"; }
+//===----------------------------------------------------------------------===//
+// Device
+//===----------------------------------------------------------------------===//
 
-void *CpuBackend::alloc(size_t bytes) {
+void *CpuDevice::alloc(size_t bytes) {
   // Rounded up to the alignment, as aligned_alloc requires; 64 bytes keeps
   // rows on cache lines and suits AVX-512.
   size_t rounded = (bytes + 63) / 64 * 64;
@@ -22,238 +28,446 @@ void *CpuBackend::alloc(size_t bytes) {
   return p;
 }
 
-void CpuBackend::free(void *ptr) { std::free(ptr); }
+void CpuDevice::free(void *ptr) { std::free(ptr); }
 
-void CpuBackend::copy_host_to_device(void *dst, const void *src, size_t bytes) {
+void CpuDevice::copy_host_to_device(void *dst, const void *src, size_t bytes) {
   std::memcpy(dst, src, bytes);
 }
-void CpuBackend::copy_device_to_host(void *dst, const void *src, size_t bytes) {
+void CpuDevice::copy_device_to_host(void *dst, const void *src, size_t bytes) {
   std::memcpy(dst, src, bytes);
 }
-void CpuBackend::copy_device_to_device(void *dst, const void *src,
-                                       size_t bytes) {
+void CpuDevice::copy_device_to_device(void *dst, const void *src,
+                                      size_t bytes) {
   std::memmove(dst, src, bytes);
 }
-void CpuBackend::zero(void *ptr, size_t bytes) { std::memset(ptr, 0, bytes); }
-void CpuBackend::synchronize() {}
+void CpuDevice::zero(void *ptr, size_t bytes) { std::memset(ptr, 0, bytes); }
 
-void CpuBackend::gemm(bool transA, bool transB, int M, int N, int K,
-                      float alpha, const float *A, int lda, const float *B,
-                      int ldb, float beta, float *C, int ldc) {
-  cpu::gemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
-}
-
-void CpuBackend::gemm_strided_batched(bool transA, bool transB, int M, int N,
-                                      int K, float alpha, const float *A,
-                                      int lda, int64_t strideA, const float *B,
-                                      int ldb, int64_t strideB, float beta,
-                                      float *C, int ldc, int64_t strideC,
-                                      int batch) {
-  cpu::gemm_strided_batched(transA, transB, M, N, K, alpha, A, lda, strideA, B,
-                            ldb, strideB, beta, C, ldc, strideC, batch);
+Event CpuDevice::create_event() {
+  // Calls complete before they return: an event has nothing to mark, but a
+  // caller may test it against null.
+  static char marker;
+  return &marker;
 }
 
-void CpuBackend::embedding_forward(float *out, const int *ids, const float *wte,
-                                   int B, int T, int C, int vstart,
-                                   int vlocal) {
-  cpu::embedding_forward(out, ids, wte, B, T, C, vstart, vlocal);
-}
-void CpuBackend::embedding_backward(float *dwte, const float *dout,
-                                    const int *ids, int B, int T, int C,
-                                    int vstart, int vlocal) {
-  cpu::embedding_backward(dwte, dout, ids, B, T, C, vstart, vlocal);
-}
-void CpuBackend::position_embedding_forward(float *out, const float *inp,
-                                            const float *wpe, int B, int T,
-                                            int C) {
-  cpu::position_embedding_forward(out, inp, wpe, B, T, C);
-}
-void CpuBackend::position_embedding_backward(float *dwpe, const float *dout,
-                                             int B, int T, int C) {
-  cpu::position_embedding_backward(dwpe, dout, B, T, C);
+//===----------------------------------------------------------------------===//
+// Kernel tables
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct F32Storage {
+  using type = float;
+  static constexpr ElementType dtype = ElementType::F32;
+};
+struct BF16Storage {
+  using type = uint16_t;
+  static constexpr ElementType dtype = ElementType::BF16;
+  static float load(uint16_t h) { return bf16_to_f32(h); }
+  static uint16_t store(float f) { return f32_to_bf16(f); }
+};
+struct F16Storage {
+  using type = uint16_t;
+  static constexpr ElementType dtype = ElementType::F16;
+  static float load(uint16_t h) { return f16_to_f32(h); }
+  static uint16_t store(float f) { return f32_to_f16(f); }
+};
+
+template <class S> constexpr bool kIsF32 = std::is_same_v<S, F32Storage>;
+
+/// An fp32 view of n elements of storage type S: the tensor itself for
+/// f32, a widened copy otherwise. Null stays null.
+template <class S> class In {
+public:
+  In(const void *p, size_t n) {
+    if constexpr (kIsF32<S>) {
+      ptr_ = static_cast<const float *>(p);
+    } else if (p) {
+      buf_.resize(n);
+      const auto *src = static_cast<const typename S::type *>(p);
+#pragma omp parallel for if (n > 65536)
+      for (size_t i = 0; i < n; ++i)
+        buf_[i] = S::load(src[i]);
+      ptr_ = buf_.data();
+    }
+  }
+  operator const float *() const { return ptr_; }
+
+private:
+  const float *ptr_ = nullptr;
+  std::vector<float> buf_;
+};
+
+/// A writable fp32 view of n elements of storage type S, rounded back into
+/// the tensor when it goes out of scope. `accumulates`: the kernel adds to
+/// the tensor, so the view starts from its values.
+template <class S> class Out {
+public:
+  Out(void *p, size_t n, bool accumulates) : dst_(p), n_(n) {
+    if constexpr (kIsF32<S>) {
+      ptr_ = static_cast<float *>(p);
+    } else if (p) {
+      buf_.assign(n, 0.0f);
+      if (accumulates) {
+        const auto *src = static_cast<const typename S::type *>(p);
+#pragma omp parallel for if (n > 65536)
+        for (size_t i = 0; i < n; ++i)
+          buf_[i] = S::load(src[i]);
+      }
+      ptr_ = buf_.data();
+    }
+  }
+  ~Out() {
+    if constexpr (!kIsF32<S>) {
+      if (!dst_)
+        return;
+      auto *dst = static_cast<typename S::type *>(dst_);
+#pragma omp parallel for if (n_ > 65536)
+      for (size_t i = 0; i < n_; ++i)
+        dst[i] = S::store(buf_[i]);
+    }
+  }
+  Out(const Out &) = delete;
+  Out &operator=(const Out &) = delete;
+  operator float *() const { return ptr_; }
+
+private:
+  void *dst_;
+  size_t n_;
+  float *ptr_ = nullptr;
+  std::vector<float> buf_;
+};
+
+size_t sz(int64_t a) { return size_t(a); }
+
+template <class S> class CpuKernels final : public Kernels {
+public:
+  ElementType dtype() const override { return S::dtype; }
+
+  void fill(void *out, float value, size_t n) const override {
+    auto *o = static_cast<typename S::type *>(out);
+    typename S::type v;
+    if constexpr (kIsF32<S>)
+      v = value;
+    else
+      v = S::store(value);
+    for (size_t i = 0; i < n; ++i)
+      o[i] = v;
+  }
+
+  void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+            const void *A, int lda, const void *B, int ldb, float beta, void *C,
+            int ldc) const override {
+    // Row-major extents of the stored operands.
+    size_t a = sz(transA ? K : M) * lda, b = sz(transB ? N : K) * ldb,
+           c = sz(M) * ldc;
+    In<S> a_(A, a), b_(B, b);
+    Out<S> c_(C, c, beta != 0.0f);
+    cpu::gemm(transA, transB, M, N, K, alpha, a_, lda, b_, ldb, beta, c_, ldc);
+  }
+
+  void embedding_forward(void *out, const int *ids, const void *wte, int B,
+                         int T, int C, int vstart, int vlocal) const override {
+    In<S> w(wte, sz(vlocal) * C);
+    Out<S> o(out, sz(B) * T * C, false);
+    cpu::embedding_forward(o, ids, w, B, T, C, vstart, vlocal);
+  }
+  void embedding_backward(void *dwte, const void *dout, const int *ids, int B,
+                          int T, int C, int vstart, int vlocal) const override {
+    In<S> d(dout, sz(B) * T * C);
+    Out<S> dw(dwte, sz(vlocal) * C, true);
+    cpu::embedding_backward(dw, d, ids, B, T, C, vstart, vlocal);
+  }
+  void position_embedding_forward(void *out, const void *inp, const void *wpe,
+                                  const int *offset, int B, int T,
+                                  int C) const override {
+    size_t first = offset ? sz(*offset) * C : 0;
+    const auto *table = static_cast<const typename S::type *>(wpe) + first;
+    In<S> x(inp, sz(B) * T * C), w(table, sz(T) * C);
+    Out<S> o(out, sz(B) * T * C, false);
+    cpu::position_embedding_forward(o, x, w, B, T, C);
+  }
+  void position_embedding_backward(void *dwpe, const void *dout, int B, int T,
+                                   int C) const override {
+    In<S> d(dout, sz(B) * T * C);
+    Out<S> dw(dwpe, sz(T) * C, true);
+    cpu::position_embedding_backward(dw, d, B, T, C);
+  }
+
+  void layernorm_forward(void *out, float *mean, float *rstd, const void *inp,
+                         const void *weight, const void *bias, int N,
+                         int C) const override {
+    In<S> x(inp, sz(N) * C), w(weight, C), b(bias, C);
+    Out<S> o(out, sz(N) * C, false);
+    cpu::layernorm_forward(o, mean, rstd, x, w, b, N, C);
+  }
+  void layernorm_backward(void *dinp, void *dweight, void *dbias,
+                          const void *dout, const void *inp, const void *weight,
+                          const float *mean, const float *rstd, int N,
+                          int C) const override {
+    In<S> d(dout, sz(N) * C), x(inp, sz(N) * C), w(weight, C);
+    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true), db(dbias, C, true);
+    cpu::layernorm_backward(dx, dw, db, d, x, w, mean, rstd, N, C);
+  }
+
+  void matmul_forward(void *out, const void *inp, const void *weight,
+                      const void *bias, int N, int C, int OC,
+                      bool transposed) const override {
+    In<S> x(inp, sz(N) * C), w(weight, sz(C) * OC), b(bias, OC);
+    Out<S> o(out, sz(N) * OC, false);
+    if (transposed)
+      cpu::matmul_nt_forward(o, x, w, b, N, C, OC);
+    else
+      cpu::matmul_forward(o, x, w, b, N, C, OC);
+  }
+  void matmul_backward(void *dinp, void *dweight, void *dbias, const void *dout,
+                       const void *inp, const void *weight, int N, int C,
+                       int OC, bool transposed) const override {
+    In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
+    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, sz(C) * OC, true),
+        db(dbias, OC, true);
+    if (transposed)
+      cpu::matmul_nt_backward(dx, dw, db, d, x, w, N, C, OC);
+    else
+      cpu::matmul_backward(dx, dw, db, d, x, w, N, C, OC);
+  }
+
+  void gelu_forward(void *out, const void *inp, size_t n) const override {
+    In<S> x(inp, n);
+    Out<S> o(out, n, false);
+    cpu::gelu_forward(o, x, n);
+  }
+  void gelu_backward(void *dinp, const void *inp, const void *dout,
+                     size_t n) const override {
+    In<S> x(inp, n), d(dout, n);
+    Out<S> dx(dinp, n, true);
+    cpu::gelu_backward(dx, x, d, n);
+  }
+  void residual_forward(void *out, const void *a, const void *b,
+                        size_t n) const override {
+    In<S> a_(a, n), b_(b, n);
+    Out<S> o(out, n, false);
+    cpu::residual_forward(o, a_, b_, n);
+  }
+  void scale_forward(void *out, const void *inp, float s,
+                     size_t n) const override {
+    In<S> x(inp, n);
+    Out<S> o(out, n, false);
+    cpu::scale_forward(o, x, s, n);
+  }
+  void weighted_sum_forward(void *out, const void *const *xs, const void *alpha,
+                            int k, size_t n) const override {
+    std::vector<std::unique_ptr<In<S>>> in;
+    std::vector<const float *> ptrs;
+    for (int i = 0; i < k; ++i) {
+      in.push_back(std::make_unique<In<S>>(xs[i], n));
+      ptrs.push_back(*in.back());
+    }
+    In<S> a(alpha, k);
+    Out<S> o(out, n, false);
+    cpu::weighted_sum_forward(o, ptrs.data(), a, k, n);
+  }
+  void weighted_sum_backward(void *const *dxs, void *dalpha, const void *dout,
+                             const void *const *xs, const void *alpha, int k,
+                             size_t n) const override {
+    std::vector<std::unique_ptr<In<S>>> in;
+    std::vector<std::unique_ptr<Out<S>>> out;
+    std::vector<const float *> xp;
+    std::vector<float *> dxp;
+    for (int i = 0; i < k; ++i) {
+      in.push_back(std::make_unique<In<S>>(xs[i], n));
+      xp.push_back(*in.back());
+      out.push_back(std::make_unique<Out<S>>(dxs[i], n, true));
+      dxp.push_back(*out.back());
+    }
+    In<S> a(alpha, k), d(dout, n);
+    Out<S> da(dalpha, k, true);
+    cpu::weighted_sum_backward(dxp.data(), da, d, xp.data(), a, k, n);
+  }
+  void dropout_forward(void *out, const void *inp, size_t n,
+                       const DropoutParams &d,
+                       const GlobalIndexMap &map) const override {
+    In<S> x(inp, n);
+    Out<S> o(out, n, false);
+    cpu::dropout_forward(o, nullptr, x, n, d, map);
+  }
+
+  void attention_forward(void *out, float *att, const void *qkv,
+                         const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> x(qkv, rows * 3 * cfg.C());
+    Out<S> o(out, rows * cfg.C(), false);
+    cpu::attention_forward(o, att, x, cfg);
+  }
+  void attention_backward(void *dqkv, const void *dout, const void *qkv,
+                          const float *att,
+                          const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> d(dout, rows * cfg.C()), x(qkv, rows * 3 * cfg.C());
+    Out<S> dx(dqkv, rows * 3 * cfg.C(), true);
+    cpu::attention_backward(dx, d, x, att, cfg);
+  }
+  void cross_attention_forward(void *out, float *att, const void *q,
+                               const void *kv,
+                               const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> q_(q, rows * cfg.C()), kv_(kv, rows * 2 * cfg.C());
+    Out<S> o(out, rows * cfg.C(), false);
+    cpu::cross_attention_forward(o, att, q_, kv_, cfg);
+  }
+  void cross_attention_backward(void *dq, void *dkv, const void *dout,
+                                const void *q, const void *kv, const float *att,
+                                const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
+        kv_(kv, rows * 2 * cfg.C());
+    Out<S> dq_(dq, rows * cfg.C(), true), dkv_(dkv, rows * 2 * cfg.C(), true);
+    cpu::cross_attention_backward(dq_, dkv_, d, q_, kv_, att, cfg);
+  }
+  void decode_attention_forward(void *out, void *kcache, void *vcache,
+                                const void *qkv, const int *pos, int capacity,
+                                const AttentionConfig &cfg) const override {
+    size_t cache = sz(cfg.B) * capacity * cfg.C();
+    In<S> x(qkv, sz(cfg.B) * 3 * cfg.C());
+    Out<S> k(kcache, cache, true), v(vcache, cache, true),
+        o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_attention_forward(o, k, v, x, *pos, capacity, cfg);
+  }
+  void decode_cross_attention_forward(
+      void *out, void *kcache, void *vcache, const void *q, const void *kv,
+      const int *pos, int capacity, const AttentionConfig &cfg) const override {
+    size_t cache = sz(cfg.B) * capacity * cfg.C();
+    In<S> q_(q, sz(cfg.B) * cfg.C()), kv_(kv, sz(cfg.B) * 2 * cfg.C());
+    Out<S> k(kcache, cache, true), v(vcache, cache, true),
+        o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_cross_attention_forward(o, k, v, q_, kv_, *pos, capacity, cfg);
+  }
+
+  void crossentropy_forward(float *losses, float *totals, const void *logits,
+                            const int *targets, int N, int V, int Vp,
+                            int ignore_index) const override {
+    In<S> l(logits, sz(N) * Vp);
+    LossSum r =
+        cpu::crossentropy_forward(losses, l, targets, N, V, Vp, ignore_index);
+    totals[0] += float(r.sum);
+    totals[1] += float(r.count);
+  }
+  void crossentropy_backward(void *dlogits, const void *logits,
+                             const int *targets, int N, int V, int Vp,
+                             const float *dloss,
+                             int ignore_index) const override {
+    In<S> l(logits, sz(N) * Vp);
+    Out<S> d(dlogits, sz(N) * Vp, false);
+    cpu::crossentropy_backward(d, l, targets, N, V, Vp, *dloss, ignore_index);
+  }
+  void vocab_parallel_ce_max(float *row_max, const void *logits, int N, int Vl,
+                             int vstart, int V) const override {
+    In<S> l(logits, sz(N) * Vl);
+    cpu::vocab_parallel_ce_max(row_max, l, N, Vl, vstart, V);
+  }
+  void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
+                                const void *logits, const int *targets,
+                                const float *row_max, int N, int Vl, int vstart,
+                                int V, int ignore_index) const override {
+    In<S> l(logits, sz(N) * Vl);
+    cpu::vocab_parallel_ce_sumexp(sumexp, target_logit, l, targets, row_max, N,
+                                  Vl, vstart, V, ignore_index);
+  }
+  void vocab_parallel_ce_loss(float *losses, float *totals, const float *sumexp,
+                              const float *target_logit, const float *row_max,
+                              const int *targets, int N,
+                              int ignore_index) const override {
+    LossSum r = cpu::vocab_parallel_ce_loss(losses, sumexp, target_logit,
+                                            row_max, targets, N, ignore_index);
+    totals[0] += float(r.sum);
+    totals[1] += float(r.count);
+  }
+  void vocab_parallel_ce_backward(void *dlogits, const void *logits,
+                                  const int *targets, const float *row_max,
+                                  const float *sumexp, int N, int Vl,
+                                  int vstart, int V, const float *dloss,
+                                  int ignore_index) const override {
+    In<S> l(logits, sz(N) * Vl);
+    Out<S> d(dlogits, sz(N) * Vl, false);
+    cpu::vocab_parallel_ce_backward(d, l, targets, row_max, sumexp, N, Vl,
+                                    vstart, V, *dloss, ignore_index);
+  }
+  void loss_outputs(float *loss, int32_t *count,
+                    const float *totals) const override {
+    *loss = totals[0];
+    *count = int32_t(std::lround(totals[1]));
+  }
+
+  void accumulate(float *grad, const void *x, size_t n) const override {
+    In<S> x_(x, n);
+    cpu::residual_forward(grad, grad, x_, n);
+  }
+  void sum_of_squares(float *out, const float *x, size_t n) const override {
+    *out += float(cpu::sum_of_squares(x, n));
+  }
+  void grad_norm(float *norm, float *scale, const float *sum_sq,
+                 const float *inv_count, float max_norm) const override {
+    double inv = *inv_count;
+    double value = inv * std::sqrt(double(*sum_sq));
+    double coef = 1.0;
+    if (max_norm > 0.0f)
+      coef = std::min(1.0, double(max_norm) / (value + 1e-6));
+    *norm = float(value);
+    *scale = float(inv * coef);
+  }
+  void adamw_update(void *param, const float *grad, float *m, float *v,
+                    size_t n, const AdamWParams &p,
+                    const OptimizerScalars &s) const override {
+    AdamWParams q = p;
+    q.lr = *s.lr;
+    q.grad_scale = *s.grad_scale;
+    q.step = *s.step;
+    Out<S> w(param, n, true);
+    cpu::adamw_update(w, grad, m, v, n, q);
+  }
+  void sgd_update(void *param, const float *grad, float *momentum_buf, size_t n,
+                  const SgdParams &p,
+                  const OptimizerScalars &s) const override {
+    SgdParams q = p;
+    q.lr = *s.lr;
+    q.grad_scale = *s.grad_scale;
+    Out<S> w(param, n, true);
+    cpu::sgd_update(w, grad, momentum_buf, n, q);
+  }
+};
+
+} // namespace
+
+CpuBackend::CpuBackend()
+    : f32_(std::make_unique<CpuKernels<F32Storage>>()),
+      bf16_(std::make_unique<CpuKernels<BF16Storage>>()),
+      f16_(std::make_unique<CpuKernels<F16Storage>>()) {}
+
+CpuBackend::~CpuBackend() = default;
+
+const Kernels *CpuBackend::kernels(ElementType dtype) const {
+  switch (dtype) {
+  case ElementType::F32:
+    return f32_.get();
+  case ElementType::BF16:
+    return bf16_.get();
+  case ElementType::F16:
+    return f16_.get();
+  case ElementType::I32:
+    return nullptr;
+  }
+  return nullptr;
 }
 
-void CpuBackend::layernorm_forward(float *out, float *mean, float *rstd,
-                                   const float *inp, const float *weight,
-                                   const float *bias, int N, int C) {
-  cpu::layernorm_forward(out, mean, rstd, inp, weight, bias, N, C);
-}
-void CpuBackend::layernorm_backward(float *dinp, float *dweight, float *dbias,
-                                    const float *dout, const float *inp,
-                                    const float *weight, const float *mean,
-                                    const float *rstd, int N, int C) {
-  cpu::layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd,
-                          N, C);
-}
-
-void CpuBackend::matmul_forward(float *out, const float *inp,
-                                const float *weight, const float *bias, int N,
-                                int C, int OC) {
-  cpu::matmul_forward(out, inp, weight, bias, N, C, OC);
-}
-void CpuBackend::matmul_backward(float *dinp, float *dweight, float *dbias,
-                                 const float *dout, const float *inp,
-                                 const float *weight, int N, int C, int OC) {
-  cpu::matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC);
-}
-void CpuBackend::matmul_nt_forward(float *out, const float *inp,
-                                   const float *weight, const float *bias,
-                                   int N, int C, int OC) {
-  cpu::matmul_nt_forward(out, inp, weight, bias, N, C, OC);
-}
-void CpuBackend::matmul_nt_backward(float *dinp, float *dweight, float *dbias,
-                                    const float *dout, const float *inp,
-                                    const float *weight, int N, int C, int OC) {
-  cpu::matmul_nt_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC);
-}
-
-void CpuBackend::gelu_forward(float *out, const float *inp, size_t n) {
-  cpu::gelu_forward(out, inp, n);
-}
-void CpuBackend::gelu_backward(float *dinp, const float *inp, const float *dout,
-                               size_t n) {
-  cpu::gelu_backward(dinp, inp, dout, n);
-}
-
-void CpuBackend::residual_forward(float *out, const float *a, const float *b,
-                                  size_t n) {
-  cpu::residual_forward(out, a, b, n);
-}
-void CpuBackend::residual_backward(float *da, float *db, const float *dout,
-                                   size_t n) {
-  cpu::residual_backward(da, db, dout, n);
-}
-void CpuBackend::scale_forward(float *out, const float *inp, float s,
-                               size_t n) {
-  cpu::scale_forward(out, inp, s, n);
-}
-void CpuBackend::scale_backward(float *dinp, const float *dout, float s,
-                                size_t n) {
-  cpu::scale_backward(dinp, dout, s, n);
-}
-void CpuBackend::weighted_sum_forward(float *out, const float *const *xs,
-                                      const float *alpha, int k, size_t n) {
-  cpu::weighted_sum_forward(out, xs, alpha, k, n);
-}
-void CpuBackend::weighted_sum_backward(float *const *dxs, float *dalpha,
-                                       const float *dout,
-                                       const float *const *xs,
-                                       const float *alpha, int k, size_t n) {
-  cpu::weighted_sum_backward(dxs, dalpha, dout, xs, alpha, k, n);
-}
-
-void CpuBackend::dropout_forward(float *out, uint8_t *mask, const float *inp,
-                                 size_t n, const DropoutParams &d,
-                                 const GlobalIndexMap &map) {
-  cpu::dropout_forward(out, mask, inp, n, d, map);
-}
-void CpuBackend::dropout_backward(float *dinp, const uint8_t *mask,
-                                  const float *dout, size_t n,
-                                  const DropoutParams &d,
-                                  const GlobalIndexMap &map) {
-  cpu::dropout_backward(dinp, mask, dout, n, d, map);
-}
-
-void CpuBackend::attention_forward(float *out, float *att, const float *qkv,
-                                   const AttentionConfig &cfg) {
-  cpu::attention_forward(out, att, qkv, cfg);
-}
-void CpuBackend::attention_backward(float *dqkv, const float *dout,
-                                    const float *qkv, const float *att,
-                                    const AttentionConfig &cfg) {
-  cpu::attention_backward(dqkv, dout, qkv, att, cfg);
-}
-void CpuBackend::cross_attention_forward(float *out, float *att, const float *q,
-                                         const float *kv,
-                                         const AttentionConfig &cfg) {
-  cpu::cross_attention_forward(out, att, q, kv, cfg);
-}
-void CpuBackend::cross_attention_backward(float *dq, float *dkv,
-                                          const float *dout, const float *q,
-                                          const float *kv, const float *att,
-                                          const AttentionConfig &cfg) {
-  cpu::cross_attention_backward(dq, dkv, dout, q, kv, att, cfg);
-}
-
-void CpuBackend::decode_attention_forward(float *out, float *kcache,
-                                          float *vcache, const float *qkv,
-                                          int pos, int capacity,
-                                          const AttentionConfig &cfg) {
-  cpu::decode_attention_forward(out, kcache, vcache, qkv, pos, capacity, cfg);
-}
-void CpuBackend::decode_cross_attention_forward(float *out, float *kcache,
-                                                float *vcache, const float *q,
-                                                const float *kv, int pos,
-                                                int capacity,
-                                                const AttentionConfig &cfg) {
-  cpu::decode_cross_attention_forward(out, kcache, vcache, q, kv, pos, capacity,
-                                      cfg);
-}
-
-void CpuBackend::crossentropy_forward(float *losses, float *totals,
-                                      const float *logits, const int *targets,
-                                      int N, int V, int Vp, int ignore_index) {
-  LossSum r = cpu::crossentropy_forward(losses, logits, targets, N, V, Vp,
-                                        ignore_index);
-  totals[0] += float(r.sum);
-  totals[1] += float(r.count);
-}
-void CpuBackend::crossentropy_backward(float *dlogits, const float *logits,
-                                       const int *targets, int N, int V, int Vp,
-                                       float scale, int ignore_index) {
-  cpu::crossentropy_backward(dlogits, logits, targets, N, V, Vp, scale,
-                             ignore_index);
-}
-void CpuBackend::vocab_parallel_ce_max(float *row_max, const float *logits,
-                                       int N, int Vl, int vstart, int V) {
-  cpu::vocab_parallel_ce_max(row_max, logits, N, Vl, vstart, V);
-}
-void CpuBackend::vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
-                                          const float *logits,
-                                          const int *targets,
-                                          const float *row_max, int N, int Vl,
-                                          int vstart, int V, int ignore_index) {
-  cpu::vocab_parallel_ce_sumexp(sumexp, target_logit, logits, targets, row_max,
-                                N, Vl, vstart, V, ignore_index);
-}
-void CpuBackend::vocab_parallel_ce_loss(float *losses, float *totals,
-                                        const float *sumexp,
-                                        const float *target_logit,
-                                        const float *row_max,
-                                        const int *targets, int N,
-                                        int ignore_index) {
-  LossSum r = cpu::vocab_parallel_ce_loss(losses, sumexp, target_logit, row_max,
-                                          targets, N, ignore_index);
-  totals[0] += float(r.sum);
-  totals[1] += float(r.count);
-}
-void CpuBackend::vocab_parallel_ce_backward(float *dlogits, const float *logits,
-                                            const int *targets,
-                                            const float *row_max,
-                                            const float *sumexp, int N, int Vl,
-                                            int vstart, int V, float scale,
-                                            int ignore_index) {
-  cpu::vocab_parallel_ce_backward(dlogits, logits, targets, row_max, sumexp, N,
-                                  Vl, vstart, V, scale, ignore_index);
-}
-
-void CpuBackend::adamw_update(float *param, const float *grad, float *m,
-                              float *v, size_t n, const AdamWParams &p) {
-  cpu::adamw_update(param, grad, m, v, n, p);
-}
-void CpuBackend::sgd_update(float *param, const float *grad,
-                            float *momentum_buf, size_t n, const SgdParams &p) {
-  cpu::sgd_update(param, grad, momentum_buf, n, p);
-}
-void CpuBackend::sum_of_squares(float *out, const float *x, size_t n) {
-  *out += float(cpu::sum_of_squares(x, n));
-}
+std::vector<std::string> backend_names() { return {"cpu"}; }
 
 std::unique_ptr<Backend> make_backend(const std::string &name) {
   if (name == "cpu")
     return std::make_unique<CpuBackend>();
+  std::string names;
+  for (const std::string &n : backend_names())
+    names += (names.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown backend '" + name +
-                              "'; this build has: cpu");
+                              "'; this build has: " + names);
 }
 
 } // namespace tpc

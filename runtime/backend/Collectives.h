@@ -1,0 +1,44 @@
+//===- Collectives.h - Collectives on device buffers ------------*- C++ -*-===//
+//
+// All-reduce and all-gather over the job's groups, on device buffers and
+// ordered with the device's compute stream: a collective sees every kernel
+// issued before it, and kernels issued after it see its result, with no
+// synchronize() by the caller. An implementation on a device with streams
+// records an event on the compute stream, makes its collective stream wait
+// for it, issues the collective there and makes the compute stream wait for
+// its end (NCCL's way); the CPU's MPI implementation runs the collective
+// when it is issued, because the CPU's kernels have completed by then.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKEND_COLLECTIVES_H
+#define TPC_RUNTIME_BACKEND_COLLECTIVES_H
+
+#include "runtime/backend/ElementType.h"
+#include "runtime/comm/Comm.h"
+
+#include <cstddef>
+#include <memory>
+
+namespace tpc {
+
+class Backend;
+
+class Collectives {
+public:
+  virtual ~Collectives() = default;
+  /// In place; dtype: F32 or I32.
+  virtual void all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
+                          Group group) = 0;
+  /// out holds size(group) * n elements: rank i's `in` at out + i * n.
+  virtual void all_gather(const void *in, void *out, size_t n,
+                          ElementType dtype, Group group) = 0;
+};
+
+/// The collectives of `backend`'s devices over `comm`'s groups (MPI for the
+/// CPU backend). Throws std::invalid_argument for a backend without them.
+std::unique_ptr<Collectives> make_collectives(Backend &backend, Comm &comm);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_BACKEND_COLLECTIVES_H

@@ -1,0 +1,196 @@
+//===- Kernels.h - The kernel table of one storage type ---------*- C++ -*-===//
+//
+// Every kernel the executor calls, for tensors stored in one element type
+// (Kernels::dtype()). A backend has one table per storage type it supports
+// (Backend::kernels), so mixed precision adds tables, not interface: a bf16
+// layer norm is the bf16 table's layernorm_forward.
+//
+// Conventions, whatever the storage type:
+//  - `void *` arguments are tensors of the table's storage type; `float *`
+//    ones are fp32 whatever the storage type (statistics saved for the
+//    backward pass, attention probabilities, loss sums, optimizer state and
+//    gradients of the master weights); `int *` ones are i32 ids.
+//  - Arithmetic and reductions are fp32; results are rounded to the
+//    storage type once.
+//  - Backward calls accumulate into their gradients and skip null ones;
+//    the loss backward calls write dlogits.
+//  - Scalars that change from step to step (the loss adjoint, learning
+//    rate, gradient scale, optimizer step, decode position) are device
+//    pointers, so nothing is read back to the host to issue a call.
+//  - Calls are issued on the device's compute stream, in order.
+// Shapes and the meaning of each call are those of the CPU kernels
+// (runtime/backends/cpu/kernels/Kernels.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKEND_KERNELS_H
+#define TPC_RUNTIME_BACKEND_KERNELS_H
+
+#include "runtime/backend/ElementType.h"
+#include "runtime/backend/KernelTypes.h"
+#include "runtime/util/GlobalIndex.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tpc {
+
+/// Device scalars of an optimizer update, written once per optimizer step.
+struct OptimizerScalars {
+  const float *lr = nullptr;
+  const float *grad_scale = nullptr;
+  const int64_t *step = nullptr; // AdamW's 1-based t
+};
+
+class Kernels {
+public:
+  virtual ~Kernels() = default;
+  virtual ElementType dtype() const = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Fills and GEMM (row-major)
+  //===--------------------------------------------------------------------===//
+
+  virtual void fill(void *out, float value, size_t n) const = 0;
+  virtual void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+                    const void *A, int lda, const void *B, int ldb, float beta,
+                    void *C, int ldc) const = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Layers
+  //===--------------------------------------------------------------------===//
+
+  virtual void embedding_forward(void *out, const int *ids, const void *wte,
+                                 int B, int T, int C, int vstart,
+                                 int vlocal) const = 0;
+  virtual void embedding_backward(void *dwte, const void *dout, const int *ids,
+                                  int B, int T, int C, int vstart,
+                                  int vlocal) const = 0;
+  /// out (B,T,C) = inp + wpe[offset + t]; offset: a device i32 (null: 0).
+  virtual void position_embedding_forward(void *out, const void *inp,
+                                          const void *wpe, const int *offset,
+                                          int B, int T, int C) const = 0;
+  virtual void position_embedding_backward(void *dwpe, const void *dout, int B,
+                                           int T, int C) const = 0;
+
+  virtual void layernorm_forward(void *out, float *mean, float *rstd,
+                                 const void *inp, const void *weight,
+                                 const void *bias, int N, int C) const = 0;
+  virtual void layernorm_backward(void *dinp, void *dweight, void *dbias,
+                                  const void *dout, const void *inp,
+                                  const void *weight, const float *mean,
+                                  const float *rstd, int N, int C) const = 0;
+
+  /// transposed: weight (OC,C) instead of (C,OC).
+  virtual void matmul_forward(void *out, const void *inp, const void *weight,
+                              const void *bias, int N, int C, int OC,
+                              bool transposed) const = 0;
+  virtual void matmul_backward(void *dinp, void *dweight, void *dbias,
+                               const void *dout, const void *inp,
+                               const void *weight, int N, int C, int OC,
+                               bool transposed) const = 0;
+
+  virtual void gelu_forward(void *out, const void *inp, size_t n) const = 0;
+  virtual void gelu_backward(void *dinp, const void *inp, const void *dout,
+                             size_t n) const = 0;
+  virtual void residual_forward(void *out, const void *a, const void *b,
+                                size_t n) const = 0;
+  virtual void scale_forward(void *out, const void *inp, float s,
+                             size_t n) const = 0;
+  /// xs, dxs: host arrays of k device pointers; alpha, dalpha: device (k).
+  virtual void weighted_sum_forward(void *out, const void *const *xs,
+                                    const void *alpha, int k,
+                                    size_t n) const = 0;
+  virtual void weighted_sum_backward(void *const *dxs, void *dalpha,
+                                     const void *dout, const void *const *xs,
+                                     const void *alpha, int k,
+                                     size_t n) const = 0;
+  virtual void dropout_forward(void *out, const void *inp, size_t n,
+                               const DropoutParams &d,
+                               const GlobalIndexMap &map) const = 0;
+
+  /// att: fp32 probabilities (B,NH,T,T), saved for the backward call.
+  virtual void attention_forward(void *out, float *att, const void *qkv,
+                                 const AttentionConfig &cfg) const = 0;
+  virtual void attention_backward(void *dqkv, const void *dout, const void *qkv,
+                                  const float *att,
+                                  const AttentionConfig &cfg) const = 0;
+  virtual void cross_attention_forward(void *out, float *att, const void *q,
+                                       const void *kv,
+                                       const AttentionConfig &cfg) const = 0;
+  virtual void cross_attention_backward(void *dq, void *dkv, const void *dout,
+                                        const void *q, const void *kv,
+                                        const float *att,
+                                        const AttentionConfig &cfg) const = 0;
+  /// kcache, vcache (B,capacity,C): the op's KV cache; pos: a device i32.
+  virtual void decode_attention_forward(void *out, void *kcache, void *vcache,
+                                        const void *qkv, const int *pos,
+                                        int capacity,
+                                        const AttentionConfig &cfg) const = 0;
+  virtual void decode_cross_attention_forward(
+      void *out, void *kcache, void *vcache, const void *q, const void *kv,
+      const int *pos, int capacity, const AttentionConfig &cfg) const = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Losses. totals is a device float[2] that gets += {loss sum, target
+  // count}; dloss is the device adjoint of the loss sum.
+  //===--------------------------------------------------------------------===//
+
+  virtual void crossentropy_forward(float *losses, float *totals,
+                                    const void *logits, const int *targets,
+                                    int N, int V, int Vp,
+                                    int ignore_index) const = 0;
+  virtual void crossentropy_backward(void *dlogits, const void *logits,
+                                     const int *targets, int N, int V, int Vp,
+                                     const float *dloss,
+                                     int ignore_index) const = 0;
+  virtual void vocab_parallel_ce_max(float *row_max, const void *logits, int N,
+                                     int Vl, int vstart, int V) const = 0;
+  virtual void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
+                                        const void *logits, const int *targets,
+                                        const float *row_max, int N, int Vl,
+                                        int vstart, int V,
+                                        int ignore_index) const = 0;
+  virtual void vocab_parallel_ce_loss(float *losses, float *totals,
+                                      const float *sumexp,
+                                      const float *target_logit,
+                                      const float *row_max, const int *targets,
+                                      int N, int ignore_index) const = 0;
+  virtual void vocab_parallel_ce_backward(void *dlogits, const void *logits,
+                                          const int *targets,
+                                          const float *row_max,
+                                          const float *sumexp, int N, int Vl,
+                                          int vstart, int V, const float *dloss,
+                                          int ignore_index) const = 0;
+  /// A loss entry's outputs from totals: *loss = totals[0] (f32), *count =
+  /// round(totals[1]) (i32).
+  virtual void loss_outputs(float *loss, int32_t *count,
+                            const float *totals) const = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Optimizer. Gradients, moments and momentum are fp32 (the master
+  // weights'); param is of the storage type.
+  //===--------------------------------------------------------------------===//
+
+  /// grad (fp32) += x (storage type).
+  virtual void accumulate(float *grad, const void *x, size_t n) const = 0;
+  /// *out += sum of x[i]^2 (x fp32).
+  virtual void sum_of_squares(float *out, const float *x, size_t n) const = 0;
+  /// norm = inv_count * sqrt(sum_sq); scale = inv_count * min(1, max_norm /
+  /// (norm + 1e-6)) when max_norm > 0, else inv_count.
+  virtual void grad_norm(float *norm, float *scale, const float *sum_sq,
+                         const float *inv_count, float max_norm) const = 0;
+  /// AdamWParams' lr, step and grad_scale come from `s`.
+  virtual void adamw_update(void *param, const float *grad, float *m, float *v,
+                            size_t n, const AdamWParams &p,
+                            const OptimizerScalars &s) const = 0;
+  /// SgdParams' lr and grad_scale come from `s`; momentum_buf may be null
+  /// when p.momentum is 0.
+  virtual void sgd_update(void *param, const float *grad, float *momentum_buf,
+                          size_t n, const SgdParams &p,
+                          const OptimizerScalars &s) const = 0;
+};
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_BACKEND_KERNELS_H

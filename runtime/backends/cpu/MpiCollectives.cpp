@@ -1,0 +1,58 @@
+//===- MpiCollectives.cpp - The CPU backend's collectives over MPI --------===//
+//
+// The CPU's kernels have finished when they return, so a collective issued
+// after them sees their results and runs at once, on host memory, through
+// the job's communicators (runtime/comm).
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/backend/Backend.h"
+#include "runtime/backend/Collectives.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace tpc {
+namespace {
+
+class MpiCollectives final : public Collectives {
+public:
+  explicit MpiCollectives(Comm &comm) : comm_(comm) {}
+
+  void all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
+                  Group group) override {
+    if (dtype == ElementType::F32)
+      comm_.all_reduce(static_cast<float *>(data), n, op, group);
+    else if (dtype == ElementType::I32)
+      comm_.all_reduce(static_cast<int32_t *>(data), n, op, group);
+    else
+      unsupported("all_reduce", dtype);
+  }
+
+  void all_gather(const void *in, void *out, size_t n, ElementType dtype,
+                  Group group) override {
+    if (dtype != ElementType::F32)
+      unsupported("all_gather", dtype);
+    comm_.all_gather(static_cast<const float *>(in), static_cast<float *>(out),
+                     n, group);
+  }
+
+private:
+  [[noreturn]] static void unsupported(const char *what, ElementType dtype) {
+    throw std::runtime_error(std::string("the cpu backend's ") + what +
+                             " does not take " + element_type_name(dtype) +
+                             " tensors");
+  }
+  Comm &comm_;
+};
+
+} // namespace
+
+std::unique_ptr<Collectives> make_collectives(Backend &backend, Comm &comm) {
+  if (backend.name() == "cpu")
+    return std::make_unique<MpiCollectives>(comm);
+  throw std::invalid_argument("the " + backend.name() +
+                              " backend has no collectives in this build");
+}
+
+} // namespace tpc

@@ -1,0 +1,173 @@
+//===- Checkpoint.cpp - Weights and optimizer state in safetensors -------===//
+//
+// Each rank reads its slices of the global tensors; world rank 0 gathers
+// and writes them. A training checkpoint also holds the optimizer state
+// (AdamW m and v, SGD momentum) as global tensors and the optimizer step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/exec/Executor.h"
+#include "runtime/exec/State.h"
+#include "runtime/io/Safetensors.h"
+#include "runtime/program/ProgramFile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+
+namespace tpc {
+
+namespace {
+std::string state_name(const std::string &kind, const std::string &param) {
+  return "optimizer." + kind + "." + checkpoint_name(param);
+}
+
+/// Opens a checkpoint; an error about a symlink (a run directory's
+/// latest.safetensors) also names the file it points to.
+SafetensorsReader open_checkpoint(const std::string &path) {
+  try {
+    return SafetensorsReader(path);
+  } catch (const std::runtime_error &e) {
+    std::error_code ec;
+    if (!std::filesystem::is_symlink(path, ec))
+      throw;
+    std::string target = std::filesystem::read_symlink(path, ec).string();
+    throw std::runtime_error(std::string(e.what()) + " (" + path +
+                             " links to " + target +
+                             "; an older step_<n>.safetensors next to it "
+                             "may be intact)");
+  }
+}
+} // namespace
+
+CheckpointContents Executor::load_checkpoint(const std::string &path,
+                                             bool optimizer_state) {
+  SafetensorsReader file = open_checkpoint(path);
+  CheckpointContents contents;
+  contents.metadata = file.metadata();
+  for (int i = 0; i < program_.parameters_size(); ++i) {
+    const program::Parameter &p = program_.parameters(i);
+    std::vector<float> host(state_->slices[i].local_elements());
+    load_parameter(file, p, state_->slices[i], host.data());
+    backend_.copy_host_to_device(state_->ptrs[p.tensor()], host.data(),
+                                 host.size() * sizeof(float));
+  }
+  // After the parameters, whose missing or misshapen tensors say more.
+  check_checkpoint_tensors(file, program_);
+  auto saved = contents.metadata.find("tpc.optimizer");
+  if (!optimizer_state || saved == contents.metadata.end())
+    return contents;
+  std::string kind = optimizer();
+  if (saved->second != kind)
+    throw std::runtime_error(path + ": the checkpoint holds " + saved->second +
+                             " state but the optimizer is " + kind +
+                             "; resume with --optimizer " + saved->second);
+  auto step = contents.metadata.find("tpc.optimizer_step");
+  if (step == contents.metadata.end())
+    throw std::runtime_error(path +
+                             ": a training checkpoint without "
+                             "tpc.optimizer_step in its metadata; the file "
+                             "is corrupt");
+  for (auto &[key, buffer] : state_->optimizer.buffers(kind, false)) {
+    std::string first = state_name(key, program_.parameters(0).name());
+    if (!file.contains(first)) {
+      if (key == "momentum")
+        continue; // SGD without momentum keeps no state
+      throw std::runtime_error(path +
+                               ": a training checkpoint without the "
+                               "AdamW state tensor '" +
+                               first + "'; the file is corrupt");
+    }
+    float *base = state_->optimizer.allocated(*buffer);
+    for (int i = 0; i < program_.parameters_size(); ++i) {
+      std::vector<float> host(state_->slices[i].local_elements());
+      load_slice(file, state_name(key, program_.parameters(i).name()),
+                 state_->slices[i], host.data());
+      backend_.copy_host_to_device(base + state_->grad_offsets[i], host.data(),
+                                   host.size() * sizeof(float));
+    }
+  }
+  state_->optimizer.step =
+      int64_t(metadata_count(contents.metadata, "tpc.optimizer_step", path, 0,
+                             INT64_MAX));
+  contents.optimizer_state = true;
+  return contents;
+}
+
+void Executor::save_checkpoint(
+    const std::string &path, const std::map<std::string, std::string> &metadata,
+    bool optimizer_state) {
+  // The ranks of DP group 0 hold every slice; world rank 0 is its TP rank 0.
+  bool gathers = comm_.dp_rank() == 0;
+  bool writes = comm_.world_rank() == 0;
+  std::vector<std::pair<std::string, float **>> buffers;
+  if (optimizer_state)
+    buffers = state_->optimizer.buffers(optimizer(), true);
+  std::vector<std::vector<float>> globals;
+  std::string non_finite; // the first tensor holding inf or nan
+  SafetensorsWriter writer;
+  // Gathers parameter i's slices (`local` on this rank) and adds the global
+  // tensor under `name`.
+  auto add = [&](int i, const std::string &name,
+                 const std::vector<float> &local) {
+    const program::Parameter &p = program_.parameters(i);
+    std::vector<float> all(writes ? local.size() * comm_.tp_size() : 0);
+    comm_.gather(local.data(), writes ? all.data() : nullptr, local.size(),
+                 Group::TP);
+    if (!writes)
+      return;
+    globals.push_back(assemble_parameter(p, program_.tensors(p.tensor()),
+                                         comm_.tp_size(), all.data()));
+    // A training checkpoint must be one to resume from.
+    if (optimizer_state && non_finite.empty() &&
+        !std::all_of(globals.back().begin(), globals.back().end(),
+                     [](float x) { return std::isfinite(x); }))
+      non_finite = name;
+    writer.add_f32(name, state_->slices[i].unpadded_shape,
+                   globals.back().data());
+  };
+  for (int i = 0; i < program_.parameters_size() && gathers; ++i) {
+    const program::Parameter &p = program_.parameters(i);
+    add(i, checkpoint_name(p.name()), read_parameter(p.name()));
+    for (auto &[key, buffer] : buffers) {
+      if (!*buffer)
+        continue;
+      std::vector<float> local(state_->slices[i].local_elements());
+      backend_.synchronize();
+      backend_.copy_device_to_host(local.data(),
+                                   *buffer + state_->grad_offsets[i],
+                                   local.size() * sizeof(float));
+      add(i, state_name(key, p.name()), local);
+    }
+  }
+  std::string error;
+  if (writes) {
+    writer.set_metadata("format", "pt");
+    writer.set_metadata("tpc.source", program_.source());
+    writer.set_metadata("tpc.tp", std::to_string(comm_.tp_size()));
+    writer.set_metadata("tpc.dp", std::to_string(comm_.dp_size()));
+    if (optimizer_state) {
+      writer.set_metadata("tpc.optimizer", optimizer());
+      writer.set_metadata("tpc.optimizer_step",
+                          std::to_string(state_->optimizer.step));
+    }
+    for (const auto &[key, value] : metadata)
+      writer.set_metadata(key, value);
+    try {
+      if (!non_finite.empty())
+        throw std::runtime_error(
+            path + ": not written: '" + non_finite +
+            "' holds values that are not finite (training diverged; lower "
+            "--lr or --clip)");
+      writer.write(path);
+    } catch (const std::exception &e) {
+      error = e.what();
+    }
+  }
+  if (!comm_.all_ok(error.empty()))
+    throw std::runtime_error(error.empty() ? "rank 0 could not write " + path
+                                           : error);
+}
+
+} // namespace tpc

@@ -1,0 +1,172 @@
+//===- State.cpp - What the prepared ops of one executor share ------------===//
+
+#include "runtime/exec/State.h"
+#include "runtime/program/ProgramFile.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tpc {
+
+ElementType element_type_of(program::DType d) {
+  switch (d) {
+  case program::BF16:
+    return ElementType::BF16;
+  case program::F16:
+    return ElementType::F16;
+  case program::I32:
+    return ElementType::I32;
+  default:
+    return ElementType::F32;
+  }
+}
+
+namespace {
+/// "a,b,c" -> {a, b, c}: a list of parameter names as the program spells it.
+std::vector<std::string> split_names(const std::string &list) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    names.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
+
+std::string attr_string(const program::Instruction &inst, const char *name) {
+  auto it = inst.attrs().find(name);
+  return it == inst.attrs().end() ? "" : it->second.s();
+}
+
+std::runtime_error inst_error(const program::Function &fn, int k,
+                              const std::string &what) {
+  return std::runtime_error("instruction " + std::to_string(k) + " (" +
+                            fn.body(k).op() + ") of function '" + fn.name() +
+                            "': " + what);
+}
+} // namespace
+
+ExecState::ExecState(const program::Program &program, Backend &backend,
+                     Comm &comm)
+    : program(program), backend(backend), device(backend.device()), comm(comm),
+      collectives(make_collectives(backend, comm)),
+      optimizer(backend.device()) {
+  ptrs.assign(program.tensors_size(), nullptr);
+  host_i32.assign(program.tensors_size(), 0);
+  int64_t arena = 0;
+  for (const program::Function &fn : program.functions())
+    arena = std::max(arena, fn.arena_bytes());
+  arena_ = device.alloc(size_t(std::max<int64_t>(arena, 1)));
+  for (const program::Tensor &t : program.tensors()) {
+    if (t.storage() == program::Tensor::ACTIVATION) {
+      ptrs[t.id()] = static_cast<char *>(arena_) + t.offset();
+    } else {
+      uint64_t bytes = uint64_t(numElements(t.shape()) * dtypeBytes(t.dtype()));
+      void *p = device.alloc(std::max<uint64_t>(bytes, 1));
+      device.zero(p, bytes);
+      owned_.push_back(p);
+      ptrs[t.id()] = p;
+    }
+  }
+  for (const program::Parameter &p : program.parameters()) {
+    slices.push_back(param_slice(p, program.tensors(p.tensor()), comm.tp_rank(),
+                                 comm.tp_size()));
+    param_index[p.name()] = int(grad_offsets.size());
+    grad_offsets.push_back(grad_elements);
+    grad_elements += slices.back().local_elements();
+  }
+  optimizer.set_elements(grad_elements);
+  bool trains = false;
+  for (const program::Function &fn : program.functions())
+    for (const program::Instruction &inst : fn.body())
+      trains |= inst.op() == "accumulate_grad" || inst.op() == "get_grad";
+  if (trains) {
+    size_t bytes = std::max<size_t>(grad_elements, 1) * sizeof(float);
+    grads = static_cast<float *>(device.alloc(bytes));
+    device.zero(grads, bytes);
+  }
+  // get_grad reads the gradient buffer itself: its result aliases it, before
+  // any op is prepared. Only bucket_all_reduce writes the buffers in
+  // apply_step, so a get_grad after it sees the reduced gradient, which the
+  // checks below make sure of.
+  for (const program::Function &fn : program.functions()) {
+    std::map<std::string, int> read; // parameter -> instruction of get_grad
+    for (int k = 0; k < fn.body_size(); ++k) {
+      const program::Instruction &inst = fn.body(k);
+      if (inst.op() == "get_grad" && inst.outputs_size() == 1) {
+        std::string name = attr_string(inst, "name");
+        auto it = param_index.find(name);
+        if (it == param_index.end())
+          throw inst_error(fn, k,
+                           "names '" + name +
+                               "', which is not a parameter of the program");
+        const program::Tensor &t = program.tensors(inst.outputs(0));
+        std::vector<int64_t> got(t.shape().begin(), t.shape().end());
+        if (got != slices[it->second].local_shape)
+          throw inst_error(fn, k,
+                           "the result has shape " + shape_string(got) +
+                               ", expected " +
+                               shape_string(slices[it->second].local_shape));
+        ptrs[inst.outputs(0)] = grad(it->second);
+        read[name] = k;
+      }
+      std::vector<std::string> written;
+      if (inst.op() == "bucket_all_reduce")
+        written = split_names(attr_string(inst, "params"));
+      if (inst.op() == "accumulate_grad")
+        written = {attr_string(inst, "name")};
+      for (const std::string &name : written)
+        if (read.count(name))
+          throw inst_error(fn, k,
+                           "writes the gradient of '" + name +
+                               "' after instruction " +
+                               std::to_string(read[name]) +
+                               " read it; reduce gradients before reading "
+                               "them");
+    }
+  }
+}
+
+ExecState::~ExecState() {
+  sequences.clear();
+  for (void *p : owned_)
+    device.free(p);
+  for (auto &[p, n] : scratch_)
+    if (p)
+      device.free(p);
+  for (auto &[p, n] : ones_)
+    if (p)
+      device.free(p);
+  if (grads)
+    device.free(grads);
+  if (arena_)
+    device.free(arena_);
+}
+
+void ExecState::reserve(int slot, size_t bytes) {
+  if (slot >= int(scratch_.size()))
+    scratch_.resize(slot + 1, {nullptr, 0});
+  auto &[ptr, size] = scratch_[slot];
+  if (size < bytes) {
+    if (ptr)
+      device.free(ptr);
+    ptr = device.alloc(bytes);
+    size = bytes;
+  }
+}
+
+void ExecState::reserve_ones(const Kernels &k, size_t n) {
+  auto &[ptr, size] = ones_[int(k.dtype())];
+  if (size < n) {
+    if (ptr)
+      device.free(ptr);
+    ptr = device.alloc(n * element_size(k.dtype()));
+    k.fill(ptr, 1.0f, n);
+    size = n;
+  }
+}
+
+} // namespace tpc

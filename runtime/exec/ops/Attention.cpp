@@ -1,0 +1,263 @@
+//===- Attention.cpp - Self, cross and decode attention, KV caches --------===//
+//
+// Training attention saves nothing for the backward op: the grad op
+// recomputes the probabilities (and their dropout) from its inputs. Each
+// decode op keeps a KV cache of the keys and values of the positions fed so
+// far; the executor empties them between sequences.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/exec/ops/Op.h"
+
+namespace tpc {
+namespace {
+
+/// The keys and values one decode op has cached: (B, capacity, C) each.
+class KvCache final : public SequenceState {
+public:
+  KvCache(Device &device, size_t bytes) : device_(device), bytes_(bytes) {
+    k = device.alloc(bytes);
+    v = device.alloc(bytes);
+    reset();
+  }
+  ~KvCache() override {
+    device_.free(k);
+    device_.free(v);
+  }
+  void reset() override {
+    device_.zero(k, bytes_);
+    device_.zero(v, bytes_);
+    filled = 0;
+  }
+  size_t bytes() const { return bytes_; }
+
+  void *k, *v;
+  int filled = 0; // positions [0, filled) hold keys and values
+
+private:
+  Device &device_;
+  size_t bytes_;
+};
+
+/// The cache of the op `c`, allocated on its first prepare.
+KvCache &kv_cache(OpContext &c, size_t bytes) {
+  auto &slot = c.s.sequences[{c.fn.name(), c.index}];
+  if (!slot)
+    slot = std::make_unique<KvCache>(c.s.device, bytes);
+  auto *cache = static_cast<KvCache *>(slot.get());
+  if (cache->bytes() != bytes)
+    throw c.error("its KV cache holds " + std::to_string(cache->bytes()) +
+                  " bytes, not " + std::to_string(bytes));
+  return *cache;
+}
+
+/// Heads, window and where this rank's heads and sequences lie; dropout is
+/// filled in per run.
+struct Attention {
+  AttentionConfig cfg;
+  float dropout = 0.0f;
+  uint64_t key = 0;
+
+  AttentionConfig config(const RunOptions &o) const {
+    AttentionConfig out = cfg;
+    if (o.training)
+      out.dropout = DropoutParams{dropout, o.seed, o.step, key};
+    return out;
+  }
+};
+
+Attention attention(OpContext &c, const std::vector<int64_t> &query,
+                    int width) {
+  if (query.size() != 3)
+    throw c.error("expects [B, T, C] operands");
+  Attention a;
+  AttentionConfig &cfg = a.cfg;
+  cfg.B = int(query[0]);
+  cfg.T = int(query[1]);
+  cfg.NH = c.count("heads");
+  if (cfg.NH == 0 || width % cfg.NH != 0)
+    throw c.error("width " + std::to_string(width) +
+                  " is not a multiple of heads " + std::to_string(cfg.NH));
+  cfg.HS = width / cfg.NH;
+  cfg.window = int(c.optional_integer("window").value_or(0));
+  if (c.find("dropout")) {
+    a.dropout = float(c.real("dropout"));
+    a.key = uint64_t(c.integer("key"));
+  }
+  if (c.flag("head_parallel")) {
+    cfg.head_offset = c.s.comm.tp_rank() * cfg.NH;
+    cfg.nh_global = cfg.NH * c.s.comm.tp_size();
+  }
+  cfg.batch_offset = c.s.comm.dp_rank() * cfg.B;
+  return a;
+}
+
+Attention self_attention_of(OpContext &c, int qkv_operand) {
+  auto qkv = c.shape(c.in(qkv_operand));
+  if (qkv.size() != 3 || qkv[2] % 3 != 0)
+    throw c.error("expects qkv [B, T, 3C], got " + shape_string(qkv));
+  Attention a = attention(c, qkv, int(qkv[2] / 3));
+  a.cfg.mask =
+      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
+  return a;
+}
+
+size_t probabilities(const AttentionConfig &cfg) {
+  return size_t(cfg.B) * cfg.NH * cfg.T * cfg.T * sizeof(float);
+}
+
+// qkv (B,T,3C) -> out (B,T,C).
+Thunk self_attention(OpContext &c) {
+  Attention a = self_attention_of(c, 0);
+  c.s.reserve(0, probabilities(a.cfg));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *qkv = c.ptr(c.in(0));
+  return [&k, s, out, qkv, a](const RunOptions &o) {
+    k.attention_forward(out, s->scratch(0), qkv, a.config(o));
+  };
+}
+
+// Recomputes the probabilities (and their dropout) from qkv, then dqkv.
+Thunk self_attention_grad(OpContext &c) {
+  Attention a = self_attention_of(c, 1);
+  auto qkv = c.shape(c.in(1));
+  c.expect_shape(c.shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, "dout");
+  const Kernels &k = c.kernels();
+  c.s.reserve(0, probabilities(a.cfg));
+  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  ExecState *s = &c.s;
+  void *dqkv = c.ptr(c.out(0)), *dout = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
+  size_t bytes = c.bytes(c.out(0));
+  return [&k, s, dqkv, dout, x, bytes, a](const RunOptions &o) {
+    AttentionConfig cfg = a.config(o);
+    k.attention_forward(s->scratch(1), s->scratch(0), x, cfg);
+    s->device.zero(dqkv, bytes);
+    k.attention_backward(dqkv, dout, x, s->scratch(0), cfg);
+  };
+}
+
+Attention cross_attention_of(OpContext &c, int q_operand) {
+  auto q = c.shape(c.in(q_operand));
+  Attention a = attention(c, q, int(q.back()));
+  c.expect_shape(c.shape(c.in(q_operand + 1)), {q[0], q[1], 2 * q[2]}, "kv");
+  a.cfg.mask = AttentionMask::StrictlyEarlier;
+  return a;
+}
+
+// q (B,T,C), kv (B,T,2C) -> out (B,T,C); keys at strictly earlier positions.
+Thunk cross_attention(OpContext &c) {
+  Attention a = cross_attention_of(c, 0);
+  c.s.reserve(0, probabilities(a.cfg));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *q = c.ptr(c.in(0)), *kv = c.ptr(c.in(1));
+  return [&k, s, out, q, kv, a](const RunOptions &o) {
+    k.cross_attention_forward(out, s->scratch(0), q, kv, a.config(o));
+  };
+}
+
+Thunk cross_attention_grad(OpContext &c) {
+  Attention a = cross_attention_of(c, 1);
+  c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  const Kernels &k = c.kernels();
+  c.s.reserve(0, probabilities(a.cfg));
+  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  ExecState *s = &c.s;
+  void *dq = c.ptr(c.out(0)), *dkv = c.ptr(c.out(1));
+  void *dout = c.ptr(c.in(0)), *q = c.ptr(c.in(1)), *kv = c.ptr(c.in(2));
+  size_t bq = c.bytes(c.out(0)), bkv = c.bytes(c.out(1));
+  return [&k, s, dq, dkv, dout, q, kv, bq, bkv, a](const RunOptions &o) {
+    AttentionConfig cfg = a.config(o);
+    k.cross_attention_forward(s->scratch(1), s->scratch(0), q, kv, cfg);
+    s->device.zero(dq, bq);
+    s->device.zero(dkv, bkv);
+    k.cross_attention_backward(dq, dkv, dout, q, kv, s->scratch(0), cfg);
+  };
+}
+
+/// Checks the position (operand `operand`) against the cache before each
+/// run, from its host copy, and records it as filled after the run.
+const int *decode_position(OpContext &c, int operand, KvCache &cache,
+                           int capacity) {
+  int id = c.position(operand);
+  const int32_t *pos = &c.s.host_i32[id];
+  std::string where = c.where();
+  KvCache *kv = &cache;
+  c.plan.before.push_back([pos, kv, capacity, where] {
+    if (*pos < 0)
+      throw std::runtime_error(where + ": position " + std::to_string(*pos) +
+                               " is negative");
+    if (*pos >= capacity)
+      throw std::runtime_error(
+          where + ": position " + std::to_string(*pos) +
+          " reaches the capacity " + std::to_string(capacity) +
+          " of the KV cache (the model's context length); stop decoding "
+          "there or use a model with more positions");
+    if (*pos > kv->filled)
+      throw std::runtime_error(where + ": position " + std::to_string(*pos) +
+                               " skips positions: the KV cache holds "
+                               "positions [0, " +
+                               std::to_string(kv->filled) +
+                               "); feed every position in order from 0");
+  });
+  c.plan.after.push_back([pos, kv] { kv->filled = *pos + 1; });
+  return c.i32(id);
+}
+
+// qkv (B,1,3C), pos () -> out (B,1,C); the op's cache (B,P,C) keys and
+// values of positions [0, pos).
+Thunk decode_attention(OpContext &c) {
+  auto qkv = c.shape(c.in(0));
+  if (qkv.size() != 3 || qkv[1] != 1 || qkv[2] % 3 != 0)
+    throw c.error("expects qkv [B, 1, 3C], got " + shape_string(qkv));
+  Attention a = attention(c, qkv, int(qkv[2] / 3));
+  c.expect_shape(c.shape(c.out(0)), {qkv[0], 1, qkv[2] / 3}, "the result");
+  int capacity = c.count("capacity");
+  const Kernels &k = c.kernels();
+  KvCache &cache = kv_cache(c, size_t(a.cfg.B) * capacity * a.cfg.C() *
+                                   element_size(k.dtype()));
+  const int *pos = decode_position(c, 1, cache, capacity);
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  KvCache *kv = &cache;
+  AttentionConfig cfg = a.cfg;
+  return [&k, kv, out, x, pos, capacity, cfg](const RunOptions &) {
+    k.decode_attention_forward(out, kv->k, kv->v, x, pos, capacity, cfg);
+  };
+}
+
+// q (B,1,C), kv (B,1,2C), pos () -> out (B,1,C) over the cached positions
+// [0, pos); then kv joins the cache at pos.
+Thunk decode_cross_attention(OpContext &c) {
+  auto q = c.shape(c.in(0));
+  if (q.size() != 3 || q[1] != 1)
+    throw c.error("expects query [B, 1, C], got " + shape_string(q));
+  Attention a = attention(c, q, int(q[2]));
+  c.expect_shape(c.shape(c.in(1)), {q[0], 1, 2 * q[2]}, "kv");
+  c.expect_shape(c.shape(c.out(0)), q, "the result");
+  int capacity = c.count("capacity");
+  const Kernels &k = c.kernels();
+  KvCache &cache = kv_cache(c, size_t(a.cfg.B) * capacity * a.cfg.C() *
+                                   element_size(k.dtype()));
+  const int *pos = decode_position(c, 2, cache, capacity);
+  void *out = c.ptr(c.out(0)), *qp = c.ptr(c.in(0)), *kvp = c.ptr(c.in(1));
+  KvCache *kv = &cache;
+  AttentionConfig cfg = a.cfg;
+  return [&k, kv, out, qp, kvp, pos, capacity, cfg](const RunOptions &) {
+    k.decode_cross_attention_forward(out, kv->k, kv->v, qp, kvp, pos, capacity,
+                                     cfg);
+  };
+}
+
+} // namespace
+
+void register_attention_ops(OpRegistry &r) {
+  r.add("self_attention", self_attention);
+  r.add("self_attention_grad", self_attention_grad);
+  r.add("cross_attention", cross_attention);
+  r.add("cross_attention_grad", cross_attention_grad);
+  r.add("decode_attention", decode_attention);
+  r.add("decode_cross_attention", decode_cross_attention);
+}
+
+} // namespace tpc

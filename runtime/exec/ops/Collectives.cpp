@@ -1,0 +1,138 @@
+//===- Collectives.cpp - f, g, all_reduce, all_gather, gradient buckets ---===//
+//
+// Collectives are issued in program order on device buffers; the backend's
+// Collectives order them with the compute stream, so no op waits for the
+// device before one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/exec/ops/Op.h"
+
+#include <algorithm>
+
+namespace tpc {
+namespace {
+
+/// "a,b,c" -> {a, b, c}: a list of parameter names as the program spells it.
+std::vector<std::string> split_names(const std::string &list) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    names.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
+
+// f: identity forward (its all-reduce is in the backward pass).
+Thunk f(OpContext &c) {
+  c.group();
+  Device *dev = &c.s.device;
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t bytes = c.bytes(c.in(0));
+  return [dev, out, x, bytes](const RunOptions &) {
+    if (out != x)
+      dev->copy_device_to_device(out, x, bytes);
+  };
+}
+
+Thunk reduce(OpContext &c, ReduceOp op) {
+  Group group = c.group();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t bytes = c.bytes(c.in(0)), n = c.elements(c.out(0));
+  ElementType dtype = c.dtype(c.out(0));
+  return [s, out, x, bytes, n, dtype, op, group](const RunOptions &) {
+    if (out != x)
+      s->device.copy_device_to_device(out, x, bytes);
+    s->collectives->all_reduce(out, n, dtype, op, group);
+  };
+}
+
+// g: all-reduce (sum) forward.
+Thunk g(OpContext &c) { return reduce(c, ReduceOp::Sum); }
+
+Thunk all_reduce(OpContext &c) {
+  std::string kind = c.string("reduce");
+  if (kind != "sum" && kind != "max")
+    throw c.error("unknown reduction '" + kind + "' (expected sum or max)");
+  return reduce(c, kind == "sum" ? ReduceOp::Sum : ReduceOp::Max);
+}
+
+// Concatenates the group's tensors along `dim`.
+Thunk all_gather(OpContext &c) {
+  Group group = c.group();
+  auto in = c.shape(c.in(0));
+  int64_t dim = c.integer("dim");
+  if (dim < 0 || dim >= int64_t(in.size()))
+    throw c.error("dim " + std::to_string(dim) + " is outside " +
+                  shape_string(in));
+  int parts = c.s.comm.size(group);
+  std::vector<int64_t> want = in;
+  want[dim] *= parts;
+  c.expect_shape(c.shape(c.out(0)), want, "the result");
+  size_t n = c.elements(c.in(0));
+  ElementType dtype = c.dtype(c.in(0));
+  size_t esize = element_size(dtype);
+  c.s.reserve(0, n * parts * esize);
+  uint64_t outer = 1, chunk = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= uint64_t(in[d]);
+  for (size_t d = dim; d < in.size(); ++d)
+    chunk *= uint64_t(in[d]);
+  ExecState *s = &c.s;
+  char *out = static_cast<char *>(c.ptr(c.out(0)));
+  const void *x = c.ptr(c.in(0));
+  return [s, out, x, n, dtype, esize, parts, outer, chunk,
+          group](const RunOptions &) {
+    char *gathered = reinterpret_cast<char *>(s->scratch(0));
+    s->collectives->all_gather(x, gathered, n, dtype, group);
+    for (uint64_t o = 0; o < outer; ++o)
+      for (int r = 0; r < parts; ++r)
+        s->device.copy_device_to_device(
+            out + ((o * parts + r) * chunk) * esize,
+            gathered + (uint64_t(r) * n + o * chunk) * esize, chunk * esize);
+  };
+}
+
+// One all-reduce over the contiguous span of consecutive parameters.
+Thunk bucket_all_reduce(OpContext &c) {
+  Group group = c.group();
+  std::vector<int> params;
+  for (const std::string &name : split_names(c.string("params"))) {
+    auto it = c.s.param_index.find(name);
+    if (it == c.s.param_index.end())
+      throw c.error("names '" + name + "', which is not a parameter");
+    params.push_back(it->second);
+  }
+  std::sort(params.begin(), params.end());
+  for (size_t i = 1; i < params.size(); ++i)
+    if (params[i] != params[i - 1] + 1)
+      throw c.error("lists parameters that are not consecutive in the "
+                    "program, so their gradients are not one span");
+  if (!c.s.grads)
+    throw c.error("the program has no gradient buffers");
+  size_t begin = c.s.grad_offsets[params.front()];
+  size_t end = c.s.grad_offsets[params.back()] +
+               c.s.slices[params.back()].local_elements();
+  ExecState *s = &c.s;
+  float *span = c.s.grads + begin;
+  return [s, span, n = end - begin, group](const RunOptions &) {
+    s->collectives->all_reduce(span, n, ElementType::F32, ReduceOp::Sum, group);
+  };
+}
+
+} // namespace
+
+void register_collective_ops(OpRegistry &r) {
+  r.add("f", f);
+  r.add("g", g);
+  r.add("all_reduce", all_reduce);
+  r.add("all_gather", all_gather);
+  r.add("bucket_all_reduce", bucket_all_reduce);
+}
+
+} // namespace tpc

@@ -1,0 +1,167 @@
+//===- Elementwise.cpp - gelu, dropout, add, scale, weighted sum, fill ----===//
+
+#include "runtime/exec/ops/Op.h"
+
+#include <algorithm>
+
+namespace tpc {
+namespace {
+
+Thunk gelu(OpContext &c) {
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, x, n](const RunOptions &) { k.gelu_forward(out, x, n); };
+}
+
+Thunk gelu_grad(OpContext &c) {
+  c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "the input");
+  const Kernels &k = c.kernels();
+  Device *dev = &c.s.device;
+  void *dx = c.ptr(c.out(0)), *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
+  size_t n = c.elements(c.in(0)), bytes = c.bytes(c.out(0));
+  return [&k, dev, dx, d, x, n, bytes](const RunOptions &) {
+    dev->zero(dx, bytes);
+    k.gelu_backward(dx, x, d, n);
+  };
+}
+
+/// The dropout index map of an activation of this rank: its data-parallel
+/// rank's sequences and, for a per_rank stream, its tensor-parallel slice.
+GlobalIndexMap dropout_map(OpContext &c, int tensor, bool per_rank) {
+  std::vector<int64_t> global = c.shape(tensor);
+  GlobalIndexMap map;
+  int tp = c.s.comm.tp_size();
+  if (per_rank && c.find("layout")) {
+    const program::Layout &layout = c.layout("layout");
+    if (layout.kind() == program::Layout::SPLIT) {
+      if (layout.dim() < 0 || layout.dim() >= int64_t(global.size()))
+        throw c.error("layout dimension " + std::to_string(layout.dim()) +
+                      " is outside " + shape_string(global));
+      global[layout.dim()] *= tp;
+      map = GlobalIndexMap(
+          global,
+          SliceSpec::split(global, int(layout.dim()), c.s.comm.tp_rank(), tp,
+                           std::max<int64_t>(1, layout.blocks())));
+    }
+  }
+  // Data-parallel ranks hold consecutive sequences of the global batch
+  // along the outermost dimension.
+  uint64_t n = 1;
+  for (int64_t d : global)
+    n *= uint64_t(d);
+  map.base = uint64_t(c.s.comm.dp_rank()) * n;
+  return map;
+}
+
+Thunk dropout(OpContext &c) {
+  double p = c.real("p");
+  std::string stream = c.string("stream");
+  if (stream != "replicated" && stream != "per_rank")
+    throw c.error("unknown stream '" + stream +
+                  "' (expected replicated or per_rank)");
+  GlobalIndexMap map = dropout_map(c, c.in(0), stream == "per_rank");
+  uint64_t key = uint64_t(c.integer("key"));
+  const Kernels &k = c.kernels();
+  Device *dev = &c.s.device;
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t n = c.elements(c.in(0)), bytes = c.bytes(c.in(0));
+  return [&k, dev, out, x, n, bytes, p, key, map](const RunOptions &o) {
+    if (!o.training || p == 0.0) {
+      if (out != x)
+        dev->copy_device_to_device(out, x, bytes);
+      return;
+    }
+    k.dropout_forward(out, x, n, DropoutParams{float(p), o.seed, o.step, key},
+                      map);
+  };
+}
+
+Thunk add(OpContext &c) {
+  c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "the right operand");
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *a = c.ptr(c.in(0)), *b = c.ptr(c.in(1));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, a, b, n](const RunOptions &) {
+    k.residual_forward(out, a, b, n);
+  };
+}
+
+Thunk scale(OpContext &c) {
+  float factor = float(c.real("factor"));
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, x, n, factor](const RunOptions &) {
+    k.scale_forward(out, x, factor, n);
+  };
+}
+
+// out = sum_i alpha[i] * x_i.
+Thunk weighted_sum(OpContext &c) {
+  int k_ = c.num_inputs() - 1;
+  c.expect_shape(c.shape(c.in(0)), {k_}, "alpha");
+  std::vector<const void *> xs;
+  for (int i = 1; i <= k_; ++i) {
+    c.expect_shape(c.shape(c.in(i)), c.shape(c.in(1)), "a combined input");
+    xs.push_back(c.ptr(c.in(i)));
+  }
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *alpha = c.ptr(c.in(0));
+  size_t n = c.elements(c.in(1));
+  return [&k, out, alpha, xs, k_, n](const RunOptions &) {
+    k.weighted_sum_forward(out, xs.data(), alpha, k_, n);
+  };
+}
+
+// (dalpha, dx_1..dx_k) of sum_i alpha[i] * x_i.
+Thunk weighted_sum_grad(OpContext &c) {
+  int k_ = c.num_inputs() - 2;
+  if (c.num_outputs() != k_ + 1)
+    throw c.error("has " + std::to_string(c.num_outputs()) +
+                  " results, expected " + std::to_string(k_ + 1));
+  c.expect_shape(c.shape(c.in(1)), {k_}, "alpha");
+  std::vector<const void *> xs;
+  std::vector<void *> dxs;
+  std::vector<std::pair<void *, size_t>> zeroed;
+  for (int i = 0; i < k_; ++i) {
+    c.expect_shape(c.shape(c.in(2 + i)), c.shape(c.in(0)), "a combined input");
+    xs.push_back(c.ptr(c.in(2 + i)));
+    dxs.push_back(c.ptr(c.out(1 + i)));
+  }
+  for (int i = 0; i <= k_; ++i)
+    zeroed.push_back({c.ptr(c.out(i)), c.bytes(c.out(i))});
+  const Kernels &k = c.kernels();
+  Device *dev = &c.s.device;
+  void *dalpha = c.ptr(c.out(0)), *d = c.ptr(c.in(0)), *alpha = c.ptr(c.in(1));
+  size_t n = c.elements(c.in(0));
+  return
+      [&k, dev, zeroed, xs, dxs, dalpha, d, alpha, k_, n](const RunOptions &) {
+        for (auto [p, bytes] : zeroed)
+          dev->zero(p, bytes);
+        k.weighted_sum_backward(dxs.data(), dalpha, d, xs.data(), alpha, k_, n);
+      };
+}
+
+Thunk fill(OpContext &c) {
+  float value = float(c.real("value"));
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0));
+  size_t n = c.elements(c.out(0));
+  return [&k, out, value, n](const RunOptions &) { k.fill(out, value, n); };
+}
+
+} // namespace
+
+void register_elementwise_ops(OpRegistry &r) {
+  r.add("gelu", gelu);
+  r.add("gelu_grad", gelu_grad);
+  r.add("dropout", dropout);
+  r.add("add", add);
+  r.add("scale", scale);
+  r.add("weighted_sum", weighted_sum);
+  r.add("weighted_sum_grad", weighted_sum_grad);
+  r.add("fill", fill);
+}
+
+} // namespace tpc

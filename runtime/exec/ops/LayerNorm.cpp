@@ -1,0 +1,71 @@
+//===- LayerNorm.cpp - Layer normalization and its gradient ---------------===//
+
+#include "runtime/exec/ops/Op.h"
+
+#include <cmath>
+
+namespace tpc {
+namespace {
+
+double epsilon(OpContext &c) {
+  double eps = c.real("epsilon");
+  if (std::fabs(eps - 1e-5) > 1e-12)
+    throw c.error("epsilon " + std::to_string(eps) +
+                  " is not supported: the kernels use GPT-2's 1e-5");
+  return eps;
+}
+
+// out (N,C) = (x - mean) * rstd * gamma + beta.
+Thunk layernorm(OpContext &c) {
+  epsilon(c);
+  OpContext::Rows r = c.rows(c.in(0));
+  c.expect_shape(c.shape(c.in(1)), {r.C}, "gamma");
+  c.expect_shape(c.shape(c.in(2)), {r.C}, "beta");
+  c.s.reserve(0, size_t(r.N) * sizeof(float));
+  c.s.reserve(1, size_t(r.N) * sizeof(float));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *g = c.ptr(c.in(1)),
+       *b = c.ptr(c.in(2));
+  return [&k, s, out, x, g, b, r](const RunOptions &) {
+    k.layernorm_forward(out, s->scratch(0), s->scratch(1), x, g, b, r.N, r.C);
+  };
+}
+
+// Recomputes the row statistics, then (dx, dgamma, dbeta).
+Thunk layernorm_grad(OpContext &c) {
+  epsilon(c);
+  OpContext::Rows r = c.rows(c.in(1));
+  c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  c.expect_shape(c.shape(c.in(2)), {r.C}, "gamma");
+  const Kernels &k = c.kernels();
+  size_t esize = element_size(k.dtype());
+  c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
+  c.s.reserve(1, size_t(r.N) * sizeof(float));
+  c.s.reserve(2, size_t(r.N) * sizeof(float));
+  c.s.reserve(3, size_t(r.C) * esize); // a zero beta
+  ExecState *s = &c.s;
+  void *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *g = c.ptr(c.in(2));
+  void *dx = c.ptr(c.out(0)), *dg = c.ptr(c.out(1)), *db = c.ptr(c.out(2));
+  size_t bx = c.bytes(c.out(0)), bg = c.bytes(c.out(1)), bb = c.bytes(c.out(2));
+  return
+      [&k, s, d, x, g, dx, dg, db, bx, bg, bb, r, esize](const RunOptions &) {
+        float *mean = s->scratch(1), *rstd = s->scratch(2);
+        s->device.zero(s->scratch(3), size_t(r.C) * esize);
+        k.layernorm_forward(s->scratch(0), mean, rstd, x, g, s->scratch(3), r.N,
+                            r.C);
+        s->device.zero(dx, bx);
+        s->device.zero(dg, bg);
+        s->device.zero(db, bb);
+        k.layernorm_backward(dx, dg, db, d, x, g, mean, rstd, r.N, r.C);
+      };
+}
+
+} // namespace
+
+void register_layernorm_ops(OpRegistry &r) {
+  r.add("layernorm", layernorm);
+  r.add("layernorm_grad", layernorm_grad);
+}
+
+} // namespace tpc

@@ -1,0 +1,105 @@
+//===- Linear.cpp - Linear layers and bias additions ----------------------===//
+
+#include "runtime/exec/ops/Op.h"
+
+namespace tpc {
+namespace {
+
+/// The output width of x (N,C) . W, checking W against C; transposed: W
+/// (OC,C).
+int output_width(OpContext &c, int weight, int C, bool transposed) {
+  auto w = c.shape(c.in(weight));
+  if (w.size() != 2 || w[transposed ? 1 : 0] != C)
+    throw c.error("weight " + shape_string(w) + " does not match input width " +
+                  std::to_string(C));
+  return int(w[transposed ? 0 : 1]);
+}
+
+// out (N,OC) = x (N,C) . W (C,OC) [+ b]; transposed: W (OC,C).
+Thunk linear(OpContext &c) {
+  OpContext::Rows r = c.rows(c.in(0));
+  bool transposed = c.flag("transposed");
+  int OC = output_width(c, 1, r.C, transposed);
+  const void *bias = nullptr;
+  if (c.num_inputs() == 3) {
+    c.expect_shape(c.shape(c.in(2)), {OC}, "the bias");
+    bias = c.ptr(c.in(2));
+  }
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *w = c.ptr(c.in(1));
+  return [&k, out, x, w, bias, r, OC, transposed](const RunOptions &) {
+    k.matmul_forward(out, x, w, bias, r.N, r.C, OC, transposed);
+  };
+}
+
+// (dx, dW[, db]) of out = x . W [+ b].
+Thunk linear_grad(OpContext &c) {
+  OpContext::Rows r = c.rows(c.in(1));
+  bool transposed = c.flag("transposed");
+  int OC = output_width(c, 2, r.C, transposed);
+  OpContext::Rows d = c.rows(c.in(0));
+  if (d.N != r.N || d.C != OC)
+    throw c.error("dout " + shape_string(c.shape(c.in(0))) +
+                  " does not match the input and weight");
+  int results = 2 + int(c.flag("bias"));
+  if (c.num_outputs() != results)
+    throw c.error("has " + std::to_string(c.num_outputs()) +
+                  " results, expected " + std::to_string(results));
+  const Kernels &k = c.kernels();
+  Device *dev = &c.s.device;
+  std::vector<std::pair<void *, size_t>> zeroed;
+  for (int i = 0; i < results; ++i)
+    zeroed.push_back({c.ptr(c.out(i)), c.bytes(c.out(i))});
+  void *dx = c.ptr(c.out(0)), *dw = c.ptr(c.out(1));
+  void *db = results == 3 ? c.ptr(c.out(2)) : nullptr;
+  void *dout = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *w = c.ptr(c.in(2));
+  return [&k, dev, zeroed, dx, dw, db, dout, x, w, r, OC,
+          transposed](const RunOptions &) {
+    for (auto [p, n] : zeroed)
+      dev->zero(p, n);
+    k.matmul_backward(dx, dw, db, dout, x, w, r.N, r.C, OC, transposed);
+  };
+}
+
+// out (N,C) = x (N,C) + b (C): a rank-one update ones(N) b^T on a copy of
+// x, exact because each element gets a single addition.
+Thunk bias_add(OpContext &c) {
+  OpContext::Rows r = c.rows(c.in(0));
+  c.expect_shape(c.shape(c.in(1)), {r.C}, "the bias");
+  const Kernels &k = c.kernels();
+  c.s.reserve_ones(k, r.N);
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *b = c.ptr(c.in(1));
+  size_t bytes = c.bytes(c.in(0));
+  return [&k, s, out, x, b, bytes, r](const RunOptions &) {
+    if (out != x)
+      s->device.copy_device_to_device(out, x, bytes);
+    k.gemm(false, false, r.N, r.C, 1, 1.0f, s->ones(k.dtype()), 1, b, r.C, 1.0f,
+           out, r.C);
+  };
+}
+
+// db (C) = ones(N)^T . dout (N,C).
+Thunk bias_add_grad(OpContext &c) {
+  OpContext::Rows r = c.rows(c.in(0));
+  c.expect_shape(c.shape(c.out(0)), {r.C}, "the result");
+  const Kernels &k = c.kernels();
+  c.s.reserve_ones(k, r.N);
+  ExecState *s = &c.s;
+  void *db = c.ptr(c.out(0)), *d = c.ptr(c.in(0));
+  return [&k, s, db, d, r](const RunOptions &) {
+    k.gemm(false, false, 1, r.C, r.N, 1.0f, s->ones(k.dtype()), r.N, d, r.C,
+           0.0f, db, r.C);
+  };
+}
+
+} // namespace
+
+void register_linear_ops(OpRegistry &r) {
+  r.add("linear", linear);
+  r.add("linear_grad", linear_grad);
+  r.add("bias_add", bias_add);
+  r.add("bias_add_grad", bias_add_grad);
+}
+
+} // namespace tpc

@@ -1,0 +1,215 @@
+//===- Op.cpp - The op registry of the executor ---------------------------===//
+
+#include "runtime/exec/ops/Op.h"
+
+#include <algorithm>
+
+namespace tpc {
+
+using program::Attribute;
+
+std::string OpContext::where() const {
+  return "instruction " + std::to_string(index) + " (" + inst.op() +
+         ") of function '" + fn.name() + "'";
+}
+
+std::runtime_error OpContext::error(const std::string &what) const {
+  return std::runtime_error(where() + ": " + what);
+}
+
+const Attribute *OpContext::find(const std::string &name) const {
+  auto it = inst.attrs().find(name);
+  return it == inst.attrs().end() ? nullptr : &it->second;
+}
+
+namespace {
+const Attribute &need(const OpContext &c, const std::string &name) {
+  const Attribute *a = c.find(name);
+  if (!a)
+    throw c.error("has no attribute '" + name +
+                  "'; recompile the model with tpc-compile");
+  return *a;
+}
+} // namespace
+
+int64_t OpContext::integer(const std::string &name) const {
+  const Attribute &a = need(*this, name);
+  if (a.value_case() != Attribute::kI)
+    throw error("attribute '" + name + "' is not an integer");
+  return a.i();
+}
+
+std::optional<int64_t>
+OpContext::optional_integer(const std::string &name) const {
+  if (!find(name))
+    return std::nullopt;
+  return integer(name);
+}
+
+double OpContext::real(const std::string &name) const {
+  const Attribute &a = need(*this, name);
+  if (a.value_case() == Attribute::kI)
+    return double(a.i());
+  if (a.value_case() != Attribute::kF)
+    throw error("attribute '" + name + "' is not a number");
+  return a.f();
+}
+
+std::string OpContext::string(const std::string &name) const {
+  const Attribute &a = need(*this, name);
+  if (a.value_case() != Attribute::kS)
+    throw error("attribute '" + name + "' is not a string");
+  return a.s();
+}
+
+bool OpContext::flag(const std::string &name) const {
+  const Attribute *a = find(name);
+  if (!a)
+    return false;
+  if (a->value_case() != Attribute::kFlag)
+    throw error("attribute '" + name + "' is not a flag");
+  return a->flag();
+}
+
+const program::Layout &OpContext::layout(const std::string &name) const {
+  const Attribute &a = need(*this, name);
+  if (a.value_case() != Attribute::kLayout)
+    throw error("attribute '" + name + "' is not a layout");
+  return a.layout();
+}
+
+Group OpContext::group() const {
+  std::string name = string("group");
+  try {
+    return parse_group(name);
+  } catch (const std::runtime_error &e) {
+    throw error(e.what());
+  }
+}
+
+int OpContext::count(const std::string &name) const {
+  return checked_int(integer(name), name.c_str());
+}
+
+std::vector<int64_t> OpContext::shape(int id) const {
+  const program::Tensor &t = s.program.tensors(id);
+  return {t.shape().begin(), t.shape().end()};
+}
+
+uint64_t OpContext::elements(int id) const {
+  return uint64_t(numElements(s.program.tensors(id).shape()));
+}
+
+uint64_t OpContext::bytes(int id) const {
+  const program::Tensor &t = s.program.tensors(id);
+  return uint64_t(numElements(t.shape()) * dtypeBytes(t.dtype()));
+}
+
+ElementType OpContext::dtype(int id) const {
+  return element_type_of(s.program.tensors(id).dtype());
+}
+
+const Kernels &OpContext::kernels() const {
+  ElementType storage = ElementType::F32;
+  bool found = false;
+  for (int i = 0; i < num_inputs() && !found; ++i)
+    if (dtype(in(i)) != ElementType::I32) {
+      storage = dtype(in(i));
+      found = true;
+    }
+  for (int i = 0; i < num_outputs() && !found; ++i)
+    if (dtype(out(i)) != ElementType::I32) {
+      storage = dtype(out(i));
+      found = true;
+    }
+  const Kernels *k = s.backend.kernels(storage);
+  if (!k)
+    throw error(std::string("the ") + s.backend.name() +
+                " backend has no kernels for " + element_type_name(storage) +
+                " tensors");
+  return *k;
+}
+
+int OpContext::checked_int(int64_t v, const char *what) const {
+  if (v < 0 || v > INT32_MAX)
+    throw error(std::string(what) + " = " + std::to_string(v) +
+                " is out of range");
+  return int(v);
+}
+
+OpContext::Rows OpContext::rows(int id) const {
+  std::vector<int64_t> sh = shape(id);
+  if (sh.empty())
+    throw error("expects a tensor of rank >= 1");
+  int64_t n = 1;
+  for (size_t d = 0; d + 1 < sh.size(); ++d)
+    n *= sh[d];
+  return {checked_int(n, "rows"), checked_int(sh.back(), "columns")};
+}
+
+void OpContext::expect_shape(const std::vector<int64_t> &got,
+                             const std::vector<int64_t> &want,
+                             const char *what) const {
+  if (got != want)
+    throw error(std::string(what) + " has shape " + shape_string(got) +
+                ", expected " + shape_string(want));
+}
+
+int OpContext::param(int operand) const {
+  std::string name = string("name");
+  auto it = s.param_index.find(name);
+  if (it == s.param_index.end())
+    throw error("names '" + name +
+                "', which is not a parameter of the "
+                "program");
+  if (operand >= 0)
+    expect_shape(shape(in(operand)), s.slices[it->second].local_shape,
+                 "the gradient");
+  return it->second;
+}
+
+int OpContext::position(int operand) const {
+  int id = in(operand);
+  if (dtype(id) != ElementType::I32 || elements(id) != 1)
+    throw error("expects the position as an i32 scalar");
+  if (std::find(fn.inputs().begin(), fn.inputs().end(), id) ==
+      fn.inputs().end())
+    throw error("expects the position as an input of the function");
+  return id;
+}
+
+void OpRegistry::add(const std::string &op, PrepareFn prepare) {
+  if (!prepare_.emplace(op, prepare).second)
+    throw std::logic_error("op '" + op + "' is registered twice");
+}
+
+PrepareFn OpRegistry::find(const std::string &op) const {
+  auto it = prepare_.find(op);
+  return it == prepare_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> OpRegistry::ops() const {
+  std::vector<std::string> names;
+  for (const auto &[name, fn] : prepare_)
+    names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+const OpRegistry &op_registry() {
+  static const OpRegistry registry = [] {
+    OpRegistry r;
+    register_embedding_ops(r);
+    register_layernorm_ops(r);
+    register_linear_ops(r);
+    register_attention_ops(r);
+    register_elementwise_ops(r);
+    register_loss_ops(r);
+    register_collective_ops(r);
+    register_optimizer_ops(r);
+    return r;
+  }();
+  return registry;
+}
+
+} // namespace tpc

@@ -1,0 +1,144 @@
+//===- Op.h - The op registry of the executor -------------------*- C++ -*-===//
+//
+// Each op family (runtime/exec/ops/<Family>.cpp) registers a prepare
+// function per op, forward and grad alike. Executor::prepare calls it once
+// per instruction with an OpContext: it checks the operands' shapes and
+// dtypes, decodes the attributes into a typed struct, resolves device
+// pointers and kernels, reserves scratch, and returns a thunk that captures
+// all of it. Running an entry point calls its thunks in order: no string
+// look-ups, no attribute parsing, no host round trips.
+//
+// Operand and result counts and the presence and kind of attributes are
+// checked before prepare runs, from the schema generated from the ODS
+// definitions (runtime/program/OpSchema.inc).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_EXEC_OPS_OP_H
+#define TPC_RUNTIME_EXEC_OPS_OP_H
+
+#include "runtime/exec/Executor.h"
+#include "runtime/exec/State.h"
+#include "runtime/program/ProgramFile.h"
+
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tpc {
+
+/// One prepared instruction.
+using Thunk = std::function<void(const RunOptions &)>;
+
+/// What running an entry point does, prepared once.
+struct Plan {
+  std::vector<Thunk> thunks;
+  /// Host-side checks and per-step device scalar writes before the first
+  /// thunk (a decode position against its KV cache), and bookkeeping after
+  /// the last one.
+  std::vector<std::function<void()>> before, after;
+  /// Whether `before` already writes the optimizer step to the device.
+  bool writes_optimizer_step = false;
+};
+
+/// One instruction as a prepare function sees it.
+class OpContext {
+public:
+  OpContext(ExecState &s, Plan &plan, const program::Function &fn, int index)
+      : s(s), plan(plan), fn(fn), index(index), inst(fn.body(index)) {}
+
+  ExecState &s;
+  Plan &plan;
+  const program::Function &fn;
+  const int index;
+  const program::Instruction &inst;
+
+  int in(int i) const { return inst.inputs(i); }
+  int out(int i) const { return inst.outputs(i); }
+  int num_inputs() const { return inst.inputs_size(); }
+  int num_outputs() const { return inst.outputs_size(); }
+
+  std::string where() const;
+  std::runtime_error error(const std::string &what) const;
+
+  //===--------------------------------------------------------------------===//
+  // Attributes (their presence and kind were checked against the schema)
+  //===--------------------------------------------------------------------===//
+
+  const program::Attribute *find(const std::string &name) const;
+  int64_t integer(const std::string &name) const;
+  std::optional<int64_t> optional_integer(const std::string &name) const;
+  double real(const std::string &name) const;
+  std::string string(const std::string &name) const;
+  /// Unit attributes: present means true.
+  bool flag(const std::string &name) const;
+  const program::Layout &layout(const std::string &name) const;
+  Group group() const;
+  /// An integer attribute that must fit an int and be >= 0.
+  int count(const std::string &name) const;
+
+  //===--------------------------------------------------------------------===//
+  // Tensors
+  //===--------------------------------------------------------------------===//
+
+  std::vector<int64_t> shape(int id) const;
+  uint64_t elements(int id) const;
+  uint64_t bytes(int id) const;
+  ElementType dtype(int id) const;
+  void *ptr(int id) const { return s.ptrs[id]; }
+  float *f32(int id) const { return static_cast<float *>(s.ptrs[id]); }
+  int *i32(int id) const { return static_cast<int *>(s.ptrs[id]); }
+
+  /// The kernel table of the op's storage type: that of its first floating
+  /// operand or result. Throws when the backend has none.
+  const Kernels &kernels() const;
+
+  /// N rows of C: a tensor [..., C].
+  struct Rows {
+    int N, C;
+  };
+  Rows rows(int id) const;
+  void expect_shape(const std::vector<int64_t> &got,
+                    const std::vector<int64_t> &want, const char *what) const;
+  int checked_int(int64_t v, const char *what) const;
+  /// The index of the parameter named by the `name` attribute; checks that
+  /// operand `operand` (if >= 0) has the parameter's local shape.
+  int param(int operand) const;
+  /// Operand `operand`: a decode position, an i32 scalar input of the
+  /// function (its value is known on the host from set_input, so checks of
+  /// it read nothing back from the device). Returns the tensor id.
+  int position(int operand) const;
+};
+
+using PrepareFn = Thunk (*)(OpContext &);
+
+class OpRegistry {
+public:
+  void add(const std::string &op, PrepareFn prepare);
+  /// Null when no family registered `op`.
+  PrepareFn find(const std::string &op) const;
+  std::vector<std::string> ops() const;
+
+private:
+  std::unordered_map<std::string, PrepareFn> prepare_;
+};
+
+/// Every family's ops.
+const OpRegistry &op_registry();
+
+// One per file under runtime/exec/ops/.
+void register_embedding_ops(OpRegistry &r);
+void register_layernorm_ops(OpRegistry &r);
+void register_linear_ops(OpRegistry &r);
+void register_attention_ops(OpRegistry &r);
+void register_elementwise_ops(OpRegistry &r);
+void register_loss_ops(OpRegistry &r);
+void register_collective_ops(OpRegistry &r);
+void register_optimizer_ops(OpRegistry &r);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_EXEC_OPS_OP_H

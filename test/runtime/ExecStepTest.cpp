@@ -1,0 +1,230 @@
+//===- ExecStepTest.cpp - A training step reads nothing back --------------===//
+//
+// A tied-embedding bigram model as a program: train_step (embedding, tied
+// logits, cross-entropy and their gradients) and apply_step (gradient norm,
+// clipping scale, AdamW). Running both must not copy anything from the
+// device nor wait for it: the loss adjoint, learning rate, gradient scale
+// and optimizer step stay on the device. The loss must still go down.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/backends/cpu/CpuBackend.h"
+#include "runtime/exec/Executor.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tpc;
+
+namespace {
+
+/// The CPU device, counting what would make a GPU wait.
+class CountingDevice final : public Device {
+public:
+  explicit CountingDevice(Device &inner) : inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  void *alloc(size_t bytes) override { return inner_.alloc(bytes); }
+  void free(void *ptr) override { inner_.free(ptr); }
+  void copy_host_to_device(void *dst, const void *src, size_t bytes) override {
+    inner_.copy_host_to_device(dst, src, bytes);
+  }
+  void copy_device_to_host(void *dst, const void *src, size_t bytes) override {
+    ++reads;
+    inner_.copy_device_to_host(dst, src, bytes);
+  }
+  void copy_device_to_device(void *dst, const void *src,
+                             size_t bytes) override {
+    inner_.copy_device_to_device(dst, src, bytes);
+  }
+  void zero(void *ptr, size_t bytes) override { inner_.zero(ptr, bytes); }
+  void synchronize() override {
+    ++waits;
+    inner_.synchronize();
+  }
+  Event create_event() override { return inner_.create_event(); }
+  void destroy_event(Event e) override { inner_.destroy_event(e); }
+  void record(Event e, Stream s) override { inner_.record(e, s); }
+  void wait(Stream s, Event e) override { inner_.wait(s, e); }
+
+  int reads = 0, waits = 0;
+
+private:
+  Device &inner_;
+};
+
+class CountingBackend final : public Backend {
+public:
+  std::string name() const override { return cpu_.name(); }
+  Device &device() override { return device_; }
+  const Kernels *kernels(ElementType t) const override {
+    return cpu_.kernels(t);
+  }
+  CountingDevice &counter() { return device_; }
+
+private:
+  CpuBackend cpu_;
+  CountingDevice device_{cpu_.device()};
+};
+
+struct Builder {
+  program::Program prog;
+  int64_t offset = 0;
+
+  int tensor(std::vector<int64_t> shape, program::DType dtype,
+             program::Tensor::Storage storage) {
+    program::Tensor *t = prog.add_tensors();
+    t->set_id(prog.tensors_size() - 1);
+    t->set_name("t" + std::to_string(t->id()));
+    t->set_dtype(dtype);
+    for (int64_t d : shape)
+      t->add_shape(d);
+    t->set_storage(storage);
+    t->set_offset(-1);
+    if (storage == program::Tensor::ACTIVATION) {
+      t->set_offset(offset);
+      int64_t n = 4;
+      for (int64_t d : shape)
+        n *= d;
+      offset += (n + 63) / 64 * 64;
+    }
+    return t->id();
+  }
+  int act(std::vector<int64_t> shape, program::DType d = program::F32) {
+    return tensor(std::move(shape), d, program::Tensor::ACTIVATION);
+  }
+  int input(std::vector<int64_t> shape, program::DType d = program::F32) {
+    return tensor(std::move(shape), d, program::Tensor::INPUT);
+  }
+  static program::Instruction *inst(program::Function *fn,
+                                    const std::string &op, std::vector<int> in,
+                                    std::vector<int> out) {
+    program::Instruction *i = fn->add_body();
+    i->set_op(op);
+    for (int x : in)
+      i->add_inputs(x);
+    for (int x : out)
+      i->add_outputs(x);
+    return i;
+  }
+};
+
+constexpr int B = 2, T = 7, C = 12, V = 13;
+
+program::Program bigram_program() {
+  Builder b;
+  program::Program &p = b.prog;
+  p.set_version(1);
+  p.set_tp(1);
+  p.set_dp(1);
+  int wte = b.tensor({V, C}, program::F32, program::Tensor::PARAMETER);
+  program::Parameter *param = p.add_parameters();
+  param->set_name("wte");
+  param->set_tensor(wte);
+  param->mutable_init()->set_std(0.02);
+  param->add_global_shape(V);
+  param->add_global_shape(C);
+
+  program::Function *train = p.add_functions();
+  train->set_name("train_step");
+  int ids = b.input({B, T}, program::I32), tg = b.input({B, T}, program::I32);
+  train->add_inputs(ids);
+  train->add_inputs(tg);
+  int x = b.act({B, T, C}), logits = b.act({B, T, V});
+  int loss = b.act({}), count = b.act({}, program::I32), one = b.act({});
+  int dlogits = b.act({B, T, V}), dx = b.act({B, T, C}), dw1 = b.act({V, C}),
+      dw2 = b.act({V, C});
+  Builder::inst(train, "embedding", {wte, ids}, {x});
+  (*Builder::inst(train, "linear", {x, wte}, {logits})
+        ->mutable_attrs())["transposed"]
+      .set_flag(true);
+  auto ce = Builder::inst(train, "cross_entropy", {logits, tg}, {loss, count});
+  (*ce->mutable_attrs())["ignore_index"].set_i(-1);
+  (*Builder::inst(train, "fill", {}, {one})->mutable_attrs())["value"].set_f(
+      1.0);
+  auto ceg =
+      Builder::inst(train, "cross_entropy_grad", {logits, tg, one}, {dlogits});
+  (*ceg->mutable_attrs())["ignore_index"].set_i(-1);
+  (*Builder::inst(train, "linear_grad", {dlogits, x, wte}, {dx, dw1})
+        ->mutable_attrs())["transposed"]
+      .set_flag(true);
+  Builder::inst(train, "embedding_grad", {dx, ids}, {dw2});
+  for (int g : {dw1, dw2})
+    (*Builder::inst(train, "accumulate_grad", {g}, {})->mutable_attrs())["name"]
+        .set_s("wte");
+  train->add_outputs(loss);
+  train->add_outputs(count);
+
+  program::Function *apply = p.add_functions();
+  apply->set_name("apply_step");
+  int lr = b.input({}), inv = b.input({});
+  apply->add_inputs(lr);
+  apply->add_inputs(inv);
+  int g = b.act({V, C}), ss = b.act({}), norm = b.act({}), scale = b.act({});
+  (*Builder::inst(apply, "get_grad", {}, {g})->mutable_attrs())["name"].set_s(
+      "wte");
+  Builder::inst(apply, "sum_squares", {g}, {ss});
+  (*Builder::inst(apply, "grad_norm", {ss, inv}, {norm, scale})
+        ->mutable_attrs())["max_norm"]
+      .set_f(1.0);
+  auto adam =
+      Builder::inst(apply, "adamw_update", {g, lr, scale}, {})->mutable_attrs();
+  (*adam)["name"].set_s("wte");
+  (*adam)["beta1"].set_f(0.9);
+  (*adam)["beta2"].set_f(0.95);
+  (*adam)["eps"].set_f(1e-8);
+  (*adam)["weight_decay"].set_f(0.0);
+  apply->add_outputs(norm);
+  train->set_arena_bytes(b.offset);
+  apply->set_arena_bytes(b.offset);
+  return p;
+}
+
+TEST(ExecutorStepTest, TrainingStepsReadNothingBack) {
+  CountingBackend backend;
+  Comm comm(nullptr, nullptr);
+  comm.make_groups(1, 1);
+  Executor ex(bigram_program(), backend, comm);
+  ex.init_parameters(3);
+  const program::Function &train = ex.function("train_step");
+  const program::Function &apply = ex.function("apply_step");
+  ex.check(train);
+  ex.check(apply);
+
+  std::vector<int> ids(B * T), tg(B * T);
+  for (int i = 0; i < B * T; ++i) {
+    ids[i] = (i * 5) % V;
+    tg[i] = (ids[i] * 3 + 1) % V;
+  }
+  float first = 0, last = 0;
+  for (int step = 1; step <= 40; ++step) {
+    ex.zero_gradients();
+    ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
+    ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
+    float lr = 0.05f, inv = 1.0f / (B * T);
+    ex.set_input(apply, 0, &lr, sizeof(lr));
+    ex.set_input(apply, 1, &inv, sizeof(inv));
+    ex.set_optimizer_step(step);
+    CountingDevice &dev = backend.counter();
+    int reads = dev.reads, waits = dev.waits;
+    ex.run(train, RunOptions{true, 1, uint64_t(step)});
+    ex.run(apply);
+    EXPECT_EQ(dev.reads, reads) << "step " << step;
+    EXPECT_EQ(dev.waits, waits) << "step " << step;
+
+    float sum = 0;
+    int32_t count = 0;
+    ex.read_output(train, 0, &sum, sizeof(sum));
+    ex.read_output(train, 1, &count, sizeof(count));
+    ASSERT_EQ(count, B * T);
+    EXPECT_GT(dev.reads, reads); // the counter sees reads
+    float loss = sum / count;
+    if (step == 1)
+      first = loss;
+    last = loss;
+  }
+  EXPECT_NEAR(first, std::log(float(V)), 0.1f);
+  EXPECT_LT(last, 0.6f * first) << "first " << first << " last " << last;
+}
+
+} // namespace
