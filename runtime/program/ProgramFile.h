@@ -9,6 +9,7 @@
 #ifndef TPC_RUNTIME_PROGRAM_PROGRAMFILE_H
 #define TPC_RUNTIME_PROGRAM_PROGRAMFILE_H
 
+#include "runtime/program/Abi.h"
 #include "runtime/program/program.pb.h"
 
 #include <cstdint>
@@ -17,7 +18,7 @@
 namespace tpc {
 
 /// The program format this build writes and reads.
-inline constexpr uint32_t kProgramVersion = 1;
+inline constexpr uint32_t kProgramVersion = abi::kProgramVersion;
 
 /// Bytes per element of a program dtype; 0 for DTYPE_UNSPECIFIED.
 int64_t dtypeBytes(program::DType dtype);
