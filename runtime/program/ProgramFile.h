@@ -27,9 +27,10 @@ int64_t dtypeBytes(program::DType dtype);
 int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape);
 
 /// Serializes `prog` to `path` behind a `#!interpreter` line and makes the
-/// file executable. Writes a temporary file and renames it, so a failure
-/// never leaves a half-written program. Returns an empty string on success,
-/// otherwise a message naming the problem.
+/// file executable. Written atomically (AtomicFileWriter: a temporary file,
+/// fsynced, renamed), so a failure never leaves a half-written program.
+/// Returns an empty string on success, otherwise a message naming the
+/// problem.
 std::string writeProgramFile(const std::string &path,
                              const program::Program &prog,
                              const std::string &interpreter);

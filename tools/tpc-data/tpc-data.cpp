@@ -11,7 +11,7 @@
 #include "runtime/io/TokenFile.h"
 #include "runtime/tokenizer/Brown.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
-#include "runtime/tokenizer/ReadFile.h"
+#include "runtime/io/ReadFile.h"
 
 #include <CLI/CLI.hpp>
 
