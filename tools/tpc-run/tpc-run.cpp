@@ -9,7 +9,7 @@
 #include "runtime/comm/Comm.h"
 #include "runtime/run/Command.h"
 
-#include <CLI/CLI.hpp>
+#include "tools/common/Cli.h"
 
 using namespace tpc;
 
@@ -20,6 +20,7 @@ int main(int argc, char **argv) {
   CommandOptions opt;
   CLI::App app{"Runs a tpc program: `mpirun -np <tp*dp> tpc-run model.tpc "
                "<command>`, or `./model.tpc <command>`."};
+  cli::configure(app);
   app.require_subcommand(1);
   app.add_option("program", opt.program, "The program file from tpc-compile")
       ->required();
@@ -79,13 +80,9 @@ int main(int argc, char **argv) {
     sub->fallthrough();
   }
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    if (root)
-      return app.exit(e);
-    return e.get_exit_code();
-  }
+  // Every rank parses; world rank 0 speaks.
+  if (int status = cli::parse(app, argc, argv, root); status >= 0)
+    return status;
   opt.command = app.get_subcommands().front()->get_name();
   opt.train.seed = opt.seed;
   return run_program(comm, opt);
