@@ -205,17 +205,24 @@ int train_command(Session &s, const CommandOptions &opt) {
   // The loss curve, also after a stop: the log holds every step done.
   std::string png = plot_path(opt.log, opt.plot);
   auto draw = [&] {
-    if (!root || png.empty())
+    if (png.empty())
       return;
-    log.reset();
-    std::fflush(stdout);
-    std::string error = plot_loss_curve(opt.log, png);
-    if (!error.empty())
-      std::fprintf(stderr,
-                   "tpc-run: warning: no loss-curve plot: %s (the log %s is "
-                   "intact: `tpc-plot %s -o %s`)\n",
-                   error.c_str(), opt.log.c_str(), opt.log.c_str(),
-                   png.c_str());
+    // The other ranks wait for rank 0's plot here, patiently: after a stop
+    // signal they would otherwise give up on it at the exit barrier when
+    // matplotlib is slow to start on a loaded machine.
+    Comm::Patient patient(comm);
+    if (root) {
+      log.reset();
+      std::fflush(stdout);
+      std::string error = plot_loss_curve(opt.log, png);
+      if (!error.empty())
+        std::fprintf(stderr,
+                     "tpc-run: warning: no loss-curve plot: %s (the log %s is "
+                     "intact: `tpc-plot %s -o %s`)\n",
+                     error.c_str(), opt.log.c_str(), opt.log.c_str(),
+                     png.c_str());
+    }
+    comm.all_ok(true);
   };
   ProgressLine progress(
       stdout, opt.progress == "terminal" ||
