@@ -10,6 +10,7 @@
 
 #include "compiler/CostReport.h"
 #include "models/Models.h"
+#include "runtime/program/Abi.h"
 
 #include "dialects/tpc/TpcOps.h"
 
@@ -558,7 +559,7 @@ LogicalResult Analysis::run() {
 }
 
 func::FuncOp findFunction(ModuleOp module) {
-  if (auto forward = module.lookupSymbol<func::FuncOp>("forward"))
+  if (auto forward = module.lookupSymbol<func::FuncOp>(abi::kForward))
     return forward;
   func::FuncOp only;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -589,14 +590,14 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
   // Where tpc-plan-memory has run, its arenas are the memory the runtime
   // allocates; the training step's replaces the count of saved values.
   for (auto planned : module.getOps<func::FuncOp>()) {
-    auto arena = planned->getAttrOfType<IntegerAttr>("tpc.arena_bytes");
+    auto arena = planned->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr);
     if (!arena)
       continue;
     report.plannedArenas.emplace_back(planned.getSymName().str(),
                                       arena.getInt());
     // The planned arena is in the program's own dtypes (fp32 today); a
     // bf16/fp16 estimate keeps the count of saved values in that dtype.
-    if (planned.getSymName() == "train_step" &&
+    if (planned.getSymName() == abi::kTrainStep &&
         config.precision == Precision::fp32) {
       report.activationBytes = arena.getInt();
       report.activationsPlanned = true;

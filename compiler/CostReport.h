@@ -30,7 +30,9 @@ enum class Precision { fp32, bf16, fp16 };
 llvm::StringRef stringifyPrecision(Precision precision);
 std::optional<Precision> parsePrecision(llvm::StringRef name);
 
-/// What the report needs that the IR does not record (yet).
+/// What the report takes besides the module: the data-parallel size (the
+/// module's tpc.dp once tpc-compile has run; tpc-compile passes its --dp) and
+/// the compute dtype of the byte counts.
 struct CostReportConfig {
   int64_t dp = 1;
   Precision precision = Precision::fp32;

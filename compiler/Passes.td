@@ -40,7 +40,8 @@ def CostReport : Pass<"tpc-cost-report", "mlir::ModuleOp"> {
     Option<"format", "format", "std::string", "\"text\"",
            "text (aligned columns and a legend) or json">,
     Option<"dp", "dp", "int64_t", "1",
-           "data-parallel size (the IR does not record it yet)">,
+           "data-parallel size, as tpc-compile --dp (which tpc-compile also "
+           "records on the module as tpc.dp)">,
     Option<"precision", "precision", "std::string", "\"fp32\"",
            "compute dtype for the byte counts: fp32, bf16 or fp16 "
            "(bf16/fp16 add an fp32 master copy)">,

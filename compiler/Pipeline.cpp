@@ -6,6 +6,7 @@
 #include "compiler/RuntimeSupport.h"
 #include "dialects/tpc/TpcOps.h"
 #include "passes/Passes.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -169,6 +170,17 @@ LogicalResult tpc::compile(ModuleOp module, CompileOptions &options) {
 
 LogicalResult tpc::writeProgram(ModuleOp module, StringRef path,
                                 StringRef interpreter) {
+  // The program carries the report's FLOP count, so that tpc-run's MFU and
+  // the report are one model.
+  CostReportConfig config;
+  if (auto dp = module->getAttrOfType<IntegerAttr>(kDpAttrName))
+    config.dp = dp.getInt();
+  FailureOr<CostReport> cost = computeCostReport(module, config);
+  if (failed(cost))
+    return failure();
+  module->setAttr(abi::kModelFlopsAttr,
+                  IntegerAttr::get(IntegerType::get(module.getContext(), 64),
+                                   cost->modelFlopsPerToken));
   PassManager pm(module.getContext());
   ExportOptions exportOptions;
   exportOptions.output = path.str();

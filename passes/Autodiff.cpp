@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -24,8 +25,8 @@ using namespace mlir;
 using namespace tpc;
 
 namespace {
-constexpr StringLiteral kForward = "forward";
-constexpr StringLiteral kTrainStep = "train_step";
+constexpr StringLiteral kForward = abi::kForward;
+constexpr StringLiteral kTrainStep = abi::kTrainStep;
 
 /// Sums the gradient contributions of one parameter over all its reads and
 /// emits its accumulate_grad once the last read has been differentiated.

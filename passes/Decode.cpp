@@ -13,6 +13,7 @@
 #include "passes/MegatronRule.h"
 #include "passes/Passes.h"
 #include "passes/Utils.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -28,7 +29,7 @@ using namespace mlir;
 using namespace tpc;
 
 namespace {
-constexpr StringLiteral kDecodeStep = "decode_step";
+constexpr StringLiteral kDecodeStep = abi::kDecodeStep;
 
 /// The ops of `func` that `root` depends on.
 llvm::SmallPtrSet<Operation *, 32> opsFeeding(Value root) {

@@ -2,6 +2,7 @@
 
 #include "passes/MegatronRule.h"
 #include "passes/Passes.h"
+#include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -105,7 +106,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       return signalPassFailure();
     }
     program::Program prog;
-    prog.set_version(kProgramVersion);
+    prog.set_version(abi::kProgramVersion);
     prog.set_tp(getModuleTp(module));
     prog.set_dp(moduleInt(module, kDpAttrName));
     if (failed(exportParams(module, prog)))
@@ -113,13 +114,15 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && failed(exportFunction(func, prog)))
         return signalPassFailure();
-    if (auto forward = module.lookupSymbol<func::FuncOp>("forward")) {
+    if (auto forward = module.lookupSymbol<func::FuncOp>(abi::kForward)) {
       auto tokens = dyn_cast<RankedTensorType>(forward.getArgumentTypes()[0]);
       if (tokens && tokens.getRank() == 2) {
         prog.set_micro_batch(tokens.getDimSize(0));
         prog.set_seq(tokens.getDimSize(1));
       }
     }
+    if (auto flops = module->getAttrOfType<IntegerAttr>(abi::kModelFlopsAttr))
+      prog.set_model_flops_per_token(flops.getInt());
     if (auto loc = dyn_cast<FileLineColLoc>(module.getLoc()))
       prog.set_source(loc.getFilename().str());
     prog.set_summary(summarize(prog));
@@ -162,7 +165,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
   LogicalResult exportFunction(func::FuncOp func, program::Program &prog) {
     program::Function *fn = prog.add_functions();
     fn->set_name(func.getSymName().str());
-    if (auto arena = func->getAttrOfType<IntegerAttr>("tpc.arena_bytes"))
+    if (auto arena = func->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr))
       fn->set_arena_bytes(arena.getInt());
     llvm::DenseMap<Value, int32_t> ids;
     for (BlockArgument arg : func.getArguments()) {
@@ -193,7 +196,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       if (!isa<TpcDialect>(op.getDialect()))
         return op.emitOpError("has no runtime equivalent; only tpc ops can "
                               "be exported");
-      auto offsets = op.getAttrOfType<DenseI64ArrayAttr>("tpc.offsets");
+      auto offsets = op.getAttrOfType<DenseI64ArrayAttr>(abi::kOffsetsAttr);
       if (op.getNumResults() > 0 &&
           (!offsets ||
            offsets.size() != static_cast<int64_t>(op.getNumResults())))
@@ -220,7 +223,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       NamedAttrList attrs(op.getAttrDictionary());
       op.getName().populateDefaultAttrs(attrs);
       for (NamedAttribute named : attrs) {
-        if (named.getName().strref().starts_with("tpc."))
+        if (named.getName().strref().starts_with(abi::kCompilerAttrPrefix))
           continue; // compiler bookkeeping, not semantics
         FailureOr<program::Attribute> value =
             toProto(named.getName().strref(), named.getValue());

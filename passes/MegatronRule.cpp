@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/MegatronRule.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
@@ -24,7 +25,7 @@ int64_t tpc::getPaddedVocab(int64_t vocab, int64_t tp) {
 }
 
 FailureOr<func::FuncOp> tpc::getForward(ModuleOp module) {
-  if (auto forward = module.lookupSymbol<func::FuncOp>("forward"))
+  if (auto forward = module.lookupSymbol<func::FuncOp>(abi::kForward))
     if (!forward.isExternal())
       return forward;
   return module.emitError(

@@ -273,8 +273,11 @@ def Export : Pass<"tpc-export", "mlir::ModuleOp"> {
     slice, with its global shape, layout and initializer) and per value, one
     instruction per op with all of its attributes (defaults made explicit),
     one function per `func.func`; tp and dp come from the module's `tpc.tp`
-    and `tpc.dp` attributes (absent means 1). The file starts with a `#!` line naming
-    tpc-run, so `./model.tpc eval ...` runs it. The IR is left unchanged.
+    and `tpc.dp` attributes (absent means 1), the model FLOPs per token from
+    its `tpc.model_flops_per_token` (tpc-compile sets it from the cost
+    report; absent means not recorded). The names are runtime/program/Abi.h's.
+    The file starts with a `#!` line naming tpc-run, so `./model.tpc eval
+    ...` runs it. The IR is left unchanged.
   }];
   let options = [
     Option<"output", "output", "std::string", "\"\"",

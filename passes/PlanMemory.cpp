@@ -1,6 +1,7 @@
 //===- PlanMemory.cpp - Liveness-based arena planning -----------*- C++ -*-===//
 
 #include "passes/Passes.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -136,14 +137,14 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
           // A result nobody reads dies right after its op.
           dying[lastUse.count(result) ? lastUse[result] : at].push_back(result);
         }
-        op.setAttr("tpc.offsets", builder.getDenseI64ArrayAttr(opOffsets));
+        op.setAttr(abi::kOffsetsAttr, builder.getDenseI64ArrayAttr(opOffsets));
       }
       // Inputs whose last use is this op are released only after its outputs
       // are placed, so an op never writes over what it reads.
       for (Value v : dying[at])
         arena.release(offsets[v], *bytesOf(v.getType()));
     }
-    func->setAttr("tpc.arena_bytes", builder.getI64IntegerAttr(arena.size()));
+    func->setAttr(abi::kArenaBytesAttr, builder.getI64IntegerAttr(arena.size()));
     return success();
   }
 };

@@ -9,6 +9,7 @@
 #define TPC_PASSES_TRAININGSTEP_H
 
 #include "dialects/tpc/TpcOps.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,7 +18,7 @@
 namespace tpc {
 /// The entry point the runtime calls once per optimizer step:
 /// `apply_step(%lr: tensor<f32>, %inv_count: tensor<f32>) -> tensor<f32>`.
-inline constexpr llvm::StringLiteral kApplyStepName = "apply_step";
+inline constexpr llvm::StringLiteral kApplyStepName = abi::kApplyStep;
 
 /// A parameter as one rank holds it.
 struct LocalParam {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -39,6 +40,14 @@ void pread_all(int fd, void *out, size_t bytes, uint64_t offset,
 
 AtomicFileWriter::AtomicFileWriter(const std::string &path)
     : path_(path), tmp_(path + ".tmp") {
+  // The rename would replace a device or a pipe (as root, -o /dev/null
+  // replaced /dev/null with a regular file).
+  struct stat target;
+  if (::stat(path.c_str(), &target) == 0 && !S_ISREG(target.st_mode))
+    throw std::runtime_error(path +
+                             ": not a regular file; files are written to a "
+                             "temporary file and renamed over their path, "
+                             "so give the path of a file");
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw io_error(tmp_, "cannot create");

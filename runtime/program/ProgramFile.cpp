@@ -1,6 +1,7 @@
 //===- ProgramFile.cpp - Reading and writing tpc program files --*- C++ -*-===//
 
 #include "runtime/program/ProgramFile.h"
+#include "runtime/io/FileUtil.h"
 
 #include <cmath>
 #include <cstdio>
@@ -83,21 +84,16 @@ std::string writeProgramFile(const std::string &path,
   std::string payload;
   if (!prog.SerializeToString(&payload))
     return "cannot serialize the program (is it larger than 2 GiB?)";
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return "cannot open " + tmp + " for writing";
-    out << "#!" << interpreter << "\n";
-    out << programFileHeader(payload);
-    out.write(payload.data(), static_cast<std::streamsize>(payload.size()));
-    out.flush();
-    if (!out)
-      return "writing " + tmp + " failed (disk full?)";
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return "cannot rename " + tmp + " to " + path + ": " + std::strerror(errno);
+  std::string header = "#!" + interpreter + "\n" + programFileHeader(payload);
+  // The checkpoints' writer: fsync before the rename, so a crash leaves the
+  // old program or the new one, never a torn one.
+  try {
+    AtomicFileWriter out(path);
+    out.write(header.data(), header.size());
+    out.write(payload.data(), payload.size());
+    out.commit();
+  } catch (const std::exception &e) {
+    return e.what();
   }
   ::chmod(path.c_str(), 0755);
   return "";

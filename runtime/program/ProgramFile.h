@@ -10,6 +10,7 @@
 #ifndef TPC_RUNTIME_PROGRAM_PROGRAMFILE_H
 #define TPC_RUNTIME_PROGRAM_PROGRAMFILE_H
 
+#include "runtime/program/Abi.h"
 #include "runtime/program/program.pb.h"
 
 #include <cstdint>
@@ -18,7 +19,7 @@
 namespace tpc {
 
 /// The program format this build writes and reads.
-inline constexpr uint32_t kProgramVersion = 2;
+inline constexpr uint32_t kProgramVersion = abi::kProgramVersion;
 
 /// Bytes per element of a program dtype; 0 for DTYPE_UNSPECIFIED.
 int64_t dtypeBytes(program::DType dtype);
@@ -28,9 +29,10 @@ int64_t dtypeBytes(program::DType dtype);
 int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape);
 
 /// Serializes `prog` to `path` behind a `#!interpreter` line and makes the
-/// file executable. Writes a temporary file and renames it, so a failure
-/// never leaves a half-written program. Returns an empty string on success,
-/// otherwise a message naming the problem.
+/// file executable. Written atomically (AtomicFileWriter: a temporary file,
+/// fsynced, renamed), so a failure never leaves a half-written program.
+/// Returns an empty string on success, otherwise a message naming the
+/// problem.
 std::string writeProgramFile(const std::string &path,
                              const program::Program &prog,
                              const std::string &interpreter);

@@ -1,4 +1,4 @@
-//===- Train.h - The training loop and the gradient check -------*- C++ -*-===//
+//===- Train.h - The training loop ------------------------------*- C++ -*-===//
 //
 // One optimizer step: zero the gradient buffers, run train_step on K
 // micro-batches (data-parallel ranks read disjoint windows), sum the loss
@@ -22,7 +22,6 @@
 #include <csignal>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <string>
 
@@ -67,16 +66,6 @@ struct TrainState {
   uint64_t seed = 0;
 };
 
-/// The trainer state in a checkpoint's metadata; nullopt for a checkpoint
-/// without one (weights only). Throws naming `path` for malformed values.
-std::optional<TrainState>
-train_state_of(const std::map<std::string, std::string> &metadata,
-               const std::string &path);
-
-/// The metadata that records `state` (and the config it runs under).
-std::map<std::string, std::string> train_metadata(const TrainConfig &config,
-                                                  const TrainState &state);
-
 struct TrainOutcome {
   TrainState state;
   int stopped_by = 0;          // the signal that stopped the run, 0: none
@@ -111,33 +100,6 @@ void check_training(Executor &ex, const TrainConfig &config,
 TrainOutcome train(Executor &ex, const TrainConfig &config,
                    const TrainState &start,
                    const std::function<void(const StepResult &)> &on_step);
-
-/// Model FLOPs of one training step per token (forward and backward), from
-/// the program: 6 N for the N unpadded global parameter elements that
-/// multiply activations (every parameter but position-embedding tables,
-/// as nanoGPT counts), plus 12 C S per attention op of train_step's forward
-/// part for its
-/// global width C and the span S it attends to (T, or the window when
-/// smaller; causal masking not discounted, as in PaLM's MFU).
-double model_flops_per_token(const Executor &ex);
-
-/// Sustained f32 GEMM FLOP/s of this rank: a few square sgemms of side
-/// `n` on the backend.
-double probe_peak_flops(Backend &backend, int n = 1024);
-
-struct GradCheckResult {
-  int checked = 0;
-  double worst = 0.0; // largest |fd - analytic| / (atol + rtol * |analytic|)
-  std::string worst_at;
-};
-
-/// Compares train_step's gradients of the loss sum of the first batch of
-/// `data` (dropout off) with central differences of `forward`'s loss sum
-/// (steps eps and eps/2, Richardson-extrapolated) at `per_param` elements
-/// of every parameter. Split parameters are
-/// perturbed on tp rank 0 only, replicated ones on every rank.
-GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
-                           double eps, double atol, double rtol);
 
 } // namespace tpc
 

@@ -2,7 +2,7 @@
 
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
 
-#include "runtime/tokenizer/ReadFile.h"
+#include "runtime/io/ReadFile.h"
 #include "runtime/tokenizer/Unicode.h"
 
 #include <climits>

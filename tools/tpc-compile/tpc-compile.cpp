@@ -8,13 +8,12 @@
 #include "compiler/Pipeline.h"
 #include "compiler/RuntimeSupport.h"
 #include "dialects/tpc/TpcDialect.h"
-#include "tools/RepeatedOptions.h"
+#include "tools/common/Cli.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -25,60 +24,6 @@
 using namespace llvm;
 
 namespace {
-enum class ReportFormat { none, text, json };
-enum class EmitKind { none, mlir };
-
-cl::OptionCategory category("tpc-compile options");
-
-cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                               cl::desc("<model.mlir>"), cl::cat(category));
-cl::opt<std::string>
-    outputFile("o", cl::value_desc("file"),
-               cl::desc("Write the program to <file> (an executable that "
-                        "tpc-run runs); with --emit=mlir, the IR instead"),
-               cl::cat(category));
-cl::opt<int64_t> tp("tp", cl::init(1), cl::value_desc("N"),
-                    cl::desc("Tensor-parallel size"), cl::cat(category));
-cl::opt<int64_t> dp("dp", cl::init(1), cl::value_desc("N"),
-                    cl::desc("Data-parallel size"), cl::cat(category));
-cl::opt<int64_t> microBatch("micro-batch", cl::init(1), cl::value_desc("B"),
-                            cl::desc("Micro-batch size B per rank"),
-                            cl::cat(category));
-cl::opt<int64_t>
-    seqLength("seq", cl::value_desc("T"),
-              cl::desc("Sequence length T (default: the model's positions)"),
-              cl::cat(category));
-cl::opt<tpc::Precision> precision(
-    "precision", cl::init(tpc::Precision::fp32),
-    cl::desc("Compute dtype; for now it only changes the report's byte "
-             "counts (bf16/fp16 add an fp32 master copy of the weights)"),
-    cl::values(clEnumValN(tpc::Precision::fp32, "fp32", "fp32 throughout"),
-               clEnumValN(tpc::Precision::bf16, "bf16",
-                          "bf16 compute, fp32 master weights and Adam"),
-               clEnumValN(tpc::Precision::fp16, "fp16",
-                          "fp16 compute, fp32 master weights and Adam")),
-    cl::cat(category));
-cl::opt<std::string>
-    optimizer("optimizer", cl::init("adamw"), cl::value_desc("adamw|sgd"),
-              cl::desc("The optimizer of apply_step (its hyperparameters "
-                       "are tpc-optimizer's defaults; tpc-run train "
-                       "overrides them)"),
-              cl::cat(category));
-cl::opt<ReportFormat> report(
-    "report", cl::ValueOptional, cl::init(ReportFormat::none),
-    cl::desc("Print the per-rank cost report to stdout"),
-    cl::values(clEnumValN(ReportFormat::text, "text", "aligned text (default)"),
-               clEnumValN(ReportFormat::json, "json", "JSON"),
-               clEnumValN(ReportFormat::text, "", "")),
-    cl::cat(category));
-cl::opt<EmitKind>
-    emit("emit", cl::init(EmitKind::none),
-         cl::desc("Print the compiled IR (to -o if given, else stdout) "
-                  "instead of writing a program"),
-         cl::values(clEnumValN(EmitKind::mlir, "mlir",
-                               "the IR after the last pass")),
-         cl::cat(category));
-
 /// The #! line of a program names the tpc-run installed beside this
 /// tpc-compile, so that `./model.tpc eval ...` works from a build tree;
 /// otherwise the first tpc-run on PATH.
@@ -100,25 +45,53 @@ int fail(const Twine &message) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tpc-compile: shard a tpc model for tp x dp ranks and report its cost\n");
-  if (!tpc::checkRepeatedOptions("tpc-compile"))
-    return 1;
-
+  std::string inputFile, outputFile, precision = "fp32", report, emit;
   tpc::CompileOptions options;
-  options.tp = tp;
-  options.dp = dp;
-  options.microBatch = microBatch;
-  if (seqLength.getNumOccurrences())
-    options.seq = seqLength;
-  options.precision = precision;
-  options.optimizer = optimizer;
+  std::optional<int64_t> seq;
+  CLI::App app{"tpc-compile: shard a tpc model for tp x dp ranks and report "
+               "its cost"};
+  tpc::cli::configure(app);
+  app.add_option("model", inputFile, "The model file (.mlir; - for stdin)")
+      ->required();
+  app.add_option("-o", outputFile,
+                 "Write the program to FILE (an executable that tpc-run "
+                 "runs); with --emit=mlir, the IR instead")
+      ->type_name("FILE");
+  app.add_option("--tp", options.tp, "Tensor-parallel size")
+      ->capture_default_str();
+  app.add_option("--dp", options.dp, "Data-parallel size")
+      ->capture_default_str();
+  app.add_option("--micro-batch", options.microBatch,
+                 "Micro-batch size B per rank")
+      ->capture_default_str();
+  app.add_option("--seq", seq,
+                 "Sequence length T (default: the model's positions)");
+  app.add_option("--precision", precision,
+                 "Compute dtype; for now it only changes the report's byte "
+                 "counts (bf16/fp16 add an fp32 master copy of the weights)")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
+      ->capture_default_str();
+  app.add_option("--optimizer", options.optimizer,
+                 "The optimizer of apply_step, adamw or sgd (its "
+                 "hyperparameters are tpc-optimizer's defaults; tpc-run "
+                 "train overrides them)")
+      ->capture_default_str();
+  app.add_flag("--report{text}", report,
+               "Print the per-rank cost report to stdout: --report (aligned "
+               "text) or --report=json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->option_text("[=text|json]");
+  app.add_option("--emit", emit,
+                 "mlir: print the IR after the last pass (to -o if given, "
+                 "else stdout) instead of writing a program")
+      ->check(CLI::IsMember({"mlir"}));
+  if (int status = tpc::cli::parse(app, argc, argv); status >= 0)
+    return status;
+  options.seq = seq;
+  options.precision = *tpc::parsePrecision(precision);
   if (Error e = tpc::validateOptions(options))
     return fail(toString(std::move(e)));
-  if (report == ReportFormat::none && emit == EmitKind::none &&
-      outputFile.empty())
+  if (report.empty() && emit.empty() && outputFile.empty())
     return fail("nothing to do: give -o <file>, --report[=text|json] or "
                 "--emit=mlir");
 
@@ -144,17 +117,16 @@ int main(int argc, char **argv) {
   if (failed(cost))
     return 1;
   tpc::warnAbsurdMemory(*cost, errs());
-  if (report != ReportFormat::none) {
-    if (report == ReportFormat::json)
+  if (!report.empty()) {
+    if (report == "json")
       tpc::printCostReportJson(*cost, outs());
     else
       tpc::printCostReportText(*cost, outs());
   }
 
-  if (emit == EmitKind::mlir) {
+  if (emit == "mlir") {
     std::unique_ptr<ToolOutputFile> out = mlir::openOutputFile(
-        outputFile.empty() ? std::string("-") : std::string(outputFile),
-        &error);
+        outputFile.empty() ? std::string("-") : outputFile, &error);
     if (!out)
       return fail(error);
     module->print(out->os());

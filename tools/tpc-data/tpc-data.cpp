@@ -8,12 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/io/FileUtil.h"
+#include "runtime/io/ReadFile.h"
 #include "runtime/io/TokenFile.h"
 #include "runtime/tokenizer/Brown.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
-#include "runtime/tokenizer/ReadFile.h"
 
-#include <CLI/CLI.hpp>
+#include "tools/common/Cli.h"
 
 #include <chrono>
 #include <cmath>
@@ -154,6 +154,7 @@ int run_brown(const std::string &corpus_dir, const std::string &out) {
 int main(int argc, char **argv) {
   CLI::App app{"Prepares training data: GPT-2 tokenization into llm.c token "
                "files, and the Brown corpus as plain text."};
+  cli::configure(app);
   app.require_subcommand(1);
 
   EncodeOptions enc;
@@ -203,7 +204,8 @@ int main(int argc, char **argv) {
       ->required();
   brown->add_option("-o,--output", brown_out, "Output text file")->required();
 
-  CLI11_PARSE(app, argc, argv);
+  if (int status = cli::parse(app, argc, argv); status >= 0)
+    return status;
   try {
     if (*encode)
       return run_encode(enc);

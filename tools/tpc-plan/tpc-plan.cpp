@@ -7,14 +7,13 @@
 #include "compiler/CostReport.h"
 #include "compiler/Plan.h"
 #include "dialects/tpc/TpcDialect.h"
-#include "tools/RepeatedOptions.h"
+#include "tools/common/Cli.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -25,77 +24,13 @@
 using namespace llvm;
 
 namespace {
-cl::OptionCategory category("tpc-plan options");
-
-cl::SubCommand computeCmd("compute", "FLOPs of training N parameters on D "
-                                     "tokens: C = 6 N D");
-cl::SubCommand optimalCmd("optimal",
-                          "The compute-optimal model for a FLOP budget: "
-                          "D = 20 N, so N = sqrt(C / 120)");
-cl::SubCommand timeCmd("time", "Wall time of a budget on G devices at a "
-                               "peak and an MFU");
-cl::SubCommand memoryCmd("memory",
-                         "Per-rank memory of a model file at tp = 1, 2, 4, "
-                         "... from the compiler's report, and the smallest "
-                         "tp that fits a device");
-
-cl::opt<std::string> params("params",
-                            cl::desc("Parameters N (e.g. 124M, 8.3B, 1.2e9)"),
-                            cl::value_desc("N"), cl::cat(category),
-                            cl::sub(computeCmd), cl::sub(timeCmd));
-cl::opt<std::string> tokens("tokens",
-                            cl::desc("Training tokens D (e.g. 300B, 2.5e9)"),
-                            cl::value_desc("D"), cl::cat(category),
-                            cl::sub(computeCmd), cl::sub(timeCmd));
-cl::opt<std::string> flops("flops",
-                           cl::desc("FLOP budget C (e.g. 1e21, 3.1e23)"),
-                           cl::value_desc("C"), cl::cat(category),
-                           cl::sub(optimalCmd), cl::sub(timeCmd));
-cl::opt<int64_t> devices("devices", cl::desc("Number of devices G"),
-                         cl::value_desc("G"), cl::init(1), cl::cat(category),
-                         cl::sub(timeCmd), cl::sub(optimalCmd));
-cl::opt<std::string>
-    peak("peak",
-         cl::desc("Peak FLOP/s of one device (e.g. 989T for an H100 "
-                  "in bf16, 312T for an A100)"),
-         cl::value_desc("F"), cl::cat(category), cl::sub(timeCmd),
-         cl::sub(optimalCmd));
-cl::opt<double> mfu("mfu",
-                    cl::desc("Model FLOPs utilization, 0 < mfu <= 1 "
-                             "(default 0.4)"),
-                    cl::init(0.4), cl::cat(category), cl::sub(timeCmd),
-                    cl::sub(optimalCmd));
-
-cl::opt<std::string> modelFile(cl::Positional, cl::desc("<model.mlir>"),
-                               cl::sub(memoryCmd), cl::cat(category));
-cl::opt<std::string>
-    deviceMemory("device-memory",
-                 cl::desc("Memory of one device (e.g. 80GiB, 141GiB, 24GB)"),
-                 cl::value_desc("bytes"), cl::cat(category),
-                 cl::sub(memoryCmd));
-cl::opt<int64_t> microBatch("micro-batch", cl::init(1),
-                            cl::desc("Micro-batch size B per rank"),
-                            cl::value_desc("B"), cl::cat(category),
-                            cl::sub(memoryCmd));
-cl::opt<int64_t> seqLength("seq",
-                           cl::desc("Sequence length T (default: the "
-                                    "model's positions)"),
-                           cl::value_desc("T"), cl::cat(category),
-                           cl::sub(memoryCmd));
-cl::opt<int64_t> dp("dp", cl::init(1), cl::desc("Data-parallel size"),
-                    cl::cat(category), cl::sub(memoryCmd));
-cl::opt<int64_t> maxTp("max-tp", cl::init(64),
-                       cl::desc("Largest tp to try (powers of two)"),
-                       cl::cat(category), cl::sub(memoryCmd));
-cl::opt<tpc::Precision> precision(
-    "precision", cl::init(tpc::Precision::fp32),
-    cl::desc("Compute dtype of the memory estimate"),
-    cl::values(clEnumValN(tpc::Precision::fp32, "fp32", "fp32 throughout"),
-               clEnumValN(tpc::Precision::bf16, "bf16",
-                          "bf16 compute, fp32 master weights and Adam"),
-               clEnumValN(tpc::Precision::fp16, "fp16",
-                          "fp16 compute, fp32 master weights and Adam")),
-    cl::cat(category), cl::sub(memoryCmd));
+// The flags; each subcommand reads its own.
+std::string params, tokens, flops, peak;
+int64_t devices = 1;
+double mfu = 0.4;
+std::string modelFile, deviceMemory, precisionName = "fp32";
+int64_t microBatch = 1, dp = 1, maxTp = 64;
+std::optional<int64_t> seqLength;
 
 int fail(const Twine &message) {
   WithColor::error(errs(), "tpc-plan") << message << "\n";
@@ -200,7 +135,7 @@ int runOptimal() {
                     words(best.params));
   outs() << formatv("                D = 20 N = {0} tokens\n",
                     words(best.tokens));
-  if (peak.getNumOccurrences()) {
+  if (!peak.empty()) {
     std::optional<double> p = parseCount(peak);
     if (!p || devices < 1 || !(mfu > 0 && mfu <= 1))
       return fail("--peak must be a positive FLOP/s figure (e.g. 989T), "
@@ -208,17 +143,16 @@ int runOptimal() {
     double seconds = tpc::wallSeconds(*c, devices, *p, mfu);
     outs() << formatv("wall time on {0} device(s) at {1} FLOP/s, MFU {2}: "
                       "{3}\n",
-                      devices.getValue(), sci(*p), mfu.getValue(),
-                      tpc::humanDuration(seconds));
+                      devices, sci(*p), mfu, tpc::humanDuration(seconds));
   }
   return 0;
 }
 
 int runTime() {
   std::optional<double> c;
-  if (flops.getNumOccurrences()) {
+  if (!flops.empty()) {
     c = parseCount(flops);
-  } else if (params.getNumOccurrences() && tokens.getNumOccurrences()) {
+  } else if (!params.empty() && !tokens.empty()) {
     std::optional<double> n = parseCount(params), d = parseCount(tokens);
     if (n && d)
       c = tpc::trainingFlops(*n, *d);
@@ -233,10 +167,10 @@ int runTime() {
   if (devices < 1)
     return fail("--devices must be >= 1");
   if (!(mfu > 0 && mfu <= 1))
-    return fail(formatv("--mfu must be in (0, 1], got {0}", mfu.getValue()));
+    return fail(formatv("--mfu must be in (0, 1], got {0}", mfu));
   double seconds = tpc::wallSeconds(*c, devices, *p, mfu);
   outs() << formatv("C = {0} FLOPs on {1} device(s) x {2} FLOP/s x MFU {3}\n",
-                    sci(*c), devices.getValue(), sci(*p), mfu.getValue());
+                    sci(*c), devices, sci(*p), mfu);
   outs() << formatv("wall time = C / (G peak MFU) = {0:f0} s = {1}\n", seconds,
                     tpc::humanDuration(seconds));
   return 0;
@@ -252,9 +186,8 @@ int runMemory() {
   tpc::CompileOptions base;
   base.dp = dp;
   base.microBatch = microBatch;
-  if (seqLength.getNumOccurrences())
-    base.seq = seqLength;
-  base.precision = precision;
+  base.seq = seqLength;
+  base.precision = *tpc::parsePrecision(precisionName);
   if (Error e = tpc::validateOptions(base))
     return fail(toString(std::move(e)));
   if (maxTp < 1)
@@ -278,8 +211,8 @@ int runMemory() {
 
   std::vector<tpc::MemoryFit> rows = tpc::fitMemory(*module, base, maxTp);
   outs() << formatv("{0}: micro-batch {1}, {2}, dp {3}; device memory {4}\n\n",
-                    modelFile.getValue(), microBatch.getValue(),
-                    tpc::stringifyPrecision(precision), dp.getValue(),
+                    modelFile, microBatch,
+                    tpc::stringifyPrecision(base.precision), dp,
                     tpc::humanBytes(static_cast<int64_t>(*capacity)));
   outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
                     "tp", "params/rank", "model states", "total",
@@ -308,34 +241,75 @@ int runMemory() {
   if (fits)
     outs() << formatv("smallest tp that fits: {0}\n", *fits);
   else
-    outs() << formatv("no tp up to {0} fits without recompute\n",
-                      maxTp.getValue());
+    outs() << formatv("no tp up to {0} fits without recompute\n", maxTp);
   if (fitsRecompute)
     outs() << formatv("smallest tp that fits with per-layer recompute: {0}\n",
                       *fitsRecompute);
   else
     outs() << formatv("no tp up to {0} fits even with per-layer recompute\n",
-                      maxTp.getValue());
+                      maxTp);
   return 0;
 }
 } // namespace
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "tpc-plan: compute budgeting (C = 6 N D, compute-optimal N and D, wall "
-      "time) and the per-rank memory of a model at each tp\n");
-  if (!tpc::checkRepeatedOptions("tpc-plan"))
-    return 1;
-  if (computeCmd)
+  CLI::App app{"tpc-plan: compute budgeting (C = 6 N D, compute-optimal N and "
+               "D, wall time) and the per-rank memory of a model at each tp"};
+  tpc::cli::configure(app);
+  app.require_subcommand(0, 1);
+  CLI::App *compute = app.add_subcommand(
+      "compute", "FLOPs of training N parameters on D tokens: C = 6 N D");
+  CLI::App *optimal = app.add_subcommand(
+      "optimal", "The compute-optimal model for a FLOP budget: D = 20 N, so "
+                 "N = sqrt(C / 120)");
+  CLI::App *timeCmd =
+      app.add_subcommand("time", "Wall time of a budget on G devices at a "
+                                 "peak and an MFU");
+  CLI::App *memory = app.add_subcommand(
+      "memory", "Per-rank memory of a model file at tp = 1, 2, 4, ... from "
+                "the compiler's report, and the smallest tp that fits a "
+                "device");
+  for (CLI::App *sub : {compute, timeCmd}) {
+    sub->add_option("--params", params,
+                    "Parameters N (e.g. 124M, 8.3B, 1.2e9)");
+    sub->add_option("--tokens", tokens, "Training tokens D (e.g. 300B, 2.5e9)");
+  }
+  for (CLI::App *sub : {optimal, timeCmd}) {
+    sub->add_option("--flops", flops, "FLOP budget C (e.g. 1e21, 3.1e23)");
+    sub->add_option("--devices", devices, "Number of devices G")
+        ->capture_default_str();
+    sub->add_option("--peak", peak,
+                    "Peak FLOP/s of one device (e.g. 989T for an H100 in "
+                    "bf16, 312T for an A100)");
+    sub->add_option("--mfu", mfu, "Model FLOPs utilization, 0 < mfu <= 1")
+        ->capture_default_str();
+  }
+  memory->add_option("model", modelFile, "The model file (.mlir)");
+  memory->add_option("--device-memory", deviceMemory,
+                     "Memory of one device (e.g. 80GiB, 141GiB, 24GB)");
+  memory->add_option("--micro-batch", microBatch, "Micro-batch size B per rank")
+      ->capture_default_str();
+  memory->add_option("--seq", seqLength,
+                     "Sequence length T (default: the model's positions)");
+  memory->add_option("--dp", dp, "Data-parallel size")->capture_default_str();
+  memory->add_option("--max-tp", maxTp, "Largest tp to try (powers of two)")
+      ->capture_default_str();
+  memory
+      ->add_option("--precision", precisionName,
+                   "Compute dtype of the memory estimate: fp32, or bf16/fp16 "
+                   "compute with fp32 master weights and Adam")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
+      ->capture_default_str();
+  if (int status = tpc::cli::parse(app, argc, argv); status >= 0)
+    return status;
+  if (compute->parsed())
     return runCompute();
-  if (optimalCmd)
+  if (optimal->parsed())
     return runOptimal();
-  if (timeCmd)
+  if (timeCmd->parsed())
     return runTime();
-  if (memoryCmd)
+  if (memory->parsed())
     return runMemory();
   return fail("give a command: compute, optimal, time or memory (see "
               "--help)");

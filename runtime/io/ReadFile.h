@@ -1,7 +1,7 @@
-//===- ReadFile.h - whole-file reads for the text tools ---------*- C++ -*-===//
+//===- ReadFile.h - Whole-file reads ----------------------------*- C++ -*-===//
 
-#ifndef TPC_RUNTIME_TOKENIZER_READFILE_H
-#define TPC_RUNTIME_TOKENIZER_READFILE_H
+#ifndef TPC_RUNTIME_IO_READFILE_H
+#define TPC_RUNTIME_IO_READFILE_H
 
 #include <string>
 
@@ -13,4 +13,4 @@ std::string read_whole_file(const std::string &path);
 
 } // namespace tpc
 
-#endif // TPC_RUNTIME_TOKENIZER_READFILE_H
+#endif // TPC_RUNTIME_IO_READFILE_H

@@ -1,6 +1,6 @@
-//===- ReadFile.cpp - whole-file reads for the text tools -----------------===//
+//===- ReadFile.cpp - Whole-file reads ------------------------------------===//
 
-#include "runtime/tokenizer/ReadFile.h"
+#include "runtime/io/ReadFile.h"
 
 #include <cerrno>
 #include <cstring>

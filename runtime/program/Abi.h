@@ -1,0 +1,54 @@
+//===- Abi.h - The names the compiler and the runtime agree on --*- C++ -*-===//
+//
+// The contract between tpc-compile and tpc-run beyond program.proto's
+// fields: the entry points a program may hold, the compiler attributes that
+// the export pass turns into program fields, the program format version, and
+// the metadata keys of a training checkpoint. The export pass (passes/) and
+// the runtime (runtime/, tools/) both spell these names from here, so a
+// rename is one edit. Free of LLVM so that the runtime can include it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_PROGRAM_ABI_H
+#define TPC_RUNTIME_PROGRAM_ABI_H
+
+#include <cstdint>
+
+namespace tpc::abi {
+
+/// The program format this build writes and reads. Fields added without a
+/// new version are optional: a reader sees their default (0) in older files.
+inline constexpr uint32_t kProgramVersion = 2;
+
+// Entry points. forward(tokens, targets) -> (loss sum, count, logits);
+// train_step: forward and backward of one micro-batch, accumulating
+// gradients; apply_step(lr, inv_count) -> grad norm; decode_step(tokens,
+// pos) -> logits, one position with KV caches.
+inline constexpr char kForward[] = "forward";
+inline constexpr char kTrainStep[] = "train_step";
+inline constexpr char kApplyStep[] = "apply_step";
+inline constexpr char kDecodeStep[] = "decode_step";
+
+// Attributes the compiler sets and the export pass reads. Every attribute
+// whose name starts with kCompilerAttrPrefix is bookkeeping: it is not
+// copied into an instruction's attributes.
+inline constexpr char kCompilerAttrPrefix[] = "tpc.";
+/// On an op: the arena byte offset of each result (tpc-plan-memory).
+inline constexpr char kOffsetsAttr[] = "tpc.offsets";
+/// On a function: the bytes of its arena (tpc-plan-memory).
+inline constexpr char kArenaBytesAttr[] = "tpc.arena_bytes";
+/// On the module: the cost report's model FLOPs of one training step per
+/// token (6N plus attention), which tpc-run's MFU uses.
+inline constexpr char kModelFlopsAttr[] = "tpc.model_flops_per_token";
+
+// Metadata of a training checkpoint: where the trainer stands.
+inline constexpr char kTrainerStepKey[] = "tpc.trainer_step";
+inline constexpr char kDataPositionKey[] = "tpc.data_position";
+inline constexpr char kSeedKey[] = "tpc.seed";
+inline constexpr char kStepsKey[] = "tpc.steps";
+inline constexpr char kGradAccumKey[] = "tpc.grad_accum";
+inline constexpr char kWindowsKey[] = "tpc.windows";
+
+} // namespace tpc::abi
+
+#endif // TPC_RUNTIME_PROGRAM_ABI_H

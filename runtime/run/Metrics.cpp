@@ -1,0 +1,110 @@
+//===- Metrics.cpp - Throughput, MFU and the training log -----------------===//
+
+#include "runtime/run/Metrics.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace tpc {
+
+double probe_peak_flops(Backend &backend, int n) {
+  size_t bytes = size_t(n) * n * sizeof(float);
+  float *a = static_cast<float *>(backend.alloc(bytes));
+  float *b = static_cast<float *>(backend.alloc(bytes));
+  float *c = static_cast<float *>(backend.alloc(bytes));
+  std::vector<float> host(size_t(n) * n);
+  for (size_t i = 0; i < host.size(); ++i)
+    host[i] = float(i % 17) / 17.0f - 0.5f;
+  backend.copy_host_to_device(a, host.data(), bytes);
+  backend.copy_host_to_device(b, host.data(), bytes);
+  auto gemm = [&] {
+    backend.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+  };
+  gemm(); // warm up
+  backend.synchronize();
+  const int reps = 3;
+  auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < reps; ++r)
+    gemm();
+  backend.synchronize();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  for (float *p : {a, b, c})
+    backend.free(p);
+  return 2.0 * double(n) * n * n * reps / std::max(seconds, 1e-9);
+}
+
+double model_flops_utilization(double flops_per_token, double tokens,
+                               double seconds, double peak, int ranks) {
+  return flops_per_token * tokens / std::max(seconds, 1e-9) /
+         (peak * double(ranks));
+}
+
+std::string duration(double seconds) {
+  long long s = (long long)std::llround(seconds);
+  char text[32];
+  if (s >= 3600)
+    std::snprintf(text, sizeof(text), "%lldh%02lldm", s / 3600, s % 3600 / 60);
+  else if (s >= 60)
+    std::snprintf(text, sizeof(text), "%lldm%02llds", s / 60, s % 60);
+  else
+    std::snprintf(text, sizeof(text), "%llds", s);
+  return text;
+}
+
+std::string step_line(const StepResult &r, int64_t steps,
+                      std::optional<double> mfu, double eta_seconds) {
+  char line[256];
+  int n = std::snprintf(line, sizeof(line),
+                        "step %lld/%lld | loss %.6f | lr %.3e | grad norm "
+                        "%.4f | %lld tokens | %.0f tok/s",
+                        (long long)r.step + 1, (long long)steps, r.loss, r.lr,
+                        r.grad_norm, (long long)r.tokens,
+                        r.tokens / std::max(r.seconds, 1e-9));
+  std::string text(line, size_t(std::clamp(n, 0, int(sizeof(line)) - 1)));
+  if (mfu) {
+    std::snprintf(line, sizeof(line), " | MFU %.2f%%", 100.0 * *mfu);
+    text += line;
+  }
+  text += " | ETA " + duration(eta_seconds);
+  if (r.val_loss) {
+    std::snprintf(line, sizeof(line), " | val loss %.6f", *r.val_loss);
+    text += line;
+  }
+  return text;
+}
+
+JsonLog::JsonLog(const std::string &path) {
+  if (!path.empty() && !(file_ = std::fopen(path.c_str(), "w")))
+    throw std::runtime_error("cannot write the log " + path);
+}
+
+JsonLog::~JsonLog() {
+  if (file_)
+    std::fclose(file_);
+}
+
+void JsonLog::write(const StepResult &r, int tp, int dp,
+                    std::optional<double> mfu) {
+  if (!file_)
+    return;
+  std::fprintf(file_,
+               "{\"step\": %lld, \"loss\": %.9g, \"lr\": %.9g, "
+               "\"grad_norm\": %.9g, \"tokens\": %lld, "
+               "\"tokens_per_s\": %.6g, \"tp\": %d, \"dp\": %d",
+               (long long)r.step, r.loss, r.lr, r.grad_norm,
+               (long long)r.tokens, r.tokens / std::max(r.seconds, 1e-9), tp,
+               dp);
+  if (mfu)
+    std::fprintf(file_, ", \"mfu\": %.6g", *mfu);
+  if (r.val_loss)
+    std::fprintf(file_, ", \"val_loss\": %.9g", *r.val_loss);
+  std::fprintf(file_, "}\n");
+  std::fflush(file_);
+}
+
+} // namespace tpc

@@ -1,0 +1,57 @@
+//===- Metrics.h - Throughput, MFU and the training log ---------*- C++ -*-===//
+//
+// Model FLOPs utilization is the program's model FLOPs per token (the
+// compiler's cost report counts them: 6 N plus attention) times the tokens
+// a step processed over the step's time and the job's peak. The peak is
+// stated (--peak-flops) or measured by a short sgemm probe. Each step is one
+// JSON line in the log (world rank 0) and one progress line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_RUN_METRICS_H
+#define TPC_RUNTIME_RUN_METRICS_H
+
+#include "runtime/backend/Backend.h"
+#include "runtime/run/Train.h"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace tpc {
+
+/// Sustained f32 GEMM FLOP/s of this rank: a few square sgemms of side
+/// `n` on the backend.
+double probe_peak_flops(Backend &backend, int n = 1024);
+
+/// The MFU of one step: `flops_per_token` * `tokens` / `seconds` over
+/// `peak` FLOP/s per rank times `ranks`.
+double model_flops_utilization(double flops_per_token, double tokens,
+                               double seconds, double peak, int ranks);
+
+/// "1h02m", "3m05s" or "12s".
+std::string duration(double seconds);
+
+/// The progress line of step r.step (0-based) of `steps`; MFU only when
+/// known.
+std::string step_line(const StepResult &r, int64_t steps,
+                      std::optional<double> mfu, double eta_seconds);
+
+/// Writes the JSON lines of the training log: one object per step.
+class JsonLog {
+public:
+  /// No file for an empty `path`: write() does nothing.
+  explicit JsonLog(const std::string &path);
+  ~JsonLog();
+  JsonLog(const JsonLog &) = delete;
+  JsonLog &operator=(const JsonLog &) = delete;
+
+  void write(const StepResult &r, int tp, int dp, std::optional<double> mfu);
+
+private:
+  std::FILE *file_ = nullptr;
+};
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_RUN_METRICS_H

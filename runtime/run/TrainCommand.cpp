@@ -1,0 +1,279 @@
+//===- TrainCommand.cpp - tpc-run train -----------------------------------===//
+//
+// Checks the program and the flags, loads or initializes the weights (a
+// training checkpoint resumes its run), then runs the training loop with the
+// progress line, the JSON log, the loss-curve plot and the stop signals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/program/Abi.h"
+#include "runtime/run/Checkpoints.h"
+#include "runtime/run/Command.h"
+#include "runtime/run/Metrics.h"
+#include "runtime/run/Plot.h"
+#include "runtime/run/Progress.h"
+#include "runtime/run/Run.h"
+#include "runtime/run/Signals.h"
+
+#include <cstdio>
+#include <memory>
+
+namespace tpc {
+
+void add_train_flags(CLI::App &app, CommandOptions &opt) {
+  app.footer(
+      "Stopping a run: SIGINT, SIGTERM or SIGUSR1 to the ranks (`pkill -TERM "
+      "-f tpc-run`), or SIGUSR1 to mpirun (`kill -USR1 <mpirun pid>`; mpirun "
+      "forwards it to every rank), stops training at the next step boundary "
+      "with a checkpoint in --save-dir. SIGINT or SIGTERM to mpirun itself "
+      "(Ctrl-C) makes Open MPI kill the ranks about a second later, often "
+      "before they can save. A rank that dies ends the job: the ranks waiting "
+      "on it give up (see --comm-timeout) naming the last good checkpoint.");
+  TrainConfig &t = opt.train;
+  app.add_option("--data", t.data, "llm.c token file to train on")->required();
+  app.add_option("--val", t.val, "llm.c token file to evaluate on");
+  app.add_option("--eval-every", t.eval_every,
+                 "Evaluate on --val before every N-th step and before the "
+                 "last (0: never)");
+  app.add_option("--eval-batches", t.eval_batches,
+                 "Global batches per evaluation (default: the file)");
+  app.add_option("--steps", t.steps, "Optimizer steps")->required();
+  app.add_option("--grad-accum", t.grad_accum,
+                 "Micro-batches per optimizer step")
+      ->capture_default_str();
+  app.add_option("--lr", t.lr, "Peak learning rate")->capture_default_str();
+  app.add_option("--min-lr", t.min_lr,
+                 "Learning rate at the last step (cosine)")
+      ->capture_default_str();
+  app.add_option("--warmup", t.warmup, "Linear warmup steps")
+      ->capture_default_str();
+  app.add_option("--schedule", t.schedule, "cosine or constant")
+      ->capture_default_str();
+  app.add_option("--clip", opt.clip,
+                 "Clip the global gradient norm at X (0: no clipping; "
+                 "default: the program's)");
+  app.add_option("--optimizer", opt.optimizer,
+                 "adamw or sgd (default: the program's, chosen by "
+                 "tpc-compile --optimizer)");
+  app.add_option("--weight-decay", opt.weight_decay,
+                 "Weight decay of the decayed parameters (default: the "
+                 "program's)");
+  app.add_option("--beta1", opt.beta1, "AdamW beta1 (default: the program's)");
+  app.add_option("--beta2", opt.beta2, "AdamW beta2 (default: the program's)");
+  app.add_option("--eps", opt.eps, "AdamW epsilon (default: the program's)");
+  app.add_option("--momentum", opt.momentum,
+                 "SGD momentum (default: the program's)");
+  app.add_option("--load", opt.load,
+                 "Checkpoint to start from: a training checkpoint resumes "
+                 "(optimizer state, step, data position, seed); a "
+                 "weights-only one starts a fresh run from its weights");
+  app.add_option("--save", opt.save, "Training checkpoint to write at the end");
+  app.add_option("--save-dir", t.save_dir,
+                 "Directory of training checkpoints step_<n>.safetensors "
+                 "(written at the end, every --save-every steps and on "
+                 "SIGINT/SIGTERM/SIGUSR1 to a rank, or SIGUSR1 to mpirun) "
+                 "and latest.safetensors linking the newest");
+  app.add_option("--save-every", t.save_every,
+                 "Write a checkpoint into --save-dir every N steps");
+  app.add_option("--keep", t.keep,
+                 "Keep only the newest K checkpoints in --save-dir (0: all)");
+  app.add_option("--log", opt.log, "JSON lines, one per step");
+  app.add_option("--plot", opt.plot,
+                 "Loss-curve PNG drawn from --log by tpc-plot at the end "
+                 "(also after a stop; default: the --log path with .png; "
+                 "'none': no plot)");
+  app.add_option("--progress", opt.progress,
+                 "auto: on a terminal one progress line rewritten in place "
+                 "(steps with a val loss stay), else a line per step; "
+                 "terminal or lines force either")
+      ->check(CLI::IsMember({"auto", "terminal", "lines"}))
+      ->capture_default_str();
+  app.add_option("--peak-flops", opt.peak_flops,
+                 "Peak FLOP/s of one rank, the denominator of MFU "
+                 "(default: measured by a short sgemm probe at start)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--ignore-token", t.ignore_token,
+                 "Targets equal to this token id are not counted (they "
+                 "become the program's ignore_index)");
+  auto *sequential =
+      app.add_flag("--sequential", opt.sequential,
+                   "Consecutive windows from the file start (the default)");
+  app.add_flag("--random-windows", t.random_windows,
+               "Windows at seeded random positions")
+      ->excludes(sequential);
+}
+
+namespace {
+/// Checks the program and the flags, and applies the optimizer overrides.
+void check_train_flags(Executor &ex, const CommandOptions &opt) {
+  check_training(ex, opt.train, opt.optimizer);
+  std::string optimizer = opt.optimizer.empty()
+                              ? ex.optimizer_of(ex.function(abi::kApplyStep))
+                              : opt.optimizer;
+  if (optimizer == "sgd" && (opt.beta1 || opt.beta2 || opt.eps))
+    throw std::runtime_error("--beta1, --beta2 and --eps are AdamW's; the "
+                             "optimizer is sgd");
+  if (optimizer == "adamw" && opt.momentum)
+    throw std::runtime_error("--momentum is SGD's; the optimizer is adamw");
+  OptimizerOverrides o;
+  if (!opt.optimizer.empty())
+    o.optimizer = opt.optimizer;
+  o.beta1 = opt.beta1;
+  o.beta2 = opt.beta2;
+  o.eps = opt.eps;
+  o.weight_decay = opt.weight_decay;
+  o.momentum = opt.momentum;
+  o.max_norm = opt.clip;
+  ex.set_optimizer_overrides(o);
+  if (!opt.plot.empty() && opt.plot != "none" && opt.log.empty())
+    throw std::runtime_error("--plot draws the --log file: give --log too");
+}
+} // namespace
+
+int train_command(Session &s, const CommandOptions &opt) {
+  Comm &comm = s.comm;
+  Executor &ex = s.ex;
+  bool root = s.root;
+  together(comm, [&] { check_train_flags(ex, opt); });
+  TrainConfig config = opt.train;
+  TrainState start;
+  start.seed = config.seed;
+  CheckpointContents loaded = load_weights(s, opt, true);
+  together(comm, [&] {
+    if (opt.load.empty())
+      return;
+    if (std::optional<TrainState> st =
+            train_state_of(loaded.metadata, opt.load))
+      start = *st;
+    if (start.step > config.steps)
+      throw std::runtime_error(
+          opt.load + " was written after step " + std::to_string(start.step) +
+          ", beyond --steps " + std::to_string(config.steps) +
+          "; give the run's total --steps");
+  });
+  if (!opt.load.empty() && root) {
+    if (loaded.optimizer_state)
+      std::printf("resuming from %s: step %lld, optimizer state and data "
+                  "position restored, seed %llu\n",
+                  opt.load.c_str(), (long long)start.step,
+                  (unsigned long long)start.seed);
+    else
+      std::printf("loaded weights only from %s (not a training checkpoint): "
+                  "fresh optimizer state from step 0\n",
+                  opt.load.c_str());
+    std::fflush(stdout);
+  }
+  config.seed = start.seed;
+  config.resume_from = opt.load;
+  if (!opt.load.empty())
+    comm.set_last_checkpoint(opt.load);
+
+  std::unique_ptr<JsonLog> log;
+  together(comm, [&] {
+    if (root)
+      log = std::make_unique<JsonLog>(opt.log);
+  });
+  // MFU: the program's model FLOPs of the tokens processed over the job's
+  // peak.
+  double flops_per_token = double(s.prog.model_flops_per_token());
+  double peak = opt.peak_flops.value_or(0.0);
+  if (!opt.peak_flops) {
+    peak = probe_peak_flops(ex.backend());
+    comm.all_reduce(&peak, 1, ReduceOp::Sum, Group::World);
+    peak /= comm.world_size();
+  }
+  if (root) {
+    const char *source =
+        opt.peak_flops ? "--peak-flops" : "measured by a 1024^3 sgemm probe";
+    if (flops_per_token > 0)
+      std::printf(
+          "model %.4g FLOPs per token; peak %.4g FLOP/s per rank (%s)\n",
+          flops_per_token, peak, source);
+    else
+      std::printf("model FLOPs per token not recorded in the program (no MFU; "
+                  "compile it with tpc-compile); peak %.4g FLOP/s per rank "
+                  "(%s)\n",
+                  peak, source);
+    std::fflush(stdout);
+  }
+  double step_tokens = double(s.prog.micro_batch()) * double(s.prog.seq()) *
+                       double(comm.dp_size()) * config.grad_accum;
+  double run_seconds = 0.0;
+  int64_t run_steps = 0;
+  config.stop = stop_signal();
+  install_stop_handlers();
+  // The loss curve, also after a stop: the log holds every step done.
+  std::string png = plot_path(opt.log, opt.plot);
+  auto draw = [&] {
+    if (png.empty())
+      return;
+    // The other ranks wait for rank 0's plot here, patiently: after a stop
+    // signal they would otherwise give up on it at the exit barrier when
+    // matplotlib is slow to start on a loaded machine.
+    Comm::Patient patient(comm);
+    if (root) {
+      log.reset();
+      std::fflush(stdout);
+      std::string error = plot_loss_curve(opt.log, png);
+      if (!error.empty())
+        std::fprintf(stderr,
+                     "tpc-run: warning: no loss-curve plot: %s (the log %s is "
+                     "intact: `tpc-plot %s -o %s`)\n",
+                     error.c_str(), opt.log.c_str(), opt.log.c_str(),
+                     png.c_str());
+    }
+    comm.all_ok(true);
+  };
+  ProgressLine progress(
+      stdout, opt.progress == "terminal" ||
+                  (opt.progress == "auto" && output_is_terminal(stdout)));
+  auto on_step = [&](const StepResult &r) {
+    if (!root)
+      return;
+    std::optional<double> mfu;
+    if (flops_per_token > 0)
+      mfu = model_flops_utilization(flops_per_token, step_tokens, r.seconds,
+                                    peak, comm.world_size());
+    run_seconds += r.seconds;
+    ++run_steps;
+    double eta =
+        run_seconds / double(run_steps) * double(config.steps - r.step - 1);
+    log->write(r, comm.tp_size(), comm.dp_size(), mfu);
+    // Steps with a validation loss stay on the screen.
+    progress.show(step_line(r, config.steps, mfu, eta), r.val_loss.has_value());
+  };
+  TrainOutcome outcome;
+  try {
+    outcome = train(ex, config, start, on_step);
+  } catch (const AgreedFailure &) {
+    progress.finish();
+    draw();
+    throw;
+  } catch (...) {
+    progress.finish();
+    throw;
+  }
+  progress.finish();
+  if (!opt.save.empty()) {
+    ex.save_checkpoint(opt.save, train_metadata(config, outcome.state), true);
+    if (root)
+      std::printf("wrote %d parameters to %s\n", s.prog.parameters_size(),
+                  opt.save.c_str());
+  }
+  draw();
+  if (!outcome.stopped_by)
+    return 0;
+  if (root)
+    std::fprintf(stderr,
+                 "tpc-run: stopped by signal %d after step %lld/%lld; %s\n",
+                 outcome.stopped_by, (long long)outcome.state.step,
+                 (long long)config.steps,
+                 outcome.last_checkpoint.empty()
+                     ? "no checkpoint was written (no --save-dir)"
+                     : ("saved " + outcome.last_checkpoint +
+                        "; resume with --load " + outcome.last_checkpoint)
+                           .c_str());
+  return 128 + outcome.stopped_by;
+}
+
+} // namespace tpc
