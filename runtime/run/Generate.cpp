@@ -1,6 +1,7 @@
 //===- Generate.cpp - Token-by-token generation with decode_step ----------===//
 
 #include "runtime/run/Generate.h"
+#include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/Run.h"
 #include "runtime/util/Philox.h"
@@ -21,14 +22,14 @@ std::vector<int64_t> shape_of(const program::Tensor &t) {
 } // namespace
 
 DecodeEntry describe_decode(const Executor &ex) {
-  if (!ex.has_function("decode_step"))
+  if (!ex.has_function(abi::kDecodeStep))
     throw std::runtime_error(
         "the program has no decode_step entry point, so it cannot generate: "
         "compile the model with this tpc-compile, which adds decode_step to "
         "every model it can decode one token at a time (not models with "
         "bidirectional attention)");
   DecodeEntry e;
-  e.fn = &ex.function("decode_step");
+  e.fn = &ex.function(abi::kDecodeStep);
   const program::Function &fn = *e.fn;
   auto bad = [](const std::string &what) {
     return std::runtime_error(
@@ -52,7 +53,7 @@ DecodeEntry describe_decode(const Executor &ex) {
     throw bad("returns logits " + shape_string(ls));
   e.B = int(ts[0]);
   e.width = int(ls[2]);
-  e.vocab = describe_entry(ex, "forward").vocab;
+  e.vocab = describe_entry(ex, abi::kForward).vocab;
   if (e.vocab > e.width)
     throw bad("returns " + std::to_string(e.width) +
               " columns, fewer than the vocabulary of " +
