@@ -20,6 +20,11 @@ if [[ ${1:-} == --check ]]; then
 fi
 tool=${1:-$root/build/bin/tpc-schema-gen}
 file=$dir/OpSchema.inc
+if [[ ! -x $tool ]]; then
+  echo "error: $tool is not built; build it first (cmake --build build" \
+    "--target tpc-schema-gen) or name it as the last argument" >&2
+  exit 1
+fi
 generate() { "$tool" -I "$root" "$root/dialects/tpc/TpcOps.td"; }
 
 if ((check)); then
@@ -31,6 +36,11 @@ if ((check)); then
     exit 1
   fi
 else
-  generate >"$file"
+  # Through a temporary file, so that a failing generator leaves the
+  # checked-in schema as it was.
+  tmp=$(mktemp "$file.XXXXXX")
+  trap 'rm -f "$tmp"' EXIT
+  generate >"$tmp"
+  mv "$tmp" "$file"
   echo "wrote runtime/program/OpSchema.inc"
 fi
