@@ -53,7 +53,8 @@ Value ModelBuilder::param(const Twine &name, ArrayRef<int64_t> shape,
   if (!inserted)
     return it->second;
   auto type = RankedTensorType::get(shape, Float32Type::get(&context));
-  ParamOp::create(params, location, key, type, init, LayoutAttr());
+  ParamOp::create(params, location, key, type, init, LayoutAttr(),
+                  TypeAttr(), TypeAttr());
   it->second = GetParamOp::create(body, location, type, key);
   return it->second;
 }

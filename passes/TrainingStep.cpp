@@ -33,7 +33,7 @@ FailureOr<SmallVector<LocalParam>> tpc::collectLocalParams(ModuleOp module,
              << " is split but the module has no '" << kTpAttrName
              << "'; run tpc-partition first, the optimizer step works on "
                 "local types";
-    FailureOr<RankedTensorType> local = param.getLocalType(tp);
+    FailureOr<RankedTensorType> local = param.getLocalGradType(tp);
     if (failed(local))
       return param.emitError(pass) << ": parameter @" << param.getSymName()
                                    << " cannot be split by tp = " << tp;

@@ -23,7 +23,8 @@ inline constexpr llvm::StringLiteral kApplyStepName = abi::kApplyStep;
 /// A parameter as one rank holds it.
 struct LocalParam {
   ParamOp param;
-  /// The type of this rank's slice, and so of its gradient buffer.
+  /// The type of this rank's gradient buffer: the parameter's local shape
+  /// and its gradient element type.
   mlir::RankedTensorType localType;
   /// Split over the tensor-parallel group (each rank holds another slice);
   /// otherwise replicated (every rank holds the same tensor).

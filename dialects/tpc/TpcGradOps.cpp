@@ -80,17 +80,12 @@ LogicalResult FillOp::verify() {
 
 LogicalResult
 AccumulateGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  Operation *symbol = symbolTable.lookupNearestSymbolFrom(*this, getNameAttr());
-  if (!symbol)
-    return emitOpError("no parameter named ")
-           << getNameAttr() << "; gradients accumulate into a tpc.param";
-  auto param = dyn_cast<ParamOp>(symbol);
-  if (!param)
-    return emitOpError("symbol ") << getNameAttr() << " is a '"
-                                  << symbol->getName() << "', not a tpc.param";
+  FailureOr<ParamOp> param = ParamOp::lookup(*this, getNameAttr(), symbolTable);
+  if (failed(param))
+    return failure();
   auto module = getOperation()->getParentOfType<ModuleOp>();
   int64_t tp = module ? getModuleTp(module) : 1;
-  FailureOr<RankedTensorType> expected = param.getLocalType(tp);
+  FailureOr<RankedTensorType> expected = param->getLocalComputeType(tp);
   if (failed(expected))
     return emitOpError("parameter ")
            << getNameAttr() << " has a layout that tp = " << tp
@@ -98,8 +93,8 @@ AccumulateGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   if (getGradient().getType() != *expected)
     return emitOpError("gradient ")
            << getGradient().getType() << " does not match parameter "
-           << getNameAttr() << ", whose gradient buffer on each rank is "
-           << *expected << " (tp = " << tp << ")";
+           << getNameAttr() << ", which functions read as " << *expected
+           << " on each rank (tp = " << tp << ")";
   return success();
 }
 

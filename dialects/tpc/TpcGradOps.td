@@ -46,11 +46,14 @@ def Tpc_AccumulateGradOp : Tpc_Op<"accumulate_grad", [
   let summary = "Adds a gradient into a parameter's gradient buffer";
   let description = [{
     The runtime keeps one gradient buffer per `tpc.param`, of the
-    parameter's type on this rank, zeroed at the start of each optimizer
-    step; this op adds `gradient` into the buffer of the parameter named by
-    the symbol, so that micro-batches accumulate. `train_step` ends every
-    parameter's gradient with exactly one of them. The gradient's type must
-    be the parameter's local type given the module's `tpc.tp`.
+    parameter's shape on this rank and its gradient element type, zeroed at
+    the start of each optimizer step; this op adds `gradient` into the
+    buffer of the parameter named by the symbol, so that micro-batches
+    accumulate. `train_step` ends every parameter's gradient with exactly one
+    of them. The gradient's type must be the type `tpc.get_param` reads
+    (the parameter's local type given the module's `tpc.tp`, of its compute
+    element type); a buffer of f32 gradients accumulates a bf16 or f16
+    gradient in f32.
 
     ```mlir
     tpc.accumulate_grad @h.0.mlp.c_fc.weight, %dw : tensor<32x64xf32>

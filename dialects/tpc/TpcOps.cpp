@@ -71,6 +71,33 @@ FailureOr<RankedTensorType> ParamOp::getLocalType(int64_t tp) {
   return RankedTensorType::get(*shape, type.getElementType());
 }
 
+FailureOr<RankedTensorType> ParamOp::getLocalComputeType(int64_t tp) {
+  FailureOr<RankedTensorType> local = getLocalType(tp);
+  if (failed(local))
+    return failure();
+  return local->clone(getComputeElementType());
+}
+
+FailureOr<RankedTensorType> ParamOp::getLocalGradType(int64_t tp) {
+  FailureOr<RankedTensorType> local = getLocalType(tp);
+  if (failed(local))
+    return failure();
+  return local->clone(getGradElementType());
+}
+
+FailureOr<ParamOp> ParamOp::lookup(Operation *user, FlatSymbolRefAttr name,
+                                   SymbolTableCollection &symbolTable) {
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(user, name);
+  if (!symbol)
+    return user->emitOpError("no parameter named ")
+           << name << "; declare it with tpc.param";
+  auto param = dyn_cast<ParamOp>(symbol);
+  if (!param)
+    return user->emitOpError("symbol ")
+           << name << " is a '" << symbol->getName() << "', not a tpc.param";
+  return param;
+}
+
 LogicalResult ParamOp::verify() {
   RankedTensorType type = getTensorType();
   if (!type.hasStaticShape())
@@ -80,6 +107,26 @@ LogicalResult ParamOp::verify() {
     return emitOpError("parameter @")
            << getSymName() << " has element type " << type.getElementType()
            << "; parameters are f32, bf16 or f16 tensors";
+  if (getComputeAttr()) {
+    Type compute = getComputeElementType();
+    if (!type.getElementType().isF32())
+      return emitOpError("parameter @")
+             << getSymName() << " has a compute type but is declared "
+             << type.getElementType()
+             << "; the declared type is the master copy, which is f32";
+    if (!isa<BFloat16Type, Float16Type>(compute))
+      return emitOpError("parameter @")
+             << getSymName() << " computes in " << compute
+             << "; a working copy is bf16 or f16 (drop `compute` for f32)";
+  }
+  if (getGradAttr()) {
+    Type grad = getGradElementType();
+    if (grad != getComputeElementType() && !grad.isF32())
+      return emitOpError("parameter @")
+             << getSymName() << " has " << grad << " gradients but computes in "
+             << getComputeElementType()
+             << "; gradients are of the compute type or f32";
+  }
   LayoutAttr layout = getLayoutAttr();
   if (!layout || !layout.isSplit())
     return success();
@@ -105,16 +152,11 @@ LogicalResult ParamOp::verify() {
 }
 
 LogicalResult GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
-  Operation *symbol = symbolTable.lookupNearestSymbolFrom(*this, getNameAttr());
-  if (!symbol)
-    return emitOpError("no parameter named ")
-           << getNameAttr() << "; declare it with tpc.param";
-  auto param = dyn_cast<ParamOp>(symbol);
-  if (!param)
-    return emitOpError("symbol ") << getNameAttr() << " is a '"
-                                  << symbol->getName() << "', not a tpc.param";
+  FailureOr<ParamOp> param = ParamOp::lookup(*this, getNameAttr(), symbolTable);
+  if (failed(param))
+    return failure();
   int64_t tp = enclosingTp(*this);
-  FailureOr<RankedTensorType> expected = param.getLocalType(tp);
+  FailureOr<RankedTensorType> expected = param->getLocalComputeType(tp);
   if (failed(expected))
     return emitOpError("parameter ")
            << getNameAttr() << " has a layout that tp = " << tp
@@ -408,6 +450,14 @@ LogicalResult ScaleOp::verify() {
   double factor = getFactor().convertToDouble();
   if (!std::isfinite(factor))
     return emitOpError("factor must be finite, got ") << factor;
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  Type from = getInput().getType().getElementType();
+  if (from == getResult().getType().getElementType())
+    return emitOpError("casts ")
+           << getInput().getType() << " to its own element type; remove it";
   return success();
 }
 

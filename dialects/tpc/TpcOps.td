@@ -40,21 +40,65 @@ def Tpc_ParamOp : Tpc_Op<"param", [Symbol, HasParent<"::mlir::ModuleOp">]> {
     tpc.param @h.0.mlp.c_fc.weight : tensor<768x3072xf32>
         init <normal, std = 0.02> layout <split 1>
     ```
+
+    Under mixed precision (`tpc-mixed-precision`) the declared type is the
+    f32 master copy, which the optimizer updates and checkpoints hold;
+    `compute` names the element type of the working copy that functions
+    read (`tpc.get_param`), rounded from the master by each optimizer update
+    and when the runtime initializes or loads the masters; `grad` names the element type of the gradient
+    buffer when it differs from the working copy's (f32 gradients reduced in
+    f32). Optimizer state is always of the declared type.
+
+    ```mlir
+    tpc.param @h.0.mlp.c_fc.weight : tensor<768x3072xf32>
+        init <normal, std = 0.02> layout <split 1> compute bf16 grad f32
+    ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<AnyRankedTensor>:$type,
                        Tpc_InitAttr:$init,
-                       OptionalAttr<Tpc_LayoutAttr>:$layout);
+                       OptionalAttr<Tpc_LayoutAttr>:$layout,
+                       OptionalAttr<TypeAttr>:$compute,
+                       OptionalAttr<TypeAttr>:$grad);
   let assemblyFormat = [{
-    $sym_name `:` $type `init` $init (`layout` $layout^)? attr-dict
+    $sym_name `:` $type `init` $init (`layout` $layout^)?
+    (`compute` $compute^)? (`grad` $grad^)? attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     ::mlir::RankedTensorType getTensorType() {
       return ::llvm::cast<::mlir::RankedTensorType>(getType());
     }
-    /// The type one rank holds, given the module's tensor-parallel size.
+    /// The element type functions read: the working copy's under mixed
+    /// precision, else the declared one.
+    ::mlir::Type getComputeElementType() {
+      if (auto compute = getComputeAttr())
+        return compute.getValue();
+      return getTensorType().getElementType();
+    }
+    /// The element type of the gradient buffer.
+    ::mlir::Type getGradElementType() {
+      if (auto grad = getGradAttr())
+        return grad.getValue();
+      return getComputeElementType();
+    }
+    /// Whether the parameter keeps a master copy apart from the copy
+    /// functions read.
+    bool hasMasterCopy() {
+      return getComputeElementType() != getTensorType().getElementType();
+    }
+    /// The type one rank holds of the declared (master) tensor, given the
+    /// module's tensor-parallel size.
     ::mlir::FailureOr<::mlir::RankedTensorType> getLocalType(int64_t tp);
+    /// The type one rank reads with tpc.get_param.
+    ::mlir::FailureOr<::mlir::RankedTensorType> getLocalComputeType(int64_t tp);
+    /// The type of one rank's gradient buffer.
+    ::mlir::FailureOr<::mlir::RankedTensorType> getLocalGradType(int64_t tp);
+    /// Resolves `name` as seen from `user` to a tpc.param, or reports on
+    /// `user` what it is instead.
+    static ::mlir::FailureOr<ParamOp>
+    lookup(::mlir::Operation *user, ::mlir::FlatSymbolRefAttr name,
+           ::mlir::SymbolTableCollection &symbolTable);
   }];
 }
 
@@ -64,7 +108,9 @@ def Tpc_GetParamOp : Tpc_Op<"get_param", [
   let description = [{
     Reads the parameter named by the symbol. The result type is the slice one
     rank holds: the global type before partitioning, the local type after
-    (the module's `tpc.tp` attribute and the parameter's layout decide it).
+    (the module's `tpc.tp` attribute and the parameter's layout decide it),
+    of the parameter's compute element type (its working copy under mixed
+    precision).
 
     ```mlir
     %w = tpc.get_param @h.0.mlp.c_fc.weight : tensor<768x3072xf32>
@@ -374,6 +420,27 @@ def Tpc_ScaleOp : Tpc_Op<"scale", [
   let arguments = (ins Tpc_FloatTensor:$input, F64Attr:$factor);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = "$input `by` $factor attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Tpc_CastOp : Tpc_Op<"cast", [
+    Pure, SameOperandsAndResultShape,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "Converts a tensor to another floating-point element type";
+  let description = [{
+    Rounds every element to the nearest value of the result's element type
+    (round to nearest even; values beyond the range of f16 become infinite).
+    `tpc-mixed-precision` casts a function's floating-point results back to
+    f32, so that entry points return f32 whatever the compute type. The VJP
+    casts the adjoint back to the operand's type.
+
+    ```mlir
+    %logits = tpc.cast %x : tensor<2x8x128xbf16> to tensor<2x8x128xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasVerifier = 1;
 }
 

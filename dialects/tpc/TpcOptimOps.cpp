@@ -17,26 +17,12 @@ using namespace mlir;
 using namespace tpc;
 
 namespace {
-/// Resolves `name` to a tpc.param, or reports on `op` what it is instead.
-FailureOr<ParamOp> lookupParam(Operation *op, FlatSymbolRefAttr name,
-                               SymbolTableCollection &symbolTable) {
-  Operation *symbol = symbolTable.lookupNearestSymbolFrom(op, name);
-  if (!symbol)
-    return op->emitOpError("no parameter named ")
-           << name << "; declare it with tpc.param";
-  auto param = dyn_cast<ParamOp>(symbol);
-  if (!param)
-    return op->emitOpError("symbol ")
-           << name << " is a '" << symbol->getName() << "', not a tpc.param";
-  return param;
-}
-
-/// The type one rank holds of the parameter `name`; reports on `op` when
-/// the module's tp cannot split it.
-FailureOr<RankedTensorType> localParamType(Operation *op, ParamOp param) {
+/// The type one rank holds of the gradient buffer of `param`; reports on
+/// `op` when the module's tp cannot split it.
+FailureOr<RankedTensorType> localGradType(Operation *op, ParamOp param) {
   auto module = op->getParentOfType<ModuleOp>();
   int64_t tp = module ? getModuleTp(module) : 1;
-  FailureOr<RankedTensorType> type = param.getLocalType(tp);
+  FailureOr<RankedTensorType> type = param.getLocalGradType(tp);
   if (failed(type))
     return op->emitOpError("parameter @")
            << param.getSymName() << " has a layout that tp = " << tp
@@ -44,15 +30,15 @@ FailureOr<RankedTensorType> localParamType(Operation *op, ParamOp param) {
   return type;
 }
 
-/// Checks that `grad` has the local type of the parameter `name`: the type
-/// of its gradient buffer. `role` says what the value is to the op.
+/// Checks that `grad` has the type of the gradient buffer of the parameter
+/// `name` on one rank. `role` says what the value is to the op.
 LogicalResult verifyGradType(Operation *op, FlatSymbolRefAttr name, Type grad,
                              StringRef role,
                              SymbolTableCollection &symbolTable) {
-  FailureOr<ParamOp> param = lookupParam(op, name, symbolTable);
+  FailureOr<ParamOp> param = ParamOp::lookup(op, name, symbolTable);
   if (failed(param))
     return failure();
-  FailureOr<RankedTensorType> local = localParamType(op, *param);
+  FailureOr<RankedTensorType> local = localGradType(op, *param);
   if (failed(local))
     return failure();
   if (grad == *local)
@@ -111,18 +97,17 @@ LogicalResult
 BucketAllReduceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   SmallVector<ParamOp> params;
   for (auto name : getParams().getAsRange<FlatSymbolRefAttr>()) {
-    FailureOr<ParamOp> param = lookupParam(*this, name, symbolTable);
+    FailureOr<ParamOp> param = ParamOp::lookup(*this, name, symbolTable);
     if (failed(param))
       return failure();
     params.push_back(*param);
   }
-  Type element = params.front().getTensorType().getElementType();
+  Type element = params.front().getGradElementType();
   for (ParamOp param : params)
-    if (param.getTensorType().getElementType() != element)
-      return emitOpError("mixes element types: @")
+    if (param.getGradElementType() != element)
+      return emitOpError("mixes gradient element types: @")
              << params.front().getSymName() << " is " << element << " but @"
-             << param.getSymName() << " is "
-             << param.getTensorType().getElementType()
+             << param.getSymName() << " is " << param.getGradElementType()
              << "; one collective reduces one element type, so put them in "
                 "separate buckets";
 

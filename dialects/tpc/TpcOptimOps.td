@@ -35,8 +35,9 @@ def Tpc_GetGradOp : Tpc_Op<"get_grad", [
   let summary = "Reads the gradient buffer of a parameter";
   let description = [{
     Reads the runtime-owned gradient buffer of the parameter named by the
-    symbol: this rank's slice, at the parameter's local type (the module's
-    `tpc.tp` and the parameter's layout decide it, as for `tpc.get_param`).
+    symbol: this rank's slice, at the parameter's local shape (the module's
+    `tpc.tp` and the parameter's layout decide it, as for `tpc.get_param`)
+    and its gradient element type.
     The buffer holds the gradient of the loss sum accumulated by every
     `train_step` since the runtime last zeroed it and, after a
     `tpc.bucket_all_reduce` naming the parameter, summed over the
@@ -60,8 +61,8 @@ def Tpc_BucketAllReduceOp : Tpc_Op<"bucket_all_reduce", [
     data-parallel group, in place, as one collective. The runtime keeps the
     gradient buffers of all parameters contiguous in the module's parameter
     order, so the parameters of a bucket, which must be consecutive
-    `tpc.param`s of the module (listed in either order) and share one element
-    type, occupy one contiguous range: one NCCL or MPI all-reduce per bucket.
+    `tpc.param`s of the module (listed in either order) and share one
+    gradient element type, occupy one contiguous range: one NCCL or MPI all-reduce per bucket.
     `tpc-data-parallel` lists them in reverse parameter order, the order in
     which backward produces the gradients. Only group `dp` is meaningful: the
     gradients of the tensor-parallel ranks are slices of one gradient or,
@@ -128,9 +129,10 @@ def Tpc_AdamWUpdateOp : Tpc_Op<"adamw_update", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "AdamW step of one parameter, in place";
   let description = [{
-    Updates the parameter named by the symbol and its runtime-owned first
-    and second moments m and v (same local type, zero before the first
-    step), with `g' = scale * grad`:
+    Updates the parameter named by the symbol (its f32 master copy under
+    mixed precision) and its runtime-owned first and second moments m and v
+    (the master's local type, zero before the first step), with
+    `g' = scale * grad`, computed in f32 whatever the gradient's type:
 
     ```
     m = beta1 * m + (1 - beta1) * g'
@@ -139,7 +141,9 @@ def Tpc_AdamWUpdateOp : Tpc_Op<"adamw_update", [
                   + weight_decay * p)
     ```
 
-    Weight decay is decoupled (Loshchilov & Hutter). `t` is the runtime's
+    Weight decay is decoupled (Loshchilov & Hutter). A parameter with a
+    working copy (`compute bf16`) gets the updated master rounded into it in
+    the same pass, so the working copy is cast once per optimizer step. `t` is the runtime's
     optimizer step counter: 1 for the first call of `apply_step`, advanced
     by the runtime by one before every call and saved in checkpoints with
     m and v; it is runtime state like the moments, not an operand. `lr` and
@@ -165,12 +169,14 @@ def Tpc_SgdUpdateOp : Tpc_Op<"sgd_update", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "SGD step (optionally with momentum) of one parameter";
   let description = [{
-    Updates the parameter named by the symbol in place, as torch.optim.SGD
-    does, with `d = scale * grad + weight_decay * p` (coupled decay):
+    Updates the parameter named by the symbol (its f32 master copy under
+    mixed precision; a working copy gets the result rounded into it in the
+    same pass) in place, as torch.optim.SGD does, with
+    `d = scale * grad + weight_decay * p` (coupled decay), in f32:
 
     ```
     b = momentum * b + d      (momentum > 0; b is a runtime-owned buffer of
-                               the parameter's local type, zero at first)
+                               the master's local type, zero at first)
     p = p - lr * (momentum > 0 ? b : d)
     ```
 

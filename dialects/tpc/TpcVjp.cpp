@@ -167,6 +167,15 @@ LogicalResult ScaleOp::buildVjp(OpBuilder &builder,
   return success();
 }
 
+LogicalResult CastOp::buildVjp(OpBuilder &builder,
+                               ArrayRef<Value> resultAdjoints,
+                               SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] = CastOp::create(builder, getLoc(), getInput().getType(),
+                                      resultAdjoints[0]);
+  return success();
+}
+
 LogicalResult WeightedSumOp::buildVjp(OpBuilder &builder,
                                       ArrayRef<Value> resultAdjoints,
                                       SmallVectorImpl<Value> &operandAdjoints) {

@@ -95,6 +95,10 @@ public:
                              size_t n) const = 0;
   virtual void residual_forward(void *out, const void *a, const void *b,
                                 size_t n) const = 0;
+  /// out (n elements of `to`, a floating-point type) = inp, rounded to the
+  /// nearest `to` value, ties to even; beyond f16's range: infinity.
+  virtual void cast(void *out, ElementType to, const void *inp,
+                    size_t n) const = 0;
   virtual void scale_forward(void *out, const void *inp, float s,
                              size_t n) const = 0;
   /// xs, dxs: host arrays of k device pointers; alpha, dalpha: device (k).

@@ -15,3 +15,11 @@ module attributes {tpc.tp = 2 : i64} {
     return
   }
 }
+
+// CHECK-LABEL: func.func @f32_buffer
+tpc.param @mp : tensor<4xf32> init <zeros> compute bf16 grad f32
+func.func @f32_buffer(%g: tensor<4xbf16>) {
+  // CHECK: tpc.accumulate_grad @mp, %{{.*}} : tensor<4xbf16>
+  tpc.accumulate_grad @mp, %g : tensor<4xbf16>
+  return
+}

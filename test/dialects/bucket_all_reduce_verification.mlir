@@ -48,7 +48,7 @@ tpc.param @wte : tensor<64x16xf32> init <normal, std = 0.02>
 tpc.param @ln_f.weight : tensor<16xbf16> init <ones>
 
 func.func @mixed() {
-  // expected-error @+1 {{'tpc.bucket_all_reduce' op mixes element types: @wte is 'f32' but @ln_f.weight is 'bf16'; one collective reduces one element type, so put them in separate buckets}}
+  // expected-error @+1 {{'tpc.bucket_all_reduce' op mixes gradient element types: @wte is 'f32' but @ln_f.weight is 'bf16'; one collective reduces one element type, so put them in separate buckets}}
   tpc.bucket_all_reduce [@wte, @ln_f.weight] group dp
   return
 }
@@ -63,5 +63,17 @@ tpc.param @ln_f.weight : tensor<16xf32> init <ones>
 func.func @gap() {
   // expected-error @+1 {{'tpc.bucket_all_reduce' op parameters of a bucket must be consecutive tpc.params of the module, so that their gradients are one contiguous buffer; 2 parameters span 3 positions}}
   tpc.bucket_all_reduce [@ln_f.weight, @wte] group dp
+  return
+}
+
+// -----
+
+// Buckets group gradient types, not parameter types.
+tpc.param @wte : tensor<64x16xf32> init <normal, std = 0.02> compute bf16
+tpc.param @ln_f.weight : tensor<16xf32> init <ones> compute bf16 grad f32
+
+func.func @mixed_grads() {
+  // expected-error @+1 {{'tpc.bucket_all_reduce' op mixes gradient element types: @wte is 'bf16' but @ln_f.weight is 'f32'}}
+  tpc.bucket_all_reduce [@wte, @ln_f.weight] group dp
   return
 }

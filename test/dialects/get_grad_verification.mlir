@@ -44,3 +44,14 @@ func.func @integer() {
   %g = tpc.get_grad @wte : tensor<4xi32>
   return
 }
+
+// -----
+
+// The gradient buffer of a parameter with f32 gradients and a bf16 working
+// copy is f32.
+tpc.param @w : tensor<4xf32> init <zeros> compute bf16 grad f32
+func.func @working_type() -> tensor<4xbf16> {
+  // expected-error @+1 {{'tpc.get_grad' op read of parameter @w is 'tensor<4xbf16>' but its gradient on each rank is 'tensor<4xf32>' (tp = 1); use 'tensor<4xf32>'}}
+  %g = tpc.get_grad @w : tensor<4xbf16>
+  return %g : tensor<4xbf16>
+}

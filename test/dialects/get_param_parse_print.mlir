@@ -50,3 +50,11 @@ module attributes {tpc.tp = 2 : i64} {
     return %a, %b, %c, %d, %e, %f : tensor<32x16xbf16>, tensor<16x24xbf16>, tensor<24xbf16>, tensor<16xbf16>, tensor<16xbf16>, tensor<8x16xbf16>
   }
 }
+
+// CHECK-LABEL: func.func @working_copy
+tpc.param @mp : tensor<64x16xf32> init <normal, std = 0.02> compute bf16
+func.func @working_copy() -> tensor<64x16xbf16> {
+  // CHECK: tpc.get_param @mp : tensor<64x16xbf16>
+  %w = tpc.get_param @mp : tensor<64x16xbf16>
+  return %w : tensor<64x16xbf16>
+}

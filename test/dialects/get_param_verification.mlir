@@ -67,3 +67,14 @@ func.func @memref_read() {
   %w = tpc.get_param @wte : memref<4xf32>
   return
 }
+
+// -----
+
+// A parameter with a working copy is read at the working copy's type.
+tpc.param @wte : tensor<64x16xf32> init <normal, std = 0.02> compute bf16
+
+func.func @reads_master() -> tensor<64x16xf32> {
+  // expected-error @+1 {{'tpc.get_param' op reads parameter @wte as 'tensor<64x16xf32>' but its type on each rank is 'tensor<64x16xbf16>' (tp = 1); read it as 'tensor<64x16xbf16>'}}
+  %w = tpc.get_param @wte : tensor<64x16xf32>
+  return %w : tensor<64x16xf32>
+}

@@ -25,3 +25,9 @@ func.func @read() -> tensor<64x16xf32> {
   %0 = tpc.get_param @wte : tensor<64x16xf32>
   return %0 : tensor<64x16xf32>
 }
+// Mixed precision: an f32 master with a bf16 working copy, and one whose
+// gradients stay f32.
+// CHECK: tpc.param @mp.weight : tensor<16x64xf32> init <normal, std = 2.000000e-02> layout <split 1> compute bf16
+tpc.param @mp.weight : tensor<16x64xf32> init <normal, std = 0.02> layout <split 1> compute bf16
+// CHECK: tpc.param @mp.bias : tensor<64xf32> init <zeros> compute f16 grad f32
+tpc.param @mp.bias : tensor<64xf32> init <zeros> compute f16 grad f32

@@ -65,3 +65,18 @@ func.func @nested() {
 
 // expected-error @+1 {{expected 'init'}}
 tpc.param @w : tensor<4xf32> layout <replicated>
+
+// -----
+
+// expected-error @+1 {{'tpc.param' op parameter @w has a compute type but is declared 'bf16'; the declared type is the master copy, which is f32}}
+tpc.param @w : tensor<4xbf16> init <zeros> compute f16
+
+// -----
+
+// expected-error @+1 {{'tpc.param' op parameter @w computes in 'f32'; a working copy is bf16 or f16 (drop `compute` for f32)}}
+tpc.param @w : tensor<4xf32> init <zeros> compute f32
+
+// -----
+
+// expected-error @+1 {{'tpc.param' op parameter @w has 'f16' gradients but computes in 'bf16'; gradients are of the compute type or f32}}
+tpc.param @w : tensor<4xf32> init <zeros> compute bf16 grad f16

@@ -476,6 +476,84 @@ TEST_P(Conformance, Elementwise) {
   expect_near(read_floats(g, n), acc, "accumulate");
 }
 
+/// `v` rounded to the floating-point type `to`, as a float.
+float rounded(ElementType to, float v) {
+  switch (to) {
+  case ElementType::BF16:
+    return bf16_to_f32(f32_to_bf16(v));
+  case ElementType::F16:
+    return f16_to_f32(f32_to_f16(v));
+  default:
+    return v;
+  }
+}
+
+// Every table converts into every floating-point type exactly as the scalar
+// rounding does (nearest, ties to even; beyond f16's range, infinity).
+TEST_P(Conformance, Cast) {
+  std::vector<float> x = values(301, 31, 3.0f);
+  for (float e : {1.0001f, 1e-8f, 65536e-8f, 70000.0f, -65520.0f, 65519.0f,
+                  0.0f, -0.0f, 3.0e38f, 1.00390625f, 1.01171875f})
+    x.push_back(stored(e));
+  const size_t n = x.size();
+  void *X = tensor(x);
+  for (ElementType to : kFloatElementTypes) {
+    size_t size = element_size(to);
+    void *out = alloc(n * size);
+    k_->cast(out, to, X, n);
+    be_->synchronize();
+    std::vector<float> got(n);
+    if (to == ElementType::F32) {
+      be_->copy_device_to_host(got.data(), out, n * 4);
+    } else {
+      std::vector<uint16_t> h(n);
+      be_->copy_device_to_host(h.data(), out, n * 2);
+      for (size_t i = 0; i < n; ++i)
+        got[i] = to == ElementType::BF16 ? bf16_to_f32(h[i]) : f16_to_f32(h[i]);
+    }
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], rounded(to, x[i]))
+          << element_type_name(type()) << " " << x[i] << " to "
+          << element_type_name(to) << ", element " << i;
+  }
+}
+
+// The reasons for an f32 master copy and for loss scaling (Micikevicius et
+// al. 2018), through the f32 table's cast.
+TEST_P(Conformance, CastShowsWhyMasterWeightsAndLossScaling) {
+  if (!f32())
+    GTEST_SKIP() << "the examples start from f32 values";
+  auto to = [&](ElementType t, float v) {
+    void *in = tensor({v});
+    void *out = alloc(4);
+    k_->cast(out, t, in, 1);
+    be_->synchronize();
+    if (t == ElementType::F32) {
+      float f;
+      be_->copy_device_to_host(&f, out, 4);
+      return f;
+    }
+    uint16_t h;
+    be_->copy_device_to_host(&h, out, 2);
+    return t == ElementType::BF16 ? bf16_to_f32(h) : f16_to_f32(h);
+  };
+  // An update of 1e-4 to a weight of 1 survives in f32, not in f16.
+  EXPECT_NE(to(ElementType::F32, 1.0f + 0.0001f), 1.0f);
+  EXPECT_EQ(to(ElementType::F16, 1.0f + 0.0001f), 1.0f);
+  // A gradient of 1e-8 underflows to zero in f16 but survives scaled by 2^16.
+  EXPECT_EQ(to(ElementType::F16, 1e-8f), 0.0f);
+  float scaled = to(ElementType::F16, 1e-8f * 65536.0f);
+  EXPECT_NEAR(scaled / 65536.0f, 1e-8f, 1e-8f / 1024);
+  // bf16 keeps f32's range: no underflow, but only 8 bits of precision.
+  EXPECT_NEAR(to(ElementType::BF16, 1e-8f), 1e-8f, 1e-8f / 128);
+  // Ties go to even: 1 + 2^-8 is halfway between bf16's 1 and 1 + 2^-7.
+  EXPECT_EQ(to(ElementType::BF16, 1.00390625f), 1.0f);
+  EXPECT_EQ(to(ElementType::BF16, 1.01171875f), 1.015625f);
+  // f16's largest value is 65504; from 65520 on, infinity.
+  EXPECT_EQ(to(ElementType::F16, 65519.0f), 65504.0f);
+  EXPECT_TRUE(std::isinf(to(ElementType::F16, 65520.0f)));
+}
+
 TEST_P(Conformance, WeightedSum) {
   const int k = 3;
   const size_t n = 257;

@@ -139,6 +139,14 @@ private:
 
 size_t sz(int64_t a) { return size_t(a); }
 
+/// dst[i] = round(src[i]) for a 16-bit storage type.
+void store_all(uint16_t *dst, const float *src, size_t n,
+               uint16_t (*round)(float)) {
+#pragma omp parallel for if (n > 65536)
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = round(src[i]);
+}
+
 template <class S> class CpuKernels final : public Kernels {
 public:
   ElementType dtype() const override { return S::dtype; }
@@ -247,6 +255,27 @@ public:
     In<S> a_(a, n), b_(b, n);
     Out<S> o(out, n, false);
     cpu::residual_forward(o, a_, b_, n);
+  }
+  void cast(void *out, ElementType to, const void *inp,
+            size_t n) const override {
+    In<S> x(inp, n);
+    const float *src = x;
+    switch (to) {
+    case ElementType::F32:
+      std::memcpy(out, src, n * sizeof(float));
+      return;
+    case ElementType::BF16:
+      store_all(static_cast<uint16_t *>(out), src, n, f32_to_bf16);
+      return;
+    case ElementType::F16:
+      store_all(static_cast<uint16_t *>(out), src, n, f32_to_f16);
+      return;
+    case ElementType::I32:
+      break;
+    }
+    throw std::invalid_argument(std::string("cast to ") +
+                                element_type_name(to) +
+                                ": only floating-point types convert");
   }
   void scale_forward(void *out, const void *inp, float s,
                      size_t n) const override {

@@ -1,4 +1,4 @@
-//===- Elementwise.cpp - gelu, dropout, add, scale, weighted sum, fill ----===//
+//===- Elementwise.cpp - gelu, dropout, add, scale, cast, weighted sum ----===//
 
 #include "runtime/exec/ops/Op.h"
 
@@ -97,6 +97,20 @@ Thunk scale(OpContext &c) {
   };
 }
 
+// A conversion between floating-point storage types, by the input's table.
+Thunk cast(OpContext &c) {
+  c.expect_shape(c.shape(c.out(0)), c.shape(c.in(0)), "the result");
+  ElementType from = c.dtype(c.in(0)), to = c.dtype(c.out(0));
+  if (from == ElementType::I32 || to == ElementType::I32)
+    throw c.error("converts floating-point tensors only, not " +
+                  std::string(element_type_name(from)) + " to " +
+                  element_type_name(to));
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, to, x, n](const RunOptions &) { k.cast(out, to, x, n); };
+}
+
 // out = sum_i alpha[i] * x_i.
 Thunk weighted_sum(OpContext &c) {
   int k_ = c.num_inputs() - 1;
@@ -159,6 +173,7 @@ void register_elementwise_ops(OpRegistry &r) {
   r.add("dropout", dropout);
   r.add("add", add);
   r.add("scale", scale);
+  r.add("cast", cast);
   r.add("weighted_sum", weighted_sum);
   r.add("weighted_sum_grad", weighted_sum_grad);
   r.add("fill", fill);
