@@ -56,12 +56,29 @@ int64_t CostReport::computeBytes() const {
   return precision == Precision::fp32 ? 4 : 2;
 }
 
+int64_t CostReport::gradientElementBytes() const {
+  return gradient == Precision::fp32 ? 4 : 2;
+}
+
 namespace {
 /// Statistics that kernels keep in fp32 whatever the compute dtype
 /// (layernorm mean and 1/std, the loss's row max and sum of exponentials).
 constexpr int64_t kStatBytes = 4;
 /// A dropout mask element.
 constexpr int64_t kMaskBytes = 1;
+
+/// The precision that names a floating-point element type.
+Precision precisionOf(Type element) {
+  if (element.isBF16())
+    return Precision::bf16;
+  if (element.isF16())
+    return Precision::fp16;
+  return Precision::fp32;
+}
+
+int64_t elementBytes(Type element) {
+  return std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8);
+}
 
 int64_t numElements(Type type) {
   return cast<RankedTensorType>(type).getNumElements();
@@ -124,12 +141,8 @@ private:
 int64_t Analysis::bytesOf(Value value) const {
   auto type = cast<RankedTensorType>(value.getType());
   Type element = type.getElementType();
-  int64_t bytes = 4;
-  if (isa<FloatType>(element))
-    bytes = report.computeBytes();
-  else if (element.isIntOrFloat())
-    bytes = std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8);
-  return type.getNumElements() * bytes;
+  return type.getNumElements() *
+         (element.isIntOrFloat() ? elementBytes(element) : 4);
 }
 
 ParamOp Analysis::paramOf(Value value) {
@@ -146,7 +159,17 @@ LogicalResult Analysis::countParameters() {
       return param.emitOpError("has a layout that tp = ")
              << report.tp << " cannot split; the cost report needs the "
              << "per-rank shape of every parameter";
-    report.rankParams += local->getNumElements();
+    int64_t n = local->getNumElements();
+    report.rankParams += n;
+    report.weightBytes += n * elementBytes(param.getComputeElementType());
+    report.gradientBytes += n * elementBytes(param.getGradElementType());
+    int64_t master = n * elementBytes(param.getTensorType().getElementType());
+    if (param.hasMasterCopy())
+      report.masterBytes += master;
+    report.adamMBytes += master;
+    report.adamVBytes += master;
+    report.precision = precisionOf(param.getComputeElementType());
+    report.gradient = precisionOf(param.getGradElementType());
     // The global count leaves out the vocabulary padding.
     int64_t global = param.getTensorType().getNumElements();
     auto it = vocabDims.find(param);
@@ -249,7 +272,7 @@ OpCost Analysis::costOf(Operation *op) {
   };
   auto probabilities = [&](RankedTensorType query, int64_t heads) {
     int64_t b = query.getDimSize(0), t = query.getDimSize(1);
-    cost.bufferBytes = b * heads * t * t * report.computeBytes();
+    cost.bufferBytes = b * heads * t * t * kStatBytes;
   };
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](EmbeddingOp e) { save(e.getIds()); })
@@ -448,7 +471,6 @@ LogicalResult Analysis::run() {
   symbols = &table;
   report.tp = getModuleTp(module);
   report.dp = config.dp;
-  report.precision = config.precision;
   if (report.tp < 1)
     return module.emitError("module attribute ")
            << kTpAttrName << " must be >= 1, got " << report.tp;
@@ -545,13 +567,6 @@ LogicalResult Analysis::run() {
   report.modelFlopsPerToken =
       6 * report.globalParams + report.attentionFlopsPerToken;
 
-  int64_t compute = report.computeBytes();
-  bool mixed = report.precision != Precision::fp32;
-  report.weightBytes = report.rankParams * compute;
-  report.gradientBytes = report.rankParams * compute;
-  report.masterBytes = mixed ? report.rankParams * 4 : 0;
-  report.adamMBytes = report.rankParams * 4;
-  report.adamVBytes = report.rankParams * 4;
   report.dpGradientValues = report.dp > 1 ? report.rankParams : 0;
 
   sumActivations(costs);
@@ -595,10 +610,7 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
       continue;
     report.plannedArenas.emplace_back(planned.getSymName().str(),
                                       arena.getInt());
-    // The planned arena is in the program's own dtypes (fp32 today); a
-    // bf16/fp16 estimate keeps the count of saved values in that dtype.
-    if (planned.getSymName() == abi::kTrainStep &&
-        config.precision == Precision::fp32) {
+    if (planned.getSymName() == abi::kTrainStep) {
       report.activationBytes = arena.getInt();
       report.activationsPlanned = true;
     }
@@ -710,8 +722,10 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
     t.row(label, withThousands(bytes) + " B",
           bytes >= 1024 ? humanBytes(bytes) : "");
   };
+  std::string gradientTag =
+      "(" + stringifyPrecision(r.gradient).str() + ")";
   bytesRow("    weights " + computeTag, r.weightBytes);
-  bytesRow("    gradients " + computeTag, r.gradientBytes);
+  bytesRow("    gradients " + gradientTag, r.gradientBytes);
   if (r.masterBytes)
     bytesRow("    master weights (fp32)", r.masterBytes);
   bytesRow("    Adam m (fp32)", r.adamMBytes);
@@ -758,9 +772,8 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   bytesRow("  TP bytes sent (ring)", r.tpRingBytesPerStep);
   if (r.dp > 1) {
     t.row("  DP gradient all-reduce",
-          "1 x " + withThousands(r.dpGradientValues), "values " + computeTag);
-    bytesRow("  DP bytes sent (ring)",
-             2 * (r.dp - 1) * r.dpGradientValues * r.computeBytes() / r.dp);
+          "1 x " + withThousands(r.dpGradientValues), "values " + gradientTag);
+    bytesRow("  DP bytes sent (ring)", r.dpBytesSent());
   } else {
     t.row("  DP gradient all-reduce", "0", "dp = 1");
   }
@@ -769,19 +782,19 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
 legend
   Parameters per rank are the local shapes of every tpc.param (vocabulary
   padding included); the global count leaves the padding out.
-  Memory: weights and gradients in the compute dtype; with bf16/fp16 an fp32
-  master copy; AdamW m and v in fp32. No optimizer-state sharding.
+  Memory, from the element types of the program: weights in the compute
+  dtype; gradients in it too, or in fp32 with --grad-reduce-dtype=fp32;
+  with bf16/fp16 an fp32 master copy; AdamW m and v in fp32. No
+  optimizer-state sharding.
   Activations of one micro-batch: each distinct value that a backward op
   reads (linear: input; layernorm: input and fp32 mean and 1/std per row;
-  gelu: input; attention: q|k|v and the [B, heads, T, T] probabilities;
+  gelu: input; attention: q|k|v and the fp32 [B, heads, T, T] probabilities;
   dropout: a 1-byte mask; loss: logits and targets, the vocab-parallel loss
   also fp32 row max and sum of exp; embedding: token ids). f's result is its
   input's buffer. Parameters are not activations. Where tpc-plan-memory
   has run, "arena of F, planned" is the buffer the runtime allocates for
   function F (liveness-based reuse); once the module has a train_step, its
-  planned arena is the activation figure without recompute (in fp32, the
-  dtype programs run in; with --precision=bf16|fp16 the figure stays the
-  count of saved values in that dtype).
+  planned arena is the activation figure without recompute.
   Layers: a residual add x + F(x) closes a sublayer; a sublayer holding a
   self-attention starts a layer, the others (MLP, cross-attention) extend it.
   Per-layer recompute keeps what ops outside layers save plus every value a
@@ -824,6 +837,7 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       j.attribute("micro_batch", r.microBatch);
       j.attribute("seq", r.seq);
       j.attribute("precision", stringifyPrecision(r.precision));
+      j.attribute("gradient_precision", stringifyPrecision(r.gradient));
     });
     j.attributeObject("model", [&] {
       j.attribute("parameters", r.globalParams);
@@ -873,8 +887,7 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       });
       j.attribute("tp_bytes_sent", r.tpRingBytesPerStep);
       j.attribute("dp_gradient_values", r.dpGradientValues);
-      j.attribute("dp_bytes_sent", 2 * (r.dp - 1) * r.dpGradientValues *
-                                       r.computeBytes() / r.dp);
+      j.attribute("dp_bytes_sent", r.dpBytesSent());
     });
   });
   os << "\n";

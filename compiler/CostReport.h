@@ -24,18 +24,18 @@ namespace tpc {
 
 /// The compute dtype of a training run. fp32 keeps everything in fp32; bf16
 /// and fp16 compute (weights, gradients, activations) in 16 bits and keep an
-/// fp32 master copy of the weights and fp32 Adam states.
+/// fp32 master copy of the weights and fp32 Adam states (tpc-mixed-precision).
 enum class Precision { fp32, bf16, fp16 };
 
 llvm::StringRef stringifyPrecision(Precision precision);
 std::optional<Precision> parsePrecision(llvm::StringRef name);
 
 /// What the report takes besides the module: the data-parallel size (the
-/// module's tpc.dp once tpc-compile has run; tpc-compile passes its --dp) and
-/// the compute dtype of the byte counts.
+/// module's tpc.dp once tpc-compile has run; tpc-compile passes its --dp).
+/// Byte counts follow the element types of the module itself: its
+/// parameters' compute, gradient and master types and its values' types.
 struct CostReportConfig {
   int64_t dp = 1;
-  Precision precision = Precision::fp32;
 };
 
 /// All-reduces of one size, and which direction of the step issues them.
@@ -52,7 +52,8 @@ struct CostReport {
   int64_t dp = 1;
   int64_t microBatch = 0;
   int64_t seq = 0;
-  Precision precision = Precision::fp32;
+  Precision precision = Precision::fp32; ///< the parameters' compute type
+  Precision gradient = Precision::fp32;  ///< their gradient buffers' type
 
   // The whole job.
   int64_t globalParams = 0; ///< unpadded, global shapes
@@ -66,7 +67,7 @@ struct CostReport {
   int64_t rankParams = 0; ///< what the rank holds, padding included
   int64_t weightBytes = 0;
   int64_t gradientBytes = 0;
-  int64_t masterBytes = 0; ///< fp32 master weights; 0 in fp32
+  int64_t masterBytes = 0; ///< fp32 master weights; 0 without a working copy
   int64_t adamMBytes = 0;
   int64_t adamVBytes = 0;
   int64_t activationBytes = 0;     ///< one micro-batch, no recompute
@@ -99,6 +100,10 @@ struct CostReport {
   int64_t stepFlops() const { return 3 * forwardFlops; }
   int64_t recomputeStepFlops() const { return stepFlops() + layerForwardFlops; }
   int64_t computeBytes() const;
+  int64_t gradientElementBytes() const;
+  int64_t dpBytesSent() const {
+    return 2 * (dp - 1) * dpGradientValues * gradientElementBytes() / dp;
+  }
 };
 
 /// Computes the report of `module`'s `forward` function (or its only

@@ -24,14 +24,8 @@ struct CostReportPass : public tpc::impl::CostReportBase<CostReportPass> {
           << format << "'; use format=text or format=json";
       return signalPassFailure();
     }
-    std::optional<Precision> compute = parsePrecision(precision);
-    if (!compute) {
-      module.emitError("tpc-cost-report: unknown precision '")
-          << precision << "'; use fp32, bf16 or fp16";
-      return signalPassFailure();
-    }
     FailureOr<CostReport> report =
-        computeCostReport(module, CostReportConfig{dp, *compute});
+        computeCostReport(module, CostReportConfig{dp});
     if (failed(report))
       return signalPassFailure();
     if (format == "json")

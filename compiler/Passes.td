@@ -15,8 +15,10 @@ def CostReport : Pass<"tpc-cost-report", "mlir::ModuleOp"> {
     all-reduces over the tensor- and data-parallel groups; for the whole job:
     the unpadded parameter count, the padded vocabulary and the model FLOPs
     per token. Every figure is computed from the IR (the module's `tpc.tp`,
-    parameter layouts, local shapes and collectives) of the function
-    `@forward`. The IR is left unchanged.
+    parameter layouts, local shapes, element types and collectives) of the
+    function `@forward`: after `tpc-mixed-precision` the bytes are those of
+    the bf16 or f16 working copies and activations, the gradient type and
+    the f32 master copies. The IR is left unchanged.
 
     Input (a partitioned MLP sublayer at tp = 2, B = 4, T = 8, H = 16):
     ```mlir
@@ -42,9 +44,6 @@ def CostReport : Pass<"tpc-cost-report", "mlir::ModuleOp"> {
     Option<"dp", "dp", "int64_t", "1",
            "data-parallel size, as tpc-compile --dp (which tpc-compile also "
            "records on the module as tpc.dp)">,
-    Option<"precision", "precision", "std::string", "\"fp32\"",
-           "compute dtype for the byte counts: fp32, bf16 or fp16 "
-           "(bf16/fp16 add an fp32 master copy)">,
   ];
 }
 

@@ -41,6 +41,13 @@ const PipelineStep kPipeline[] = {
        return llvm::formatv("tp={0}", o.tp).str();
      }},
     {"tpc-partition", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-mixed-precision",
+     [](const CompileOptions &o) {
+       return llvm::formatv("precision={0} grad-reduce-dtype={1}",
+                            stringifyPrecision(o.precision),
+                            o.gradReduceDtype)
+           .str();
+     }},
     {"tpc-autodiff", [](const CompileOptions &) { return std::string(); }},
     {"tpc-data-parallel", [](const CompileOptions &) { return std::string(); }},
     {"tpc-optimizer",
@@ -87,6 +94,11 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   if (options.seq)
     if (llvm::Error e = positive("--seq", *options.seq))
       return e;
+  if (options.gradReduceDtype != "compute" && options.gradReduceDtype != "fp32")
+    return llvm::createStringError(
+        llvm::formatv("--grad-reduce-dtype must be compute or fp32, got '{0}'",
+                      options.gradReduceDtype)
+            .str());
   if (options.optimizer != "adamw" && options.optimizer != "sgd")
     return llvm::createStringError(
         llvm::formatv("--optimizer must be adamw or sgd, got '{0}'",
@@ -175,6 +187,8 @@ LogicalResult tpc::writeProgram(ModuleOp module, StringRef path,
   CostReportConfig config;
   if (auto dp = module->getAttrOfType<IntegerAttr>(kDpAttrName))
     config.dp = dp.getInt();
+  if (failed(checkRuntimePrecision(module)))
+    return failure();
   FailureOr<CostReport> cost = computeCostReport(module, config);
   if (failed(cost))
     return failure();

@@ -30,6 +30,9 @@ struct CompileOptions {
   /// Unset: the model's number of positions.
   std::optional<int64_t> seq;
   Precision precision = Precision::fp32;
+  /// The element type of parameter gradients and their data-parallel
+  /// all-reduce under mixed precision: "compute" or "fp32".
+  std::string gradReduceDtype = "compute";
   /// The optimizer of apply_step: "adamw" or "sgd".
   std::string optimizer = "adamw";
 };

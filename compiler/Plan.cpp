@@ -59,7 +59,7 @@ tpc::fitMemory(ModuleOp module, const CompileOptions &base, int64_t maxTp) {
           });
       if (succeeded(compile(*copy, options))) {
         FailureOr<CostReport> report = computeCostReport(
-            *copy, CostReportConfig{options.dp, options.precision});
+            *copy, CostReportConfig{options.dp});
         if (succeeded(report))
           row.report = *report;
       }

@@ -59,11 +59,11 @@ LogicalResult checkRuntimeSupport(ModuleOp module) {
   });
   if (firstHalf)
     firstHalf->emitOpError("uses element type ")
-        << half << ", which tpc-run cannot execute yet (mixed precision is "
-        << "not implemented); " << halfOps
+        << half << "; " << halfOps
         << (halfOps == 1 ? " op uses" : " ops use")
-        << " f16 or bf16: use f32 tensors in the model (--precision only "
-           "changes the cost report)";
+        << " f16 or bf16, but a model is written in f32: the compiler keeps "
+           "an f32 master copy of every parameter and --precision chooses "
+           "the compute type";
   if (firstEpsilon)
     firstEpsilon->emitOpError("epsilon ")
         << epsilon << " is not supported by tpc-run, whose layer-norm "
@@ -71,6 +71,17 @@ LogicalResult checkRuntimeSupport(ModuleOp module) {
         << (epsilonOps == 1 ? " layer norm uses" : " layer norms use")
         << " another epsilon: write `eps 1.0e-05` in the model";
   return success(!firstHalf && !firstEpsilon);
+}
+
+LogicalResult checkRuntimePrecision(ModuleOp module) {
+  for (ParamOp param : module.getOps<ParamOp>())
+    if (param.hasMasterCopy())
+      return module.emitError("this program computes in ")
+             << param.getComputeElementType()
+             << ", which tpc-run's executor does not run yet; with "
+                "--precision bf16 or fp16 use --report or --emit=mlir, or "
+                "compile with --precision fp32 to write a program";
+  return success();
 }
 
 void warnAbsurdMemory(const CostReport &report, llvm::raw_ostream &os) {

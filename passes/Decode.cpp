@@ -181,8 +181,13 @@ void DecodePass::runOnOperation() {
                                     /*dim=*/2, Group::tp);
   if (failed(refreshOpResultTypes(gather, tp)))
     return signalPassFailure();
-  func::ReturnOp::create(builder, loc, gather.getResult());
-  decode.setType(builder.getFunctionType({tokenType, posType},
-                                         {gather.getResult().getType()}));
+  // The generator samples from f32 logits whatever the compute type.
+  Value row = gather.getResult();
+  auto rowType = cast<RankedTensorType>(row.getType());
+  if (!rowType.getElementType().isF32())
+    row = CastOp::create(builder, loc, rowType.clone(builder.getF32Type()), row);
+  func::ReturnOp::create(builder, loc, row);
+  decode.setType(
+      builder.getFunctionType({tokenType, posType}, {row.getType()}));
 }
 } // namespace

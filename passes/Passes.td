@@ -158,6 +158,80 @@ def Partition : Pass<"tpc-partition", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect"];
 }
 
+def MixedPrecision : Pass<"tpc-mixed-precision", "mlir::ModuleOp"> {
+  let summary = "Compute in bf16 or f16 with f32 master weights";
+  let description = [{
+    Rewrites a partitioned module (before `tpc-autodiff`) to compute in
+    `precision` (bf16 or f16; fp32 leaves the module as it is), the scheme
+    of Micikevicius et al. (2018) and Megatron-LM:
+
+    - every f32 `tpc.param` gains a working copy of the compute type
+      (`compute bf16`): the declared f32 tensor becomes the master copy,
+      which the optimizer updates and checkpoints hold; `tpc.get_param`
+      reads the working copy, which the optimizer's update rounds from the
+      updated master once per optimizer step;
+    - every activation (every floating-point tensor of rank >= 1 a function
+      computes) is of the compute type, and so are, after `tpc-autodiff`,
+      their gradients and the collectives that move them: the f/g
+      all-reduces of the forward and backward passes;
+    - parameter gradients accumulate in a buffer of the compute type, or in
+      f32 with `grad-reduce-dtype=fp32` (Megatron's
+      `accumulate_allreduce_grads_in_fp32`): the data-parallel bucket
+      all-reduces then move f32;
+    - f32 stay: the loss sum and every scalar (the optimizer's inputs, the
+      sums of squares and the gradient norm), AdamW's moments and SGD's
+      momentum (of the master's type), and what the kernels keep inside an
+      op (layer-norm mean and rstd, attention probabilities and softmax,
+      the max, sum of exponentials and target logit of the cross-entropy),
+      which accumulate in f32 whatever the storage type;
+    - a function's floating-point results of rank >= 1 (the logits of
+      `@forward`) are cast back to f32 with `tpc.cast`, so that every entry
+      point returns f32 and takes f32 or i32 arguments (a floating-point
+      argument is cast to the compute type where the function starts).
+
+    Input (tp = 1, one linear layer shown):
+    ```mlir
+    tpc.param @h.0.mlp.c_fc.weight : tensor<16x64xf32> init <normal, std = 0.02> layout <split 1>
+    func.func @forward(%tokens: tensor<2x8xi32>, %targets: tensor<2x8xi32>)
+        -> (tensor<f32>, tensor<i32>, tensor<2x8x128xf32>) {
+      %w = tpc.get_param @h.0.mlp.c_fc.weight : tensor<16x64xf32>
+      %h = tpc.linear %x, %w : tensor<2x8x16xf32>, tensor<16x64xf32>
+      ...
+      %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 100 ignore_index -1 : tensor<2x8x128xf32>, tensor<2x8xi32>
+      return %sum, %count, %logits : tensor<f32>, tensor<i32>, tensor<2x8x128xf32>
+    }
+    ```
+    Output (`precision=bf16`):
+    ```mlir
+    tpc.param @h.0.mlp.c_fc.weight : tensor<16x64xf32> init <normal, std = 0.02> layout <split 1> compute bf16
+    func.func @forward(%tokens: tensor<2x8xi32>, %targets: tensor<2x8xi32>)
+        -> (tensor<f32>, tensor<i32>, tensor<2x8x128xf32>) {
+      %w = tpc.get_param @h.0.mlp.c_fc.weight : tensor<16x64xbf16>
+      %h = tpc.linear %x, %w : tensor<2x8x16xbf16>, tensor<16x64xbf16>
+      ...
+      %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 100 ignore_index -1 : tensor<2x8x128xbf16>, tensor<2x8xi32>
+      %out = tpc.cast %logits : tensor<2x8x128xbf16> to tensor<2x8x128xf32>
+      return %sum, %count, %out : tensor<f32>, tensor<i32>, tensor<2x8x128xf32>
+    }
+    ```
+
+    Errors: an unknown precision or gradient type, a module that is not
+    partitioned or already differentiated (run it between `tpc-partition`
+    and `tpc-autodiff`), a parameter that is not f32 (a model written in
+    bf16 has no master copy to keep; write it in f32) or that already has
+    a working copy.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", "\"fp32\"",
+           "compute type: fp32 (no change), bf16 or fp16">,
+    Option<"gradReduceDtype", "grad-reduce-dtype", "std::string",
+           "\"compute\"",
+           "element type of parameter gradients and their data-parallel "
+           "all-reduce: compute (the compute type) or fp32">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
+}
+
 def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
   let summary = "Add decode_step: one position of the partitioned forward "
                 "with KV caches";
@@ -188,7 +262,8 @@ def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
       every op the logits do not need.
     - The local logits [B, 1, Vpad/tp] are gathered with `tpc.all_gather
       ... dim 2 group tp`, so that every rank holds the whole padded row
-      and draws the same next token. Columns at or beyond the vocabulary
+      and draws the same next token; logits of a bf16 or f16 compute type
+      are then cast to f32 (`tpc.cast`). Columns at or beyond the vocabulary
       size of the loss are padding, which the generator ignores.
 
     A model whose logits depend on bidirectional self-attention cannot be
@@ -366,11 +441,15 @@ def Optimizer : Pass<"tpc-optimizer", "mlir::ModuleOp"> {
     4. one `tpc.adamw_update` or `tpc.sgd_update` per parameter, in module
        order. Weight decay applies to parameters of rank >= 2 (matrices and
        embeddings) and, with `decay-1d`, also to biases, gains and vectors.
+       A parameter with a master copy (`tpc-mixed-precision`) has it
+       updated, and the result rounded into its working copy, by the same
+       op.
 
     The runtime provides per parameter a gradient buffer (zeroed before the
-    step's first `train_step`) and the optimizer state (AdamW: m and v; SGD
-    with momentum: one buffer), all of the parameter's local type, and
-    AdamW's step counter t (1 at the first call, advanced before each).
+    step's first `train_step`; of the parameter's gradient element type) and
+    the optimizer state (AdamW: m and v; SGD with momentum: one buffer), of
+    the parameter's local (master) type, and AdamW's step counter t (1 at
+    the first call, advanced before each).
 
     Needs a partitioned module (`tpc-partition` first).
 

@@ -1,6 +1,7 @@
 // RUN: tpc-opt %s --tpc-cost-report -o /dev/null | FileCheck %s
 // RUN: tpc-opt %s --tpc-cost-report=format=json -o /dev/null | FileCheck %s --check-prefix=JSON
-// RUN: tpc-opt %s "--tpc-cost-report=dp=2 precision=bf16" -o /dev/null | FileCheck %s --check-prefix=BF16
+// RUN: tpc-opt %s --tpc-mixed-precision=precision=bf16 --tpc-cost-report=dp=2 -o /dev/null | FileCheck %s --check-prefix=BF16
+// RUN: tpc-opt %s "--tpc-mixed-precision=precision=bf16 grad-reduce-dtype=fp32" --tpc-cost-report=dp=2 -o /dev/null | FileCheck %s --check-prefix=GRAD32
 // RUN: tpc-opt %s --tpc-cost-report -o - | FileCheck %s --check-prefix=IR
 
 // A two-layer GPT-2 (H = 16, 4 heads, V = 100, 16 positions) as the partition
@@ -127,13 +128,16 @@
 // JSON-NEXT:   "dp_gradient_values": 0,
 // JSON-NEXT:   "dp_bytes_sent": 0
 
-// bf16 with dp = 2: weights and gradients 2 bytes, an fp32 master copy, fp32
-// Adam: 16 bytes per parameter as in fp32, split differently. Activations
-// halve except token ids, targets and the fp32 statistics: per layer 2,560
-// values * 2 + probabilities 512 + mean/rstd 256 = 5,888; outside 64 + 512 +
-// 128 + 512 + 4,096 + 64 + 128 = 5,504; no recompute 17,280; recompute
-// 5,504 + 2 * 512 + (5,888 - 512) = 11,904. Each rank all-reduces its 5,712
-// bf16 gradients over dp: 2(dp-1)/dp * 11,424 = 11,424 bytes sent.
+// bf16 (tpc-mixed-precision) with dp = 2: weights and gradients 2 bytes, an
+// fp32 master copy, fp32 Adam: 16 bytes per parameter as in fp32, split
+// differently. Activations halve except token ids, targets and what kernels
+// keep in fp32 (statistics, attention probabilities): per layer 2,560 values
+// * 2 + probabilities 1,024 + mean/rstd 256 = 6,400; outside 64 + 512 + 128
+// + 512 + 4,096 + 64 + 128 = 5,504; no recompute 5,504 + 2 * 6,400 =
+// 18,304; recompute kept 5,504 + 2 * 512 = 6,528, largest layer 6,400 - 512
+// = 5,888: 12,416. The f and g all-reduces move bf16: (10 * 512 + 3 * 64) *
+// 2(tp-1)/tp = 5,312 bytes. Each rank all-reduces its 5,712 bf16 gradients
+// over dp: 2(dp-1)/dp * 11,424 = 11,424 bytes sent.
 // BF16-LABEL: tpc cost report: tp 2 x dp 2 = 4 GPUs, micro-batch 2, seq 8, bf16
 // BF16:       model FLOPs per step 1,720,320 32 tokens
 // BF16:       weights (bf16) 11,424 B
@@ -142,13 +146,24 @@
 // BF16-NEXT:  Adam m (fp32) 22,848 B
 // BF16-NEXT:  Adam v (fp32) 22,848 B
 // BF16-NEXT:  model states 91,392 B
-// BF16-NEXT:  activations, no recompute 17,280 B
-// BF16-NEXT:  activations, per-layer recompute 11,904 B
+// BF16-NEXT:  activations, no recompute 18,304 B
+// BF16-NEXT:  activations, per-layer recompute 12,416 B
 // BF16-NEXT:    kept through the step 6,528 B
-// BF16-NEXT:    largest layer, recomputed 5,376 B
+// BF16-NEXT:    largest layer, recomputed 5,888 B
 // BF16:       TP bytes sent (ring) 5,312 B
 // BF16-NEXT:  DP gradient all-reduce 1 x 5,712 values (bf16)
 // BF16-NEXT:  DP bytes sent (ring) 11,424 B
+
+// With gradients in fp32 (--grad-reduce-dtype=fp32) the gradient buffers
+// double to 4 bytes each, 22,848, model states grow by 11,424 to 102,816,
+// and the data-parallel all-reduce moves fp32: 2(dp-1)/dp * 22,848 bytes.
+// GRAD32:      weights (bf16) 11,424 B
+// GRAD32-NEXT: gradients (fp32) 22,848 B
+// GRAD32-NEXT: master weights (fp32) 22,848 B
+// GRAD32:      model states 102,816 B
+// GRAD32:      TP bytes sent (ring) 5,312 B
+// GRAD32-NEXT: DP gradient all-reduce 1 x 5,712 values (fp32)
+// GRAD32-NEXT: DP bytes sent (ring) 22,848 B
 
 // The pass leaves the IR unchanged.
 // IR-LABEL: func.func @forward

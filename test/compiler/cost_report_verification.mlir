@@ -1,10 +1,8 @@
 // RUN: tpc-opt %s -split-input-file -verify-diagnostics --tpc-cost-report -o /dev/null
 // RUN: not tpc-opt %s --split-input-file "--tpc-cost-report=format=yaml" -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
-// RUN: not tpc-opt %s --split-input-file "--tpc-cost-report=precision=fp8" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRECISION
 // RUN: not tpc-opt %s --split-input-file "--tpc-cost-report=dp=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DP
 
 // FORMAT: unknown format 'yaml'; use format=text or format=json
-// PRECISION: unknown precision 'fp8'; use fp32, bf16 or fp16
 // DP: the data-parallel size must be >= 1, got 0
 
 // The batch and sequence are still open: the report needs tpc-specialize.

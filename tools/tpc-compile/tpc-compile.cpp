@@ -67,9 +67,17 @@ int main(int argc, char **argv) {
   app.add_option("--seq", seq,
                  "Sequence length T (default: the model's positions)");
   app.add_option("--precision", precision,
-                 "Compute dtype; for now it only changes the report's byte "
-                 "counts (bf16/fp16 add an fp32 master copy of the weights)")
+                 "Compute dtype (tpc-mixed-precision): bf16/fp16 keep an "
+                 "fp32 master copy of the weights; tpc-run executes fp32 "
+                 "programs only, so bf16/fp16 serve --report and --emit=mlir "
+                 "for now")
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
+      ->capture_default_str();
+  app.add_option("--grad-reduce-dtype", options.gradReduceDtype,
+                 "Element type of parameter gradients and their data-parallel "
+                 "all-reduce under bf16/fp16: compute (the compute dtype) or "
+                 "fp32 (Megatron's accumulate_allreduce_grads_in_fp32)")
+      ->check(CLI::IsMember({"compute", "fp32"}))
       ->capture_default_str();
   app.add_option("--optimizer", options.optimizer,
                  "The optimizer of apply_step, adamw or sgd (its "
@@ -113,7 +121,7 @@ int main(int argc, char **argv) {
     return 1;
 
   FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
-      *module, tpc::CostReportConfig{options.dp, options.precision});
+      *module, tpc::CostReportConfig{options.dp});
   if (failed(cost))
     return 1;
   tpc::warnAbsurdMemory(*cost, errs());

@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (mlir::failed(tpc::compile(*module, options)))
     return 0;
   mlir::FailureOr<tpc::CostReport> report = tpc::computeCostReport(
-      *module, tpc::CostReportConfig{options.dp, options.precision});
+      *module, tpc::CostReportConfig{options.dp});
   (void)report;
   return 0;
 }
