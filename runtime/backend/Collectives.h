@@ -27,7 +27,8 @@ class Backend;
 class Collectives {
 public:
   virtual ~Collectives() = default;
-  /// In place; dtype: F32 or I32.
+  /// In place; dtype: F32, BF16, F16 or I32 (16-bit floats are combined in
+  /// f32 and rounded once per combination).
   virtual void all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
                           Group group) = 0;
   /// out holds size(group) * n elements: rank i's `in` at out + i * n.

@@ -3,6 +3,7 @@
 #include "runtime/comm/Comm.h"
 
 #include "runtime/comm/Faults.h"
+#include "runtime/util/Float16.h"
 
 #include <cblas.h>
 #include <mpi.h>
@@ -54,6 +55,55 @@ int env_int(const char *name, int fallback) {
 }
 
 MPI_Op mpi_op(ReduceOp op) { return op == ReduceOp::Sum ? MPI_SUM : MPI_MAX; }
+
+MPI_Datatype mpi_type(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+    return MPI_FLOAT;
+  case ElementType::I32:
+    return MPI_INT32_T;
+  case ElementType::BF16:
+  case ElementType::F16:
+    return MPI_UINT16_T;
+  }
+  return MPI_DATATYPE_NULL;
+}
+
+/// MPI has no 16-bit floats: a user reduction widens each pair to f32,
+/// combines it and rounds the result once.
+template <float (*Load)(uint16_t), uint16_t (*Store)(float), ReduceOp Op>
+void reduce_16bit(void *in, void *inout, int *len, MPI_Datatype *) {
+  const auto *a = static_cast<const uint16_t *>(in);
+  auto *b = static_cast<uint16_t *>(inout);
+  for (int i = 0; i < *len; ++i) {
+    float x = Load(a[i]), y = Load(b[i]);
+    b[i] = Store(Op == ReduceOp::Sum ? x + y : std::max(x, y));
+  }
+}
+
+template <float (*Load)(uint16_t), uint16_t (*Store)(float), ReduceOp Op>
+MPI_Op user_op() {
+  // Created once, after MPI_Init (the first collective comes after it);
+  // MPI_Finalize releases it.
+  static MPI_Op op = [] {
+    MPI_Op created;
+    mpiCheck(MPI_Op_create(reduce_16bit<Load, Store, Op>, /*commute=*/1,
+                           &created));
+    return created;
+  }();
+  return op;
+}
+
+MPI_Op mpi_op(ElementType type, ReduceOp op) {
+  bool sum = op == ReduceOp::Sum;
+  if (type == ElementType::BF16)
+    return sum ? user_op<bf16_to_f32, f32_to_bf16, ReduceOp::Sum>()
+               : user_op<bf16_to_f32, f32_to_bf16, ReduceOp::Max>();
+  if (type == ElementType::F16)
+    return sum ? user_op<f16_to_f32, f32_to_f16, ReduceOp::Sum>()
+               : user_op<f16_to_f32, f32_to_f16, ReduceOp::Max>();
+  return mpi_op(op);
+}
 } // namespace
 
 struct Comm::Groups {
@@ -438,21 +488,13 @@ void Comm::wait(Request &request, const char *collective, Group group) {
   }
 }
 
-void Comm::all_reduce(float *data, size_t n, ReduceOp op, Group group) {
+void Comm::all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                      Group group) {
   if (!distributed_ || size(group) == 1 || n == 0)
     return;
   Request r;
-  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), MPI_FLOAT, mpi_op(op),
-                          TPC_COMM_OF(group), &r.handle));
-  wait(r, "all_reduce", group);
-}
-
-void Comm::all_reduce(int32_t *data, size_t n, ReduceOp op, Group group) {
-  if (!distributed_ || size(group) == 1 || n == 0)
-    return;
-  Request r;
-  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), MPI_INT32_T, mpi_op(op),
-                          TPC_COMM_OF(group), &r.handle));
+  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), mpi_type(type),
+                          mpi_op(type, op), TPC_COMM_OF(group), &r.handle));
   wait(r, "all_reduce", group);
 }
 
@@ -465,14 +507,15 @@ void Comm::all_reduce(double *data, size_t n, ReduceOp op, Group group) {
   wait(r, "all_reduce", group);
 }
 
-void Comm::all_gather(const float *in, float *out, size_t n, Group group) {
+void Comm::all_gather(const void *in, void *out, size_t n, ElementType type,
+                      Group group) {
   if (!distributed_ || size(group) == 1) {
-    std::copy(in, in + n, out);
+    std::memcpy(out, in, n * element_size(type));
     return;
   }
   Request r;
-  mpiCheck(MPI_Iallgather(in, int(n), MPI_FLOAT, out, int(n), MPI_FLOAT,
-                          TPC_COMM_OF(group), &r.handle));
+  mpiCheck(MPI_Iallgather(in, int(n), mpi_type(type), out, int(n),
+                          mpi_type(type), TPC_COMM_OF(group), &r.handle));
   wait(r, "all_gather", group);
 }
 

@@ -26,6 +26,8 @@
 #ifndef TPC_RUNTIME_COMM_COMM_H
 #define TPC_RUNTIME_COMM_COMM_H
 
+#include "runtime/backend/ElementType.h"
+
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -89,11 +91,25 @@ public:
   int rank(Group group) const;
   int size(Group group) const;
 
-  void all_reduce(float *data, size_t n, ReduceOp op, Group group);
-  void all_reduce(int32_t *data, size_t n, ReduceOp op, Group group);
+  /// In place: n elements of `type`. bf16 and f16 elements are combined in
+  /// f32 and rounded once per combination, as NCCL reduces them.
+  void all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                  Group group);
+  void all_reduce(float *data, size_t n, ReduceOp op, Group group) {
+    all_reduce(data, n, ElementType::F32, op, group);
+  }
+  void all_reduce(int32_t *data, size_t n, ReduceOp op, Group group) {
+    all_reduce(data, n, ElementType::I32, op, group);
+  }
+  /// Host-side totals (losses and counts summed in double).
   void all_reduce(double *data, size_t n, ReduceOp op, Group group);
-  /// out holds size(group) * n floats: rank i's `in` at out + i * n.
-  void all_gather(const float *in, float *out, size_t n, Group group);
+  /// out holds size(group) * n elements of `type`: rank i's `in` at
+  /// out + i * n.
+  void all_gather(const void *in, void *out, size_t n, ElementType type,
+                  Group group);
+  void all_gather(const float *in, float *out, size_t n, Group group) {
+    all_gather(in, out, n, ElementType::F32, group);
+  }
   /// As all_gather, but only the group's rank 0 receives (out may be null
   /// elsewhere).
   void gather(const float *in, float *out, size_t n, Group group);

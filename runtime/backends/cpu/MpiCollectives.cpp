@@ -21,28 +21,15 @@ public:
 
   void all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
                   Group group) override {
-    if (dtype == ElementType::F32)
-      comm_.all_reduce(static_cast<float *>(data), n, op, group);
-    else if (dtype == ElementType::I32)
-      comm_.all_reduce(static_cast<int32_t *>(data), n, op, group);
-    else
-      unsupported("all_reduce", dtype);
+    comm_.all_reduce(data, n, dtype, op, group);
   }
 
   void all_gather(const void *in, void *out, size_t n, ElementType dtype,
                   Group group) override {
-    if (dtype != ElementType::F32)
-      unsupported("all_gather", dtype);
-    comm_.all_gather(static_cast<const float *>(in), static_cast<float *>(out),
-                     n, group);
+    comm_.all_gather(in, out, n, dtype, group);
   }
 
 private:
-  [[noreturn]] static void unsupported(const char *what, ElementType dtype) {
-    throw std::runtime_error(std::string("the cpu backend's ") + what +
-                             " does not take " + element_type_name(dtype) +
-                             " tensors");
-  }
   Comm &comm_;
 };
 
