@@ -8,7 +8,11 @@ same token file by
   - tpc tp=1: tpc-run --threads 2 (one process, 2 threads),
   - tpc tp=2: mpirun -np 2 tpc-run --threads 1 (2 ranks of 1 thread),
   - PyTorch:  bench/reference_gpt2.py with torch.set_num_threads(2).
-The warm-up steps are left out of the figures. tokens/s and ms/step come from
+With --baseline-build-dir, the two tpc runs are repeated with the tools of
+another build (an earlier commit, say) in the same run, each compiling its
+own program, so that a change is measured against its predecessor on the
+same machine at the same time. The warm-up steps are left out of the
+figures. tokens/s and ms/step come from
 the per-step times (tpc-run's JSON lines log; the same span of work, data to
 updated weights, in PyTorch). GFLOP/s are model FLOPs (the program's own count
 that tpc-run prints for its MFU: 6 N per token plus attention) times tokens/s,
@@ -23,6 +27,7 @@ Brown corpus's training tokens when scripts/fetch-data.sh has prepared them,
 else seeded random tokens; the output says which.
 
 Usage: /usr/bin/python3 bench/train_step.py [--steps N] [--warmup W] [--quick]
+                                           [--baseline-build-dir DIR]
 """
 import argparse
 import json
@@ -58,6 +63,17 @@ def run(cmd, log, env=None):
     if p.returncode != 0:
         sys.exit('train_step: %s failed (exit %d):\n%s%s' % (cmd[0], p.returncode, p.stdout, p.stderr))
     return p.stdout
+
+
+def tools_of(build_dir):
+    """tpc-model, tpc-compile and tpc-run of a build; exits when one is missing."""
+    bindir = os.path.join(build_dir, 'bin')
+    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
+    for t, path in tools.items():
+        if not os.access(path, os.X_OK):
+            sys.exit('train_step: %s not found; build it first (ninja -C %s tpc-model '
+                     'tpc-compile tpc-run) or give another build directory' % (path, build_dir))
+    return tools
 
 
 def steps_of(path):
@@ -96,6 +112,25 @@ def torch_mm_peak(threads, n=1024, reps=5, trials=3):
     return best
 
 
+def compile_programs(tools, path, cfg, threads, prefix, log):
+    """The tp=1 and tp=threads programs of model.mlir, named <prefix>tp<n>.tpc."""
+    for tp in (1, threads):
+        run([tools['tpc-compile'], path('model.mlir'), '--tp', str(tp), '--micro-batch',
+             str(cfg['B']), '--seq', str(cfg['T']), '-o', path('%stp%d.tpc' % (prefix, tp))], log)
+
+
+def run_tpc(tools, path, threads, train, mpirun, env, prefix, log):
+    """Trains tp=1 (threads threads) and tp=threads (ranks of 1 thread); logs to
+    <prefix>tp1.jsonl and <prefix>tp2.jsonl. Returns tp=1's FLOPs per token and
+    sgemm probe."""
+    out1 = run([tools['tpc-run'], path('%stp1.tpc' % prefix), '--threads', str(threads)] +
+               train + ['--log', path('%stp1.jsonl' % prefix)], log)
+    run([mpirun, '--oversubscribe', '-np', str(threads), tools['tpc-run'],
+         path('%stp%d.tpc' % (prefix, threads)), '--threads', '1'] + train +
+        ['--log', path('%stp2.jsonl' % prefix)], log, env)
+    return probe_line(out1)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--steps', type=int, default=None,
@@ -107,6 +142,9 @@ def main(argv):
     ap.add_argument('--threads', type=int, default=2,
                     help='threads of tpc tp=1 and of PyTorch; tp=2 runs that many ranks of 1 thread')
     ap.add_argument('--build-dir', default=os.environ.get('TPC_BUILD_DIR', os.path.join(ROOT, 'build')))
+    ap.add_argument('--baseline-build-dir', default='',
+                    help='also run tpc tp=1 and tp=2 with the tools of this build '
+                         '(e.g. an earlier commit\'s) and print the ratios to it')
     ap.add_argument('--work-dir', default='',
                     help='where the model, programs, logs and data go (default: a temporary '
                          'directory, removed at the end)')
@@ -120,12 +158,8 @@ def main(argv):
     total = warmup + steps
     threads = args.threads
 
-    bindir = os.path.join(args.build_dir, 'bin')
-    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
-    for t, path in tools.items():
-        if not os.access(path, os.X_OK):
-            sys.exit('train_step: %s not found; build it first (ninja -C %s tpc-model '
-                     'tpc-compile tpc-run) or give --build-dir' % (path, args.build_dir))
+    tools = tools_of(args.build_dir)
+    baseline = tools_of(args.baseline_build_dir) if args.baseline_build_dir else None
     mpirun = shutil.which('mpirun')
     if not mpirun:
         sys.exit('train_step: mpirun not found (openmpi-bin); tp=2 needs it')
@@ -136,11 +170,10 @@ def main(argv):
     path = lambda name: os.path.join(work, name)  # noqa: E731
     B, T = cfg['B'], cfg['T']
 
-    # The model, its programs and the initial weights.
+    # The model and the initial weights (this build's; a baseline compiles
+    # its own programs from the same model file and loads the same weights).
     run([tools['tpc-model'], 'gpt2'] + cfg['model'] + ['-o', path('model.mlir')], log)
-    for tp in (1, threads):
-        run([tools['tpc-compile'], path('model.mlir'), '--tp', str(tp), '--micro-batch', str(B),
-             '--seq', str(T), '-o', path('tp%d.tpc' % tp)], log)
+    compile_programs(tools, path, cfg, threads, '', log)
     run([tools['tpc-run'], path('tp1.tpc'), 'init', '--save', path('init.safetensors')], log)
 
     # The data: Brown's training tokens when prepared, else random tokens.
@@ -161,16 +194,14 @@ def main(argv):
 
     train = ['train', '--load', path('init.safetensors'), '--data', data, '--steps', str(total),
              '--lr', str(args.lr), '--schedule', 'constant']
-    out1 = run([tools['tpc-run'], path('tp1.tpc'), '--threads', str(threads)] + train +
-               ['--log', path('tp1.jsonl')], log)
-    flops_per_token, peak = probe_line(out1)
     env = dict(os.environ)
     if hasattr(os, 'geteuid') and os.geteuid() == 0:
         env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
         env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
-    run([mpirun, '--oversubscribe', '-np', str(threads), tools['tpc-run'],
-         path('tp%d.tpc' % threads), '--threads', '1'] + train + ['--log', path('tp2.jsonl')],
-        log, env)
+    flops_per_token, peak = run_tpc(tools, path, threads, train, mpirun, env, '', log)
+    if baseline:
+        compile_programs(baseline, path, cfg, threads, 'base-', log)
+        run_tpc(baseline, path, threads, train, mpirun, env, 'base-', log)
 
     # PyTorch, in this process.
     torch.set_num_threads(threads)
@@ -187,6 +218,11 @@ def main(argv):
             ('tpc tp=%d (%d ranks x 1 thread)' % (threads, threads),
              summarize(steps_of(path('tp2.jsonl')), warmup)),
             ('PyTorch %s (%d threads)' % (torch.__version__, threads), summarize(torch_steps, warmup))]
+    if baseline:
+        rows += [('baseline tpc tp=1 (%d threads)' % threads,
+                  summarize(steps_of(path('base-tp1.jsonl')), warmup)),
+                 ('baseline tpc tp=%d (%d ranks x 1 thread)' % (threads, threads),
+                  summarize(steps_of(path('base-tp2.jsonl')), warmup))]
 
     print('train_step: %s, B=%d, T=%d, fp32, %d timed steps after %d warm-up steps; data: %s'
           % (cfg['name'], B, T, steps, warmup, data_note))
@@ -207,6 +243,11 @@ def main(argv):
     torch_rate = rows[2][1]['tokens_per_s']
     for name, r in rows[:2]:
         print('ratio %s / PyTorch: %.2fx' % (name.split(' (')[0], r['tokens_per_s'] / torch_rate))
+    if baseline:
+        for (name, r), (_, b) in zip(rows[:2], rows[3:]):
+            print('ratio %s / baseline (%s): %.3fx'
+                  % (name.split(' (')[0], args.baseline_build_dir,
+                     r['tokens_per_s'] / b['tokens_per_s']))
     first = [r['first_loss'] for _, r in rows]
     worst = max(abs(x - first[2]) / abs(first[2]) for x in first)
     agree = worst <= 1e-5
