@@ -172,25 +172,30 @@ public:
                             const float *totals) const = 0;
 
   //===--------------------------------------------------------------------===//
-  // Optimizer. Gradients, moments and momentum are fp32 (the master
-  // weights'); param is of the storage type.
+  // Optimizer. Gradients are of the table's storage type (the compute type,
+  // or f32 when gradients are reduced in f32); the parameter an update
+  // writes is the f32 master (in an f32 program, the parameter itself), and
+  // moments and momentum are f32. A working copy of a master is refreshed
+  // with the f32 table's cast.
   //===--------------------------------------------------------------------===//
 
-  /// grad (fp32) += x (storage type).
-  virtual void accumulate(float *grad, const void *x, size_t n) const = 0;
-  /// *out += sum of x[i]^2 (x fp32).
-  virtual void sum_of_squares(float *out, const float *x, size_t n) const = 0;
+  /// grad += x (storage type); grad is of `grad_type`, the table's storage
+  /// type or f32.
+  virtual void accumulate(void *grad, ElementType grad_type, const void *x,
+                          size_t n) const = 0;
+  /// *out += sum of x[i]^2 (x of the storage type), accumulated in f32.
+  virtual void sum_of_squares(float *out, const void *x, size_t n) const = 0;
   /// norm = inv_count * sqrt(sum_sq); scale = inv_count * min(1, max_norm /
   /// (norm + 1e-6)) when max_norm > 0, else inv_count.
   virtual void grad_norm(float *norm, float *scale, const float *sum_sq,
                          const float *inv_count, float max_norm) const = 0;
   /// AdamWParams' lr, step and grad_scale come from `s`.
-  virtual void adamw_update(void *param, const float *grad, float *m, float *v,
+  virtual void adamw_update(float *param, const void *grad, float *m, float *v,
                             size_t n, const AdamWParams &p,
                             const OptimizerScalars &s) const = 0;
   /// SgdParams' lr and grad_scale come from `s`; momentum_buf may be null
   /// when p.momentum is 0.
-  virtual void sgd_update(void *param, const float *grad, float *momentum_buf,
+  virtual void sgd_update(float *param, const void *grad, float *momentum_buf,
                           size_t n, const SgdParams &p,
                           const OptimizerScalars &s) const = 0;
 };

@@ -22,20 +22,6 @@ ElementType element_type_of(program::DType d) {
 }
 
 namespace {
-/// "a,b,c" -> {a, b, c}: a list of parameter names as the program spells it.
-std::vector<std::string> split_names(const std::string &list) {
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string::npos)
-      end = list.size();
-    names.push_back(list.substr(start, end - start));
-    start = end + 1;
-  }
-  return names;
-}
-
 std::string attr_string(const program::Instruction &inst, const char *name) {
   auto it = inst.attrs().find(name);
   return it == inst.attrs().end() ? "" : it->second.s();
@@ -115,7 +101,7 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
       }
       std::vector<std::string> written;
       if (inst.op() == "bucket_all_reduce")
-        written = split_names(attr_string(inst, "params"));
+        written = splitNameList(attr_string(inst, "params"));
       if (inst.op() == "accumulate_grad")
         written = {attr_string(inst, "name")};
       for (const std::string &name : written)

@@ -53,6 +53,19 @@ int64_t dtypeBytes(program::DType dtype) {
   }
 }
 
+std::vector<std::string> splitNameList(const std::string &list) {
+  std::vector<std::string> names;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos)
+      end = list.size();
+    names.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
+
 int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tpc {
 
@@ -23,6 +24,10 @@ inline constexpr uint32_t kProgramVersion = abi::kProgramVersion;
 
 /// Bytes per element of a program dtype; 0 for DTYPE_UNSPECIFIED.
 int64_t dtypeBytes(program::DType dtype);
+
+/// The names of a list attribute ("a,b,c" -> {a, b, c}), as instructions
+/// spell lists of parameters (bucket_all_reduce's `params`).
+std::vector<std::string> splitNameList(const std::string &list);
 
 /// Elements of a tensor of the given shape; -1 for a negative dimension or
 /// a product that overflows.

@@ -39,6 +39,18 @@ std::string case_name(const testing::TestParamInfo<Case> &info) {
 
 using Ref = std::vector<double>;
 
+/// `v` rounded to the floating-point type `to`, as a float.
+float rounded(ElementType to, float v) {
+  switch (to) {
+  case ElementType::BF16:
+    return bf16_to_f32(f32_to_bf16(v));
+  case ElementType::F16:
+    return f16_to_f32(f32_to_f16(v));
+  default:
+    return v;
+  }
+}
+
 class Conformance : public testing::TestWithParam<Case> {
 protected:
   void SetUp() override {
@@ -56,16 +68,7 @@ protected:
   bool f32() const { return type() == ElementType::F32; }
 
   /// The value `x` becomes when stored.
-  float stored(float x) const {
-    switch (type()) {
-    case ElementType::BF16:
-      return bf16_to_f32(f32_to_bf16(x));
-    case ElementType::F16:
-      return f16_to_f32(f32_to_f16(x));
-    default:
-      return x;
-    }
-  }
+  float stored(float x) const { return rounded(type(), x); }
   /// Random values as stored, and their copy in double.
   std::vector<float> values(size_t n, uint32_t seed, float scale = 1.0f) {
     std::vector<float> v = random_vector(n, seed, scale);
@@ -467,25 +470,19 @@ TEST_P(Conformance, Elementwise) {
   k_->scale_forward(out, X, -0.375f, n);
   expect_near(read(out, n), scaled, "scale_forward");
 
-  // The fp32 gradient buffer takes a gradient of the storage type.
+  // A gradient buffer of f32 or of the storage type takes a gradient of the
+  // storage type; any other buffer type is refused.
   float *g = floats(std::vector<float>(n, 0.5f));
-  k_->accumulate(g, Y, n);
+  k_->accumulate(g, ElementType::F32, Y, n);
   Ref acc(n);
   for (size_t i = 0; i < n; ++i)
     acc[i] = 0.5 + y[i];
-  expect_near(read_floats(g, n), acc, "accumulate");
-}
-
-/// `v` rounded to the floating-point type `to`, as a float.
-float rounded(ElementType to, float v) {
-  switch (to) {
-  case ElementType::BF16:
-    return bf16_to_f32(f32_to_bf16(v));
-  case ElementType::F16:
-    return f16_to_f32(f32_to_f16(v));
-  default:
-    return v;
-  }
+  expect_near(read_floats(g, n), acc, "accumulate into f32");
+  void *gs = tensor(std::vector<float>(n, 0.5f));
+  k_->accumulate(gs, type(), Y, n);
+  expect_near(read(gs, n), acc, "accumulate into the storage type");
+  ElementType other = f32() ? ElementType::BF16 : ElementType::F16;
+  EXPECT_THROW(k_->accumulate(gs, other, Y, n), std::invalid_argument);
 }
 
 // Every table converts into every floating-point type exactly as the scalar
@@ -785,10 +782,11 @@ TEST_P(Conformance, VocabParallelCrossEntropy) {
 // Optimizer
 //===----------------------------------------------------------------------===//
 
+// Gradients of the storage type update f32 parameters (the master copy).
 TEST_P(Conformance, NormsAndUpdates) {
   const size_t n = 301;
-  auto grad = random_vector(n, 50), w = values(n, 51);
-  float *G = floats(grad);
+  auto grad = values(n, 50), w = random_vector(n, 51);
+  void *G = tensor(grad);
   float *sq = floats({1.0f});
   k_->sum_of_squares(sq, G, n);
   double ss = 1.0;
@@ -812,14 +810,14 @@ TEST_P(Conformance, NormsAndUpdates) {
   float *lr = scalar<float>(0.01f), *gs = scalar<float>(0.5f);
   auto *step = scalar<int64_t>(1);
   OptimizerScalars s{lr, gs, step};
-  void *W = tensor(w);
+  float *W = floats(w);
   float *m = floats(std::vector<float>(n, 0.0f)),
         *v = floats(std::vector<float>(n, 0.0f));
   Ref rw = wide(w), rm(n, 0.0), rv(n, 0.0);
   for (int64_t t = 1; t <= 2; ++t) {
     be_->copy_host_to_device(step, &t, sizeof(t));
     k_->adamw_update(W, G, m, v, n, p, s);
-    std::vector<float> now = read(W, n);
+    std::vector<float> now = read_floats(W, n);
     for (size_t i = 0; i < n; ++i) {
       double g = 0.5 * grad[i];
       rm[i] = 0.8 * rm[i] + 0.2 * g;
@@ -835,12 +833,12 @@ TEST_P(Conformance, NormsAndUpdates) {
   SgdParams q;
   q.momentum = 0.9f;
   q.weight_decay = 0.01f;
-  void *W2 = tensor(w);
+  float *W2 = floats(w);
   float *mom = floats(std::vector<float>(n, 0.0f));
   Ref r2 = wide(w), rmom(n, 0.0);
   for (int t = 0; t < 2; ++t) {
     k_->sgd_update(W2, G, mom, n, q, s);
-    std::vector<float> now = read(W2, n);
+    std::vector<float> now = read_floats(W2, n);
     for (size_t i = 0; i < n; ++i) {
       double g = 0.5 * grad[i] + 0.01 * r2[i] + 0.9 * rmom[i];
       rmom[i] = g;

@@ -426,12 +426,26 @@ public:
     *count = int32_t(std::lround(totals[1]));
   }
 
-  void accumulate(float *grad, const void *x, size_t n) const override {
+  void accumulate(void *grad, ElementType grad_type, const void *x,
+                  size_t n) const override {
     In<S> x_(x, n);
-    cpu::residual_forward(grad, grad, x_, n);
+    if (grad_type == ElementType::F32) {
+      auto *g = static_cast<float *>(grad);
+      cpu::residual_forward(g, g, x_, n);
+      return;
+    }
+    if (grad_type != S::dtype)
+      throw std::invalid_argument(
+          std::string("accumulate: a gradient of ") +
+          element_type_name(grad_type) + " does not take " +
+          element_type_name(S::dtype) + " values; use f32 or " +
+          element_type_name(S::dtype) + " gradients");
+    Out<S> g(grad, n, true);
+    cpu::residual_forward(g, g, x_, n);
   }
-  void sum_of_squares(float *out, const float *x, size_t n) const override {
-    *out += float(cpu::sum_of_squares(x, n));
+  void sum_of_squares(float *out, const void *x, size_t n) const override {
+    In<S> x_(x, n);
+    *out += float(cpu::sum_of_squares(x_, n));
   }
   void grad_norm(float *norm, float *scale, const float *sum_sq,
                  const float *inv_count, float max_norm) const override {
@@ -443,24 +457,24 @@ public:
     *norm = float(value);
     *scale = float(inv * coef);
   }
-  void adamw_update(void *param, const float *grad, float *m, float *v,
+  void adamw_update(float *param, const void *grad, float *m, float *v,
                     size_t n, const AdamWParams &p,
                     const OptimizerScalars &s) const override {
     AdamWParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
     q.step = *s.step;
-    Out<S> w(param, n, true);
-    cpu::adamw_update(w, grad, m, v, n, q);
+    In<S> g(grad, n);
+    cpu::adamw_update(param, g, m, v, n, q);
   }
-  void sgd_update(void *param, const float *grad, float *momentum_buf, size_t n,
+  void sgd_update(float *param, const void *grad, float *momentum_buf, size_t n,
                   const SgdParams &p,
                   const OptimizerScalars &s) const override {
     SgdParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
-    Out<S> w(param, n, true);
-    cpu::sgd_update(w, grad, momentum_buf, n, q);
+    In<S> g(grad, n);
+    cpu::sgd_update(param, g, momentum_buf, n, q);
   }
 };
 

@@ -13,20 +13,6 @@
 namespace tpc {
 namespace {
 
-/// "a,b,c" -> {a, b, c}: a list of parameter names as the program spells it.
-std::vector<std::string> split_names(const std::string &list) {
-  std::vector<std::string> names;
-  size_t start = 0;
-  while (start <= list.size()) {
-    size_t end = list.find(',', start);
-    if (end == std::string::npos)
-      end = list.size();
-    names.push_back(list.substr(start, end - start));
-    start = end + 1;
-  }
-  return names;
-}
-
 // f: identity forward (its all-reduce is in the backward pass).
 Thunk f(OpContext &c) {
   c.group();
@@ -102,7 +88,7 @@ Thunk all_gather(OpContext &c) {
 Thunk bucket_all_reduce(OpContext &c) {
   Group group = c.group();
   std::vector<int> params;
-  for (const std::string &name : split_names(c.string("params"))) {
+  for (const std::string &name : splitNameList(c.string("params"))) {
     auto it = c.s.param_index.find(name);
     if (it == c.s.param_index.end())
       throw c.error("names '" + name + "', which is not a parameter");

@@ -20,7 +20,9 @@ Thunk accumulate_grad(OpContext &c) {
   float *g = c.s.grad(param);
   void *x = c.ptr(c.in(0));
   size_t n = c.elements(c.in(0));
-  return [&k, g, x, n](const RunOptions &) { k.accumulate(g, x, n); };
+  return [&k, g, x, n](const RunOptions &) {
+    k.accumulate(g, ElementType::F32, x, n);
+  };
 }
 
 // The result aliases the gradient buffer (set up with the executor).
@@ -32,9 +34,9 @@ Thunk get_grad(OpContext &c) {
 
 Thunk sum_squares(OpContext &c) {
   const Kernels &k = c.kernels();
-  std::vector<std::pair<const float *, size_t>> xs;
+  std::vector<std::pair<const void *, size_t>> xs;
   for (int i = 0; i < c.num_inputs(); ++i)
-    xs.push_back({c.f32(c.in(i)), c.elements(c.in(i))});
+    xs.push_back({c.ptr(c.in(i)), c.elements(c.in(i))});
   Device *dev = &c.s.device;
   float *out = c.f32(c.out(0));
   return [&k, dev, out, xs](const RunOptions &) {
@@ -93,8 +95,13 @@ Thunk update(OpContext &c, const std::string &compiled) {
   const Kernels &k = c.kernels();
   size_t n = c.s.slices[param].local_elements();
   size_t offset = c.s.grad_offsets[param];
-  void *w = c.ptr(c.s.program.parameters(param).tensor());
-  const float *g = c.f32(c.in(0));
+  int tensor = c.s.program.parameters(param).tensor();
+  if (c.dtype(tensor) != ElementType::F32)
+    throw c.error("parameter '" + c.s.program.parameters(param).name() +
+                  "' is stored as " + element_type_name(c.dtype(tensor)) +
+                  " without an f32 master copy for the update to write");
+  float *w = c.f32(tensor);
+  const void *g = c.ptr(c.in(0));
   if (kind == "adamw") {
     AdamWParams p;
     p.beta1 = pick(o.beta1, "beta1", 0.9);
