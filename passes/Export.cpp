@@ -126,9 +126,9 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     if (auto loc = dyn_cast<FileLineColLoc>(module.getLoc()))
       prog.set_source(loc.getFilename().str());
     prog.set_summary(summarize(prog));
-    std::string problem = validateProgram(prog);
+    std::string problem = validate_program(prog);
     if (problem.empty())
-      problem = writeProgramFile(output, prog, interpreter);
+      problem = write_program_file(output, prog, interpreter);
     if (!problem.empty()) {
       module.emitError("cannot write the program: ") << problem;
       return signalPassFailure();
@@ -260,7 +260,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
         n *= p.valid_extent() > 0 && i == p.layout().dim() ? p.valid_extent()
                                                            : p.global_shape(i);
       global += n;
-      local += numElements(prog.tensors(p.tensor()).shape());
+      local += num_elements(prog.tensors(p.tensor()).shape());
     }
     return llvm::formatv("tp={0} dp={1} micro-batch={2} seq={3} "
                          "parameters={4} per-rank={5}",

@@ -48,11 +48,11 @@ public:
   }
   void zero(void *ptr, size_t bytes) { device().zero(ptr, bytes); }
   void synchronize() { device().synchronize(); }
-  void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+  void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
             const float *A, int lda, const float *B, int ldb, float beta,
             float *C, int ldc) {
     kernels(ElementType::F32)
-        ->gemm(transA, transB, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        ->gemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
   }
 };
 

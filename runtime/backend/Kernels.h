@@ -52,7 +52,7 @@ public:
   //===--------------------------------------------------------------------===//
 
   virtual void fill(void *out, float value, size_t n) const = 0;
-  virtual void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+  virtual void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
                     const void *A, int lda, const void *B, int ldb, float beta,
                     void *C, int ldc) const = 0;
 

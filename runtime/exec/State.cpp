@@ -50,7 +50,7 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
     if (t.storage() == program::Tensor::ACTIVATION) {
       ptrs[t.id()] = static_cast<char *>(arena_) + t.offset();
     } else {
-      uint64_t bytes = uint64_t(numElements(t.shape()) * dtypeBytes(t.dtype()));
+      uint64_t bytes = uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
       void *p = device.alloc(std::max<uint64_t>(bytes, 1));
       device.zero(p, bytes);
       owned_.push_back(p);
@@ -101,7 +101,7 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
       }
       std::vector<std::string> written;
       if (inst.op() == "bucket_all_reduce")
-        written = splitNameList(attr_string(inst, "params"));
+        written = split_name_list(attr_string(inst, "params"));
       if (inst.op() == "accumulate_grad")
         written = {attr_string(inst, "name")};
       for (const std::string &name : written)

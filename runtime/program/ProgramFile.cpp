@@ -23,24 +23,24 @@ constexpr char kMagic[8] = {'T', 'P', 'C', 'P', 'R', 'O', 'G', '2'};
 constexpr char kMagicV1[8] = {'T', 'P', 'C', 'P', 'R', 'O', 'G', '\0'};
 constexpr size_t kHeaderBytes = sizeof(kMagic) + 8 + 8;
 
-void putLe64(std::string &out, uint64_t v) {
+void put_le64(std::string &out, uint64_t v) {
   for (int i = 0; i < 8; ++i)
     out.push_back(static_cast<char>(v >> (8 * i)));
 }
 
-uint64_t getLe64(const char *p) {
+uint64_t get_le64(const char *p) {
   uint64_t v = 0;
   for (int i = 0; i < 8; ++i)
     v |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
   return v;
 }
 
-std::string fixHint() {
+std::string fix_hint() {
   return "; recompile the model with tpc-compile to get a valid program";
 }
 } // namespace
 
-int64_t dtypeBytes(program::DType dtype) {
+int64_t dtype_bytes(program::DType dtype) {
   switch (dtype) {
   case program::F32:
   case program::I32:
@@ -53,7 +53,7 @@ int64_t dtypeBytes(program::DType dtype) {
   }
 }
 
-std::vector<std::string> splitNameList(const std::string &list) {
+std::vector<std::string> split_name_list(const std::string &list) {
   std::vector<std::string> names;
   size_t start = 0;
   while (start <= list.size()) {
@@ -66,7 +66,7 @@ std::vector<std::string> splitNameList(const std::string &list) {
   return names;
 }
 
-int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape) {
+int64_t num_elements(const google::protobuf::RepeatedField<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
     if (d < 0 || __builtin_mul_overflow(n, d, &n))
@@ -74,7 +74,7 @@ int64_t numElements(const google::protobuf::RepeatedField<int64_t> &shape) {
   return n;
 }
 
-uint64_t programChecksum(const char *data, size_t size) {
+uint64_t program_checksum(const char *data, size_t size) {
   // FNV-1a, 64 bits: enough to tell a damaged file from an intact one.
   uint64_t h = 14695981039346656037ull;
   for (size_t i = 0; i < size; ++i) {
@@ -84,20 +84,20 @@ uint64_t programChecksum(const char *data, size_t size) {
   return h;
 }
 
-std::string programFileHeader(const std::string &payload) {
+std::string program_file_header(const std::string &payload) {
   std::string header(kMagic, sizeof(kMagic));
-  putLe64(header, payload.size());
-  putLe64(header, programChecksum(payload.data(), payload.size()));
+  put_le64(header, payload.size());
+  put_le64(header, program_checksum(payload.data(), payload.size()));
   return header;
 }
 
-std::string writeProgramFile(const std::string &path,
+std::string write_program_file(const std::string &path,
                              const program::Program &prog,
                              const std::string &interpreter) {
   std::string payload;
   if (!prog.SerializeToString(&payload))
     return "cannot serialize the program (is it larger than 2 GiB?)";
-  std::string header = "#!" + interpreter + "\n" + programFileHeader(payload);
+  std::string header = "#!" + interpreter + "\n" + program_file_header(payload);
   // The checkpoints' writer: fsync before the rename, so a crash leaves the
   // old program or the new one, never a torn one.
   try {
@@ -112,24 +112,24 @@ std::string writeProgramFile(const std::string &path,
   return "";
 }
 
-program::Program readProgramFile(const std::string &path) {
+program::Program read_program_file(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw std::runtime_error(
         path + ": cannot open the program file: " + std::strerror(errno));
   std::string bytes((std::istreambuf_iterator<char>(in)),
                     std::istreambuf_iterator<char>());
-  return parseProgramFile(bytes, path);
+  return parse_program_file(bytes, path);
 }
 
-program::Program parseProgramFile(const std::string &bytes,
+program::Program parse_program_file(const std::string &bytes,
                                   const std::string &path) {
   size_t pos = 0;
   if (bytes.compare(0, 2, "#!") == 0) {
     pos = bytes.find('\n');
     if (pos == std::string::npos)
       throw std::runtime_error(path + ": the file ends inside its #! line" +
-                               fixHint());
+                               fix_hint());
     ++pos;
   }
   if (bytes.size() >= pos + sizeof(kMagicV1) &&
@@ -142,9 +142,9 @@ program::Program parseProgramFile(const std::string &bytes,
   if (bytes.size() < pos + kHeaderBytes ||
       std::memcmp(bytes.data() + pos, kMagic, sizeof(kMagic)) != 0)
     throw std::runtime_error(path + ": not a tpc program (bad magic)" +
-                             fixHint());
-  uint64_t length = getLe64(bytes.data() + pos + 8);
-  uint64_t checksum = getLe64(bytes.data() + pos + 16);
+                             fix_hint());
+  uint64_t length = get_le64(bytes.data() + pos + 8);
+  uint64_t checksum = get_le64(bytes.data() + pos + 16);
   pos += kHeaderBytes;
   uint64_t available = bytes.size() - pos;
   if (length != available) {
@@ -152,43 +152,43 @@ program::Program parseProgramFile(const std::string &bytes,
     msg << path << ": the header announces " << length
         << " bytes of program but the file holds " << available
         << (length > available ? " (truncated)" : " (trailing bytes)")
-        << fixHint();
+        << fix_hint();
     throw std::runtime_error(msg.str());
   }
   // Before anything reads a field: a damaged byte anywhere would otherwise
   // surface as a misleading complaint about that field.
-  if (programChecksum(bytes.data() + pos, length) != checksum)
+  if (program_checksum(bytes.data() + pos, length) != checksum)
     throw std::runtime_error(path +
                              ": the program's checksum does not match its "
                              "contents; the file is corrupt" +
-                             fixHint());
+                             fix_hint());
   if (length > static_cast<uint64_t>(std::numeric_limits<int>::max()))
     throw std::runtime_error(path + ": the program is larger than 2 GiB" +
-                             fixHint());
+                             fix_hint());
   program::Program prog;
   if (!prog.ParseFromArray(bytes.data() + pos, static_cast<int>(length)))
     throw std::runtime_error(path + ": the program payload is corrupted" +
-                             fixHint());
+                             fix_hint());
   if (prog.version() != kProgramVersion) {
     std::ostringstream msg;
     msg << path << ": program format version " << prog.version()
-        << ", but this tpc-run reads version " << kProgramVersion << fixHint();
+        << ", but this tpc-run reads version " << kProgramVersion << fix_hint();
     throw std::runtime_error(msg.str());
   }
-  std::string problem = validateProgram(prog);
+  std::string problem = validate_program(prog);
   if (!problem.empty())
     throw std::runtime_error(path + ": invalid program: " + problem +
-                             fixHint());
+                             fix_hint());
   return prog;
 }
 
 namespace {
 /// Bytes of a tensor, or -1 when its dtype is unknown or its size does not
 /// fit in 62 bits (a damaged dimension, not a real tensor).
-int64_t tensorBytes(const program::Tensor &t) {
-  int64_t n = numElements(t.shape()), bytes = 0;
-  if (n < 0 || dtypeBytes(t.dtype()) == 0 ||
-      __builtin_mul_overflow(n, dtypeBytes(t.dtype()), &bytes) ||
+int64_t tensor_bytes(const program::Tensor &t) {
+  int64_t n = num_elements(t.shape()), bytes = 0;
+  if (n < 0 || dtype_bytes(t.dtype()) == 0 ||
+      __builtin_mul_overflow(n, dtype_bytes(t.dtype()), &bytes) ||
       bytes > (int64_t(1) << 62))
     return -1;
   return bytes;
@@ -200,24 +200,24 @@ int64_t tensorBytes(const program::Tensor &t) {
 /// live at the same time (live from the instruction that writes it to the
 /// last one that reads it, or to the end when the function returns it,
 /// exactly as tpc-plan-memory planned it).
-std::string checkArena(const program::Program &prog, const program::Function &f,
+std::string check_arena(const program::Program &prog, const program::Function &f,
                        std::vector<char> &written) {
   std::ostringstream msg;
   const int64_t end = f.body_size();
-  std::map<int32_t, int64_t> lastUse; // activation id -> position
-  std::vector<char> isInput(prog.tensors_size(), 0);
+  std::map<int32_t, int64_t> last_use; // activation id -> position
+  std::vector<char> is_input(prog.tensors_size(), 0);
   for (int32_t id : f.inputs())
-    isInput[id] = 1;
+    is_input[id] = 1;
   for (int64_t k = 0; k < end; ++k)
     for (int32_t id : f.body(k).inputs())
-      lastUse[id] = k;
+      last_use[id] = k;
   for (int32_t id : f.outputs())
-    lastUse[id] = end;
+    last_use[id] = end;
   // Live activations by offset: offset -> (end byte, id, last use).
   struct Live {
     int64_t end;
     int32_t id;
-    int64_t lastUse;
+    int64_t last_use;
   };
   std::map<int64_t, Live> live;
   std::vector<char> defined(prog.tensors_size(), 0);
@@ -226,7 +226,7 @@ std::string checkArena(const program::Program &prog, const program::Function &f,
     for (int32_t id : inst.inputs()) {
       const program::Tensor &t = prog.tensors(id);
       if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
-          (t.storage() == program::Tensor::INPUT && !isInput[id])) {
+          (t.storage() == program::Tensor::INPUT && !is_input[id])) {
         msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
             << " reads tensor " << id << " (" << t.name()
             << ") before anything in " << f.name() << " defines it";
@@ -235,7 +235,7 @@ std::string checkArena(const program::Program &prog, const program::Function &f,
     }
     // Inputs read for the last time by an earlier instruction are dead.
     for (auto it = live.begin(); it != live.end();)
-      it = it->second.lastUse < k ? live.erase(it) : std::next(it);
+      it = it->second.last_use < k ? live.erase(it) : std::next(it);
     for (int32_t id : inst.outputs()) {
       const program::Tensor &t = prog.tensors(id);
       if (t.storage() != program::Tensor::ACTIVATION) {
@@ -250,7 +250,7 @@ std::string checkArena(const program::Program &prog, const program::Function &f,
         return msg.str();
       }
       written[id] = defined[id] = 1;
-      int64_t bytes = tensorBytes(t), stop = 0;
+      int64_t bytes = tensor_bytes(t), stop = 0;
       if (t.offset() < 0 || __builtin_add_overflow(t.offset(), bytes, &stop) ||
           stop > f.arena_bytes()) {
         msg << "tensor " << id << " (" << t.name() << ", " << bytes
@@ -259,10 +259,10 @@ std::string checkArena(const program::Program &prog, const program::Function &f,
             << f.arena_bytes() << " bytes)";
         return msg.str();
       }
-      if (t.offset() % dtypeBytes(t.dtype()) != 0) {
+      if (t.offset() % dtype_bytes(t.dtype()) != 0) {
         msg << "tensor " << id << " (" << t.name() << ") at offset "
             << t.offset() << " is not aligned to its "
-            << dtypeBytes(t.dtype()) << "-byte elements";
+            << dtype_bytes(t.dtype()) << "-byte elements";
         return msg.str();
       }
       if (bytes == 0)
@@ -280,14 +280,14 @@ std::string checkArena(const program::Program &prog, const program::Function &f,
             << f.name() << " while both are live";
         return msg.str();
       }
-      auto use = lastUse.find(id);
-      live[t.offset()] = Live{stop, id, use == lastUse.end() ? k : use->second};
+      auto use = last_use.find(id);
+      live[t.offset()] = Live{stop, id, use == last_use.end() ? k : use->second};
     }
   }
   for (int32_t id : f.outputs()) {
     const program::Tensor &t = prog.tensors(id);
     if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
-        (t.storage() == program::Tensor::INPUT && !isInput[id])) {
+        (t.storage() == program::Tensor::INPUT && !is_input[id])) {
       msg << "function " << f.name() << " returns tensor " << id << " ("
           << t.name() << "), which nothing in it defines";
       return msg.str();
@@ -297,7 +297,7 @@ std::string checkArena(const program::Program &prog, const program::Function &f,
 }
 } // namespace
 
-std::string validateProgram(const program::Program &prog) {
+std::string validate_program(const program::Program &prog) {
   std::ostringstream msg;
   if (prog.tp() < 1 || prog.dp() < 1) {
     msg << "tp = " << prog.tp() << " and dp = " << prog.dp()
@@ -309,14 +309,14 @@ std::string validateProgram(const program::Program &prog) {
         << prog.seq() << " must not be negative";
     return msg.str();
   }
-  const int numTensors = prog.tensors_size();
-  for (int i = 0; i < numTensors; ++i) {
+  const int num_tensors = prog.tensors_size();
+  for (int i = 0; i < num_tensors; ++i) {
     const program::Tensor &t = prog.tensors(i);
     if (t.id() != i) {
       msg << "tensor " << i << " carries id " << t.id();
       return msg.str();
     }
-    if (dtypeBytes(t.dtype()) == 0) {
+    if (dtype_bytes(t.dtype()) == 0) {
       msg << "tensor " << i << " (" << t.name() << ") has no dtype";
       return msg.str();
     }
@@ -331,26 +331,26 @@ std::string validateProgram(const program::Program &prog) {
             << ") has a negative dimension";
         return msg.str();
       }
-    if (tensorBytes(t) < 0) {
+    if (tensor_bytes(t) < 0) {
       msg << "tensor " << i << " (" << t.name()
           << ") has a size that does not fit in memory";
       return msg.str();
     }
   }
-  auto inRange = [&](int32_t id) { return id >= 0 && id < numTensors; };
-  std::vector<char> isParameter(numTensors, 0);
+  auto in_range = [&](int32_t id) { return id >= 0 && id < num_tensors; };
+  std::vector<char> is_parameter(num_tensors, 0);
   for (const program::Parameter &p : prog.parameters()) {
-    if (!inRange(p.tensor()) ||
+    if (!in_range(p.tensor()) ||
         prog.tensors(p.tensor()).storage() != program::Tensor::PARAMETER) {
       msg << "parameter " << p.name() << " does not name a parameter tensor";
       return msg.str();
     }
-    if (isParameter[p.tensor()]) {
+    if (is_parameter[p.tensor()]) {
       msg << "parameter " << p.name() << " shares tensor " << p.tensor()
           << " with another parameter";
       return msg.str();
     }
-    isParameter[p.tensor()] = 1;
+    is_parameter[p.tensor()] = 1;
     const program::Tensor &local = prog.tensors(p.tensor());
     if (p.global_shape_size() != local.shape_size()) {
       msg << "parameter " << p.name()
@@ -363,39 +363,39 @@ std::string validateProgram(const program::Program &prog) {
             << " has a global shape smaller than its local shape";
         return msg.str();
       }
-    if (numElements(p.global_shape()) < 0 || p.valid_extent() < 0) {
+    if (num_elements(p.global_shape()) < 0 || p.valid_extent() < 0) {
       msg << "parameter " << p.name() << " has a global shape or valid "
           << "extent out of range";
       return msg.str();
     }
   }
-  std::vector<char> written(numTensors, 0);
+  std::vector<char> written(num_tensors, 0);
   for (const program::Function &f : prog.functions()) {
     if (f.arena_bytes() < 0) {
       msg << "function " << f.name() << " has a negative arena size";
       return msg.str();
     }
     for (int32_t id : f.inputs())
-      if (!inRange(id) || prog.tensors(id).storage() != program::Tensor::INPUT) {
+      if (!in_range(id) || prog.tensors(id).storage() != program::Tensor::INPUT) {
         msg << "function " << f.name()
             << " has an input out of range or not an input tensor";
         return msg.str();
       }
     for (int32_t id : f.outputs())
-      if (!inRange(id)) {
+      if (!in_range(id)) {
         msg << "function " << f.name() << " has an output out of range";
         return msg.str();
       }
     for (int k = 0; k < f.body_size(); ++k) {
       const program::Instruction &inst = f.body(k);
       for (int32_t id : inst.inputs())
-        if (!inRange(id)) {
+        if (!in_range(id)) {
           msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
               << " reads tensor " << id << " out of range";
           return msg.str();
         }
       for (int32_t id : inst.outputs())
-        if (!inRange(id)) {
+        if (!in_range(id)) {
           msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
               << " writes tensor " << id << " out of range";
           return msg.str();
@@ -411,14 +411,14 @@ std::string validateProgram(const program::Program &prog) {
         return msg.str();
       }
     }
-    std::string problem = checkArena(prog, f, written);
+    std::string problem = check_arena(prog, f, written);
     if (!problem.empty())
       return problem;
   }
   return "";
 }
 
-std::string describeMemoryNeed(const program::Program &prog) {
+std::string describe_memory_need(const program::Program &prog) {
   auto gib = [](double bytes) {
     std::ostringstream out;
     out << std::fixed;
@@ -435,7 +435,7 @@ std::string describeMemoryNeed(const program::Program &prog) {
   for (const program::Function &f : prog.functions())
     arenas += double(f.arena_bytes());
   for (const program::Parameter &p : prog.parameters())
-    params += double(numElements(prog.tensors(p.tensor()).shape())) * 4;
+    params += double(num_elements(prog.tensors(p.tensor()).shape())) * 4;
   std::ostringstream msg;
   msg << "out of memory: one rank of this program (tp " << prog.tp() << ", dp "
       << prog.dp() << ", micro-batch " << prog.micro_batch() << ", seq "

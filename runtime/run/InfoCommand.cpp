@@ -14,7 +14,7 @@ int info_command(const std::string &path, const program::Program &prog) {
     for (int64_t d : p.global_shape())
       n *= d;
     global += n;
-    local += numElements(prog.tensors(p.tensor()).shape());
+    local += num_elements(prog.tensors(p.tensor()).shape());
   }
   std::printf("program      %s\n", path.c_str());
   if (!prog.source().empty())

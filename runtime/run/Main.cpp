@@ -91,7 +91,7 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     // A test's TPC_FAULTS that cannot be read fails the job here, not at
     // the point it names.
     together(comm, [&] { fault_point("start", comm.world_rank(), 0); });
-    together(comm, [&] { prog = readProgramFile(opt.program); });
+    together(comm, [&] { prog = read_program_file(opt.program); });
     if (opt.command == "info")
       return root ? info_command(opt.program, prog) : 0;
     together(comm, [&] { comm.make_groups(int(prog.tp()), int(prog.dp())); });
@@ -119,7 +119,7 @@ int run_program(Comm &comm, const CommandOptions &opt) {
   } catch (const PeerFailure &e) {
     return report(e);
   } catch (const std::bad_alloc &) {
-    report(std::runtime_error(describeMemoryNeed(prog)));
+    report(std::runtime_error(describe_memory_need(prog)));
     if (comm.world_size() > 1)
       comm.abort(1);
     return 1;

@@ -25,7 +25,7 @@ std::string wrap(const uint8_t *data, size_t size) {
   std::string payload(reinterpret_cast<const char *>(data), size);
   std::string file = "#!tpc-run\nTPCPROG2";
   uint64_t length = payload.size();
-  uint64_t checksum = programChecksum(payload.data(), payload.size());
+  uint64_t checksum = program_checksum(payload.data(), payload.size());
   for (uint64_t v : {length, checksum})
     for (int i = 0; i < 8; ++i)
       file.push_back(static_cast<char>(v >> (8 * i)));
@@ -39,7 +39,7 @@ double footprint(const program::Program &prog) {
     bytes += double(f.arena_bytes());
   for (const program::Tensor &t : prog.tensors())
     if (t.storage() != program::Tensor::ACTIVATION)
-      bytes += double(numElements(t.shape())) * double(dtypeBytes(t.dtype()));
+      bytes += double(num_elements(t.shape())) * double(dtype_bytes(t.dtype()));
   return bytes;
 }
 } // namespace
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                     : wrap(data + 1, size - 1);
   program::Program prog;
   try {
-    prog = parseProgramFile(bytes, "fuzz.tpc");
+    prog = parse_program_file(bytes, "fuzz.tpc");
   } catch (const std::runtime_error &) {
     return 0;
   }

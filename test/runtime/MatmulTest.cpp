@@ -35,8 +35,8 @@ TEST(Matmul, GemmAllTransposes) {
       gemm(ta, tb, M, Nn, K, 0.5f, A.data(), lda, B.data(), ldb, 2.0f,
            Cm.data(), Nn);
       expect_close(Cm, expect, 1e-5f, 1e-5f,
-                   "transA=" + std::to_string(ta) +
-                       " transB=" + std::to_string(tb));
+                   "trans_a=" + std::to_string(ta) +
+                       " trans_b=" + std::to_string(tb));
     }
 }
 

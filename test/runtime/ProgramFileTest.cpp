@@ -64,7 +64,7 @@ void spit(const std::string &path, const std::string &bytes) {
 
 std::string readError(const std::string &path) {
   try {
-    readProgramFile(path);
+    read_program_file(path);
   } catch (const std::runtime_error &e) {
     return e.what();
   }
@@ -74,10 +74,10 @@ std::string readError(const std::string &path) {
 
 TEST(ProgramFile, RoundTripAndShebang) {
   std::string path = tempPath("roundtrip.tpc");
-  ASSERT_EQ(writeProgramFile(path, tinyProgram(), "/usr/bin/env tpc-run"), "");
+  ASSERT_EQ(write_program_file(path, tinyProgram(), "/usr/bin/env tpc-run"), "");
   EXPECT_EQ(slurp(path).rfind("#!/usr/bin/env tpc-run\nTPCPROG", 0), 0u);
   EXPECT_EQ(access(path.c_str(), X_OK), 0) << "the program must be executable";
-  program::Program back = readProgramFile(path);
+  program::Program back = read_program_file(path);
   EXPECT_EQ(back.tp(), 2);
   ASSERT_EQ(back.functions_size(), 1);
   EXPECT_EQ(back.functions(0).body(0).op(), "gelu");
@@ -86,7 +86,7 @@ TEST(ProgramFile, RoundTripAndShebang) {
 
 TEST(ProgramFile, Truncated) {
   std::string path = tempPath("truncated.tpc");
-  ASSERT_EQ(writeProgramFile(path, tinyProgram(), "tpc-run"), "");
+  ASSERT_EQ(write_program_file(path, tinyProgram(), "tpc-run"), "");
   std::string bytes = slurp(path);
   spit(path, bytes.substr(0, bytes.size() - 5));
   std::string error = readError(path);
@@ -104,7 +104,7 @@ TEST(ProgramFile, BadMagic) {
 
 TEST(ProgramFile, CorruptedPayload) {
   std::string path = tempPath("corrupt.tpc");
-  ASSERT_EQ(writeProgramFile(path, tinyProgram(), "tpc-run"), "");
+  ASSERT_EQ(write_program_file(path, tinyProgram(), "tpc-run"), "");
   std::string bytes = slurp(path);
   size_t payload = bytes.find("TPCPROG") + 24;
   for (size_t i = payload; i < bytes.size(); ++i)
@@ -118,7 +118,7 @@ TEST(ProgramFile, CorruptedPayload) {
 // file, not as a complaint about that field.
 TEST(ProgramFile, ChecksumCatchesOneDamagedField) {
   std::string path = tempPath("onebyte.tpc");
-  ASSERT_EQ(writeProgramFile(path, tinyProgram(), "tpc-run"), "");
+  ASSERT_EQ(write_program_file(path, tinyProgram(), "tpc-run"), "");
   std::string bytes = slurp(path);
   size_t op = bytes.find("gelu");
   ASSERT_NE(op, std::string::npos);
@@ -148,7 +148,7 @@ TEST(ProgramFile, WrongVersion) {
   std::string path = tempPath("version.tpc");
   program::Program prog = tinyProgram();
   prog.set_version(kProgramVersion + 1);
-  ASSERT_EQ(writeProgramFile(path, prog, "tpc-run"), "");
+  ASSERT_EQ(write_program_file(path, prog, "tpc-run"), "");
   std::string error = readError(path);
   EXPECT_NE(error.find("format version"), std::string::npos) << error;
   std::remove(path.c_str());
@@ -162,34 +162,34 @@ TEST(ProgramFile, MissingFile) {
 TEST(ProgramFile, ValidationNamesTheProblem) {
   program::Program prog = tinyProgram();
   prog.mutable_functions(0)->mutable_body(0)->set_inputs(0, 7);
-  EXPECT_NE(validateProgram(prog).find("reads tensor 7 out of range"),
+  EXPECT_NE(validate_program(prog).find("reads tensor 7 out of range"),
             std::string::npos);
   prog = tinyProgram();
   prog.mutable_tensors(1)->set_offset(250);
-  EXPECT_NE(validateProgram(prog).find("outside the arena"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("outside the arena"), std::string::npos);
   prog = tinyProgram();
   prog.mutable_tensors(1)->set_offset(1);
-  EXPECT_NE(validateProgram(prog).find("not aligned"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("not aligned"), std::string::npos);
   prog = tinyProgram();
   prog.mutable_tensors(1)->add_shape(int64_t(1) << 62);
-  EXPECT_NE(validateProgram(prog).find("does not fit"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("does not fit"), std::string::npos);
   prog = tinyProgram();
   prog.mutable_tensors(1)->set_storage(
       static_cast<program::Tensor::Storage>(9));
-  EXPECT_NE(validateProgram(prog).find("storage kind 9"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("storage kind 9"), std::string::npos);
   prog = tinyProgram();
   (*prog.mutable_functions(0)->mutable_body(0)->mutable_attrs())
       ["ignore_index"]
           .set_i(-4294967296);
-  EXPECT_NE(validateProgram(prog).find("ignore_index -4294967296, outside "
+  EXPECT_NE(validate_program(prog).find("ignore_index -4294967296, outside "
                                        "the int32 range"),
             std::string::npos);
   prog = tinyProgram();
   prog.set_tp(0);
-  EXPECT_NE(validateProgram(prog).find("must both be >= 1"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("must both be >= 1"), std::string::npos);
   prog = tinyProgram();
   prog.mutable_parameters(0)->set_tensor(1);
-  EXPECT_NE(validateProgram(prog).find("does not name a parameter tensor"),
+  EXPECT_NE(validate_program(prog).find("does not name a parameter tensor"),
             std::string::npos);
 }
 
@@ -222,12 +222,12 @@ program::Program chainProgram(int64_t yOffset, int64_t zOffset) {
 
 TEST(ProgramFile, LiveBuffersMustNotOverlap) {
   // x dies when y is computed, so z may take x's place, not y's.
-  EXPECT_EQ(validateProgram(chainProgram(16, 0)), "");
-  std::string error = validateProgram(chainProgram(0, 16));
+  EXPECT_EQ(validate_program(chainProgram(16, 0)), "");
+  std::string error = validate_program(chainProgram(0, 16));
   EXPECT_NE(error.find("tensor 2 (y) overlaps tensor 1 (x)"),
             std::string::npos)
       << error;
-  error = validateProgram(chainProgram(16, 24));
+  error = validate_program(chainProgram(16, 24));
   EXPECT_NE(error.find("tensor 3 (z) overlaps tensor 2 (y)"),
             std::string::npos)
       << error;
@@ -237,12 +237,12 @@ TEST(ProgramFile, ReadsOnlyWhatIsDefined) {
   program::Program prog = chainProgram(16, 0);
   // The second instruction reads z, which only the third writes.
   prog.mutable_functions(0)->mutable_body(1)->set_inputs(0, 3);
-  std::string error = validateProgram(prog);
+  std::string error = validate_program(prog);
   EXPECT_NE(error.find("before anything in forward defines it"),
             std::string::npos)
       << error;
   prog = chainProgram(16, 0);
   prog.mutable_functions(0)->mutable_body(2)->set_outputs(0, 2);
-  EXPECT_NE(validateProgram(prog).find("written by more than one"),
+  EXPECT_NE(validate_program(prog).find("written by more than one"),
             std::string::npos);
 }

@@ -162,15 +162,15 @@ public:
       o[i] = v;
   }
 
-  void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+  void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
             const void *A, int lda, const void *B, int ldb, float beta, void *C,
             int ldc) const override {
     // Row-major extents of the stored operands.
-    size_t a = sz(transA ? K : M) * lda, b = sz(transB ? N : K) * ldb,
+    size_t a = sz(trans_a ? K : M) * lda, b = sz(trans_b ? N : K) * ldb,
            c = sz(M) * ldc;
     In<S> a_(A, a), b_(B, b);
     Out<S> c_(C, c, beta != 0.0f);
-    cpu::gemm(transA, transB, M, N, K, alpha, a_, lda, b_, ldb, beta, c_, ldc);
+    cpu::gemm(trans_a, trans_b, M, N, K, alpha, a_, lda, b_, ldb, beta, c_, ldc);
   }
 
   void embedding_forward(void *out, const int *ids, const void *wte, int B,

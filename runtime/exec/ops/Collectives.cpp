@@ -88,7 +88,7 @@ Thunk all_gather(OpContext &c) {
 Thunk bucket_all_reduce(OpContext &c) {
   Group group = c.group();
   std::vector<int> params;
-  for (const std::string &name : splitNameList(c.string("params"))) {
+  for (const std::string &name : split_name_list(c.string("params"))) {
     auto it = c.s.param_index.find(name);
     if (it == c.s.param_index.end())
       throw c.error("names '" + name + "', which is not a parameter");

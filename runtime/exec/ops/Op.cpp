@@ -97,12 +97,12 @@ std::vector<int64_t> OpContext::shape(int id) const {
 }
 
 uint64_t OpContext::elements(int id) const {
-  return uint64_t(numElements(s.program.tensors(id).shape()));
+  return uint64_t(num_elements(s.program.tensors(id).shape()));
 }
 
 uint64_t OpContext::bytes(int id) const {
   const program::Tensor &t = s.program.tensors(id);
-  return uint64_t(numElements(t.shape()) * dtypeBytes(t.dtype()));
+  return uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
 }
 
 ElementType OpContext::dtype(int id) const {

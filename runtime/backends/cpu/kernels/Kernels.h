@@ -65,14 +65,14 @@ void layernorm_backward(float *dinp, float *dweight, float *dbias,
 //===----------------------------------------------------------------------===//
 
 // Row-major C (M,N) = alpha * op(A) (M,K) * op(B) (K,N) + beta * C.
-void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
           const float *A, int lda, const float *B, int ldb, float beta,
           float *C, int ldc);
-// `batch` independent gemms; operand i starts at X + i * strideX.
-void gemm_strided_batched(bool transA, bool transB, int M, int N, int K,
-                          float alpha, const float *A, int lda, int64_t strideA,
-                          const float *B, int ldb, int64_t strideB, float beta,
-                          float *C, int ldc, int64_t strideC, int batch);
+// `batch` independent gemms; operand i starts at X + i * stride_x.
+void gemm_strided_batched(bool trans_a, bool trans_b, int M, int N, int K,
+                          float alpha, const float *A, int lda, int64_t stride_a,
+                          const float *B, int ldb, int64_t stride_b, float beta,
+                          float *C, int ldc, int64_t stride_c, int batch);
 
 // out (N,OC) = inp (N,C) . weight (C,OC) + bias (OC); bias may be null.
 void matmul_forward(float *out, const float *inp, const float *weight,

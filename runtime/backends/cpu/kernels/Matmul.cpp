@@ -12,23 +12,23 @@
 
 namespace tpc::cpu {
 
-void gemm(bool transA, bool transB, int M, int N, int K, float alpha,
+void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
           const float *A, int lda, const float *B, int ldb, float beta,
           float *C, int ldc) {
-  cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
-              transB ? CblasTrans : CblasNoTrans, M, N, K, alpha, A, lda, B,
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, M, N, K, alpha, A, lda, B,
               ldb, beta, C, ldc);
 }
 
-void gemm_strided_batched(bool transA, bool transB, int M, int N, int K,
-                          float alpha, const float *A, int lda, int64_t strideA,
-                          const float *B, int ldb, int64_t strideB, float beta,
-                          float *C, int ldc, int64_t strideC, int batch) {
+void gemm_strided_batched(bool trans_a, bool trans_b, int M, int N, int K,
+                          float alpha, const float *A, int lda, int64_t stride_a,
+                          const float *B, int ldb, int64_t stride_b, float beta,
+                          float *C, int ldc, int64_t stride_c, int batch) {
   // OpenBLAS threads each call itself; running the batch on OpenMP threads as
   // well would oversubscribe the cores.
   for (int i = 0; i < batch; ++i)
-    gemm(transA, transB, M, N, K, alpha, A + i * strideA, lda, B + i * strideB,
-         ldb, beta, C + i * strideC, ldc);
+    gemm(trans_a, trans_b, M, N, K, alpha, A + i * stride_a, lda, B + i * stride_b,
+         ldb, beta, C + i * stride_c, ldc);
 }
 
 /// out (N,OC) = bias broadcast over rows; returns the beta for the GEMM that
