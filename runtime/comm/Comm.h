@@ -1,5 +1,4 @@
-//===- Comm.h - Communicators of a tensor- and data-parallel job -*- C++
-//-*-===//
+//===- Comm.h - Communicators of a tensor- and data-parallel job -*- C++ -*-===//
 //
 // The job's ranks as Megatron-LM arranges them: rank r has tp_rank = r % tp
 // and dp_rank = r / tp, so the ranks of one tensor-parallel group are
@@ -13,7 +12,8 @@
 // peer that died or hangs gives up instead of waiting forever, as NCCL's
 // watchdog and torch.distributed's timeout do: it prints one line naming
 // itself, the collective, its group, the step and the last good checkpoint,
-// and ends the job (MPI_Abort). It gives up when
+// and ends the job (a non-zero exit under Open MPI, whose launcher then ends
+// the other ranks; MPI_Abort under other launchers). It gives up when
 //  - a stop signal arrived and the collective has not completed within a
 //    grace period (Open MPI's launcher sends SIGTERM to every rank when one
 //    dies, and SIGKILL one second later),
