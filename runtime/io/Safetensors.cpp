@@ -108,7 +108,9 @@ SafetensorsReader::SafetensorsReader(const std::string &path) : path_(path) {
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(header);
-    } catch (const nlohmann::json::parse_error &e) {
+    } catch (const nlohmann::json::exception &e) {
+      // A syntax error, and also a number beyond double's range, which the
+      // parser reports as out_of_range.
       throw st_error(path, std::string("header is not valid JSON (") +
                                e.what() + "); the file is corrupt");
     }

@@ -196,6 +196,11 @@ TEST(Safetensors, CorruptFilesAreNamed) {
   write_file(p, R"({"a":{"dtype":"F32",)", "");
   EXPECT_NE(error_of(p).find("not valid JSON"), std::string::npos)
       << error_of(p);
+  // A number beyond double's range is a parse error too (found by the
+  // safetensors fuzz target: it escaped as nlohmann's out_of_range).
+  write_file(p, R"({"__metadata__":{"n":33333333E33333333333333}})", "");
+  EXPECT_NE(error_of(p).find("not valid JSON"), std::string::npos)
+      << error_of(p);
 
   write_file(p, R"({"a":{"dtype":"F33","shape":[2],"data_offsets":[0,8]}})",
              std::string(8, '\0'));
