@@ -4,7 +4,11 @@
 # timeout or sanitizer report (the reproducer is kept under <build>/fuzz-artifacts).
 #
 # Usage: scripts/fuzz.sh [SECONDS-PER-TARGET] [TARGET...]
-#   SECONDS-PER-TARGET  default 20 (CI); use 3600 for a long run
+#   SECONDS-PER-TARGET  default 20; use 3600 for a long run
+# With TPC_FUZZ_RUNS=N each target instead runs N inputs from the fixed seed
+# TPC_FUZZ_SEED (default 1): a repeatable run, which is what CI does, so
+# that a submission's CI does not pass or fail by the luck of the draw; the
+# time-bounded runs draw a new seed each time and are how new bugs are found.
 #   TARGET              program safetensors token-file bpe vocab frontend
 #                       (default: all that are built)
 # The runtime's targets come from $TPC_SAN_DIR (default build-san, made by
@@ -39,7 +43,12 @@ for t in "${targets[@]}"; do
   artifacts=$dir/fuzz-artifacts/$t
   mkdir -p "$work" "$artifacts"
   start=$(date +%s)
-  if "$bin" "$work" "$root/test/fuzz/corpus/$t" -max_total_time="$seconds" \
+  if [ -n "${TPC_FUZZ_RUNS:-}" ]; then
+    budget=(-runs="$TPC_FUZZ_RUNS" -seed="${TPC_FUZZ_SEED:-1}")
+  else
+    budget=(-max_total_time="$seconds")
+  fi
+  if "$bin" "$work" "$root/test/fuzz/corpus/$t" "${budget[@]}" \
       -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
       -artifact_prefix="$artifacts/" >"$dir/fuzz-$t.log" 2>&1; then
     runs=$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$dir/fuzz-$t.log" | grep -o '[0-9]*$' || echo '?')

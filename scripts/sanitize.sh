@@ -5,7 +5,9 @@
 #   1. the runtime gtests (tpc_runtime_tests, tpc_exec_tests),
 #   2. the end-to-end tests listed below, with the sanitized tpc-run and
 #      tpc-data and the release build's compiler tools,
-#   3. every fuzz target for $TPC_FUZZ_SECONDS (default 15) seconds.
+#   3. every fuzz target: $TPC_FUZZ_RUNS (default 50000) inputs from the
+#      fixed seed 1, a repeatable run; with TPC_FUZZ_SECONDS set, that many
+#      seconds each from a new seed instead.
 # Any sanitizer report fails the run. The release build must exist
 # (scripts/setup.sh). Usage: scripts/sanitize.sh [release-build-dir]
 set -euo pipefail
@@ -59,4 +61,9 @@ if [ -f "$front/build.ninja" ]; then
   timed "the front end's fuzz build" cmake --build "$front" -j "$(nproc)" \
     --target tpc-fuzz-frontend
 fi
-timed "fuzzing" "$root/scripts/fuzz.sh" "${TPC_FUZZ_SECONDS:-15}"
+if [ -n "${TPC_FUZZ_SECONDS:-}" ]; then
+  timed "fuzzing" "$root/scripts/fuzz.sh" "$TPC_FUZZ_SECONDS"
+else
+  timed "fuzzing" env TPC_FUZZ_RUNS="${TPC_FUZZ_RUNS:-50000}" \
+    "$root/scripts/fuzz.sh"
+fi
