@@ -138,9 +138,15 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
   LogicalResult exportParams(ModuleOp module, program::Program &prog) {
     int64_t tp = getModuleTp(module);
     for (auto param : module.getOps<ParamOp>()) {
-      FailureOr<RankedTensorType> local = param.getLocalType(tp);
-      FailureOr<program::DType> dtype = dtypeOf(param.getTensorType());
-      if (failed(local) || failed(dtype))
+      // The program tensor is the working copy the functions read.
+      FailureOr<RankedTensorType> local = param.getLocalComputeType(tp);
+      FailureOr<program::DType> dtype =
+          failed(local) ? FailureOr<program::DType>(failure()) : dtypeOf(*local);
+      FailureOr<program::DType> master = dtypeOf(param.getTensorType());
+      FailureOr<RankedTensorType> grad = param.getLocalGradType(tp);
+      FailureOr<program::DType> gradDtype =
+          failed(grad) ? FailureOr<program::DType>(failure()) : dtypeOf(*grad);
+      if (failed(dtype) || failed(master) || failed(gradDtype))
         return param.emitOpError("cannot be exported: its element type or "
                                  "layout has no program equivalent");
       int32_t id = addTensor(prog, param.getSymName(), *dtype,
@@ -149,6 +155,9 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       program::Parameter *p = prog.add_parameters();
       p->set_name(param.getSymName().str());
       p->set_tensor(id);
+      if (param.hasMasterCopy())
+        p->set_master_dtype(*master);
+      p->set_grad_dtype(*gradDtype);
       InitAttr init = param.getInit();
       p->mutable_init()->set_kind(
           static_cast<program::Init::Kind>(static_cast<int>(init.getKind())));

@@ -47,11 +47,10 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
   CheckpointContents contents;
   contents.metadata = file.metadata();
   for (int i = 0; i < program_.parameters_size(); ++i) {
-    const program::Parameter &p = program_.parameters(i);
     std::vector<float> host(state_->slices[i].local_elements());
-    load_parameter(file, p, state_->slices[i], host.data());
-    backend_.copy_host_to_device(state_->ptrs[p.tensor()], host.data(),
-                                 host.size() * sizeof(float));
+    load_parameter(file, program_.parameters(i), state_->slices[i],
+                   host.data());
+    store_parameter(i, host.data());
   }
   // After the parameters, whose missing or misshapen tensors say more.
   check_checkpoint_tensors(file, program_);
@@ -84,7 +83,7 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
       std::vector<float> host(state_->slices[i].local_elements());
       load_slice(file, state_name(key, program_.parameters(i).name()),
                  state_->slices[i], host.data());
-      backend_.copy_host_to_device(base + state_->grad_offsets[i], host.data(),
+      backend_.copy_host_to_device(base + state_->state_offsets[i], host.data(),
                                    host.size() * sizeof(float));
     }
   }
@@ -136,7 +135,7 @@ void Executor::save_checkpoint(
       std::vector<float> local(state_->slices[i].local_elements());
       backend_.synchronize();
       backend_.copy_device_to_host(local.data(),
-                                   *buffer + state_->grad_offsets[i],
+                                   *buffer + state_->state_offsets[i],
                                    local.size() * sizeof(float));
       add(i, state_name(key, p.name()), local);
     }

@@ -1,8 +1,10 @@
 //===- Executor.cpp - Runs the entry points of a tpc program --------------===//
 
 #include "runtime/exec/Executor.h"
+#include "runtime/exec/State.h"
 #include "runtime/exec/ops/Op.h"
 #include "runtime/program/OpSchema.h"
+#include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
 #include <cstring>
@@ -12,21 +14,6 @@
 namespace tpc {
 
 namespace {
-const char *dtype_text(program::DType d) {
-  switch (d) {
-  case program::F32:
-    return "f32";
-  case program::BF16:
-    return "bf16";
-  case program::F16:
-    return "f16";
-  case program::I32:
-    return "i32";
-  default:
-    return "unspecified";
-  }
-}
-
 /// Checks operand and result counts and the attributes' presence and kinds
 /// against the op's schema, generated from its ODS definition.
 void check_schema(const OpContext &c, const OpSchema &schema) {
@@ -98,14 +85,14 @@ Executor::Executor(program::Program program, Backend &backend, Comm &comm)
         << " x dp " << comm_.dp_size();
     throw std::runtime_error(msg.str());
   }
-  // The kernel tables take bf16 and f16, but gradients, checkpoints and the
-  // loaders are fp32 today.
   for (const program::Tensor &t : program_.tensors())
-    if (t.dtype() != program::F32 && t.dtype() != program::I32)
-      throw std::runtime_error(
-          "tensor '" + t.name() + "' has dtype " + dtype_text(t.dtype()) +
-          "; this runtime executes f32 programs: compile without reduced "
-          "precision");
+    if (t.dtype() != program::I32 &&
+        !backend_.kernels(element_type_of(t.dtype())))
+      throw std::runtime_error("tensor '" + t.name() + "' is stored as " +
+                               dtype_text(t.dtype()) + ", for which the " +
+                               backend_.name() +
+                               " backend has no kernels; compile the model "
+                               "with another --precision");
   state_ = std::make_unique<ExecState>(program_, backend_, comm_);
 }
 
@@ -129,60 +116,74 @@ int64_t Executor::local_parameter_count() const {
 // Parameters and gradients
 //===----------------------------------------------------------------------===//
 
+void Executor::store_parameter(int param, const float *host) {
+  backend_.copy_host_to_device(
+      state_->masters[param], host,
+      state_->slices[param].local_elements() * sizeof(float));
+  state_->refresh_working_copy(param);
+}
+
+int Executor::parameter_index(const std::string &name) const {
+  auto it = state_->param_index.find(name);
+  if (it == state_->param_index.end())
+    throw std::runtime_error("the program has no parameter '" + name + "'");
+  return it->second;
+}
+
 void Executor::init_parameters(uint64_t seed) {
   for (int i = 0; i < program_.parameters_size(); ++i) {
-    const program::Parameter &p = program_.parameters(i);
     std::vector<float> host(state_->slices[i].local_elements());
-    init_parameter(host.data(), p, state_->slices[i], seed);
-    backend_.copy_host_to_device(state_->ptrs[p.tensor()], host.data(),
-                                 host.size() * sizeof(float));
+    init_parameter(host.data(), program_.parameters(i), state_->slices[i],
+                   seed);
+    store_parameter(i, host.data());
   }
 }
 
 std::vector<float> Executor::read_parameter(const std::string &name) {
-  auto it = state_->param_index.find(name);
-  if (it == state_->param_index.end())
-    throw std::runtime_error("the program has no parameter '" + name + "'");
-  const program::Parameter &p = program_.parameters(it->second);
-  std::vector<float> host(state_->slices[it->second].local_elements());
+  int i = parameter_index(name);
+  std::vector<float> host(state_->slices[i].local_elements());
   backend_.synchronize();
-  backend_.copy_device_to_host(host.data(), state_->ptrs[p.tensor()],
+  backend_.copy_device_to_host(host.data(), state_->masters[i],
                                host.size() * sizeof(float));
   return host;
 }
 
 void Executor::write_parameter(const std::string &name,
                                const std::vector<float> &v) {
-  auto it = state_->param_index.find(name);
-  if (it == state_->param_index.end())
-    throw std::runtime_error("the program has no parameter '" + name + "'");
-  const ParamSlice &slice = state_->slices[it->second];
+  int i = parameter_index(name);
+  const ParamSlice &slice = state_->slices[i];
   if (v.size() != slice.local_elements())
     throw std::runtime_error("parameter '" + name + "' holds " +
                              std::to_string(slice.local_elements()) +
                              " elements on this rank, not " +
                              std::to_string(v.size()));
-  backend_.copy_host_to_device(
-      state_->ptrs[program_.parameters(it->second).tensor()], v.data(),
-      v.size() * sizeof(float));
+  store_parameter(i, v.data());
 }
 
 void Executor::zero_gradients() {
   if (state_->grads)
-    backend_.zero(state_->grads, state_->grad_elements * sizeof(float));
+    backend_.zero(state_->grads, state_->grad_bytes);
 }
 
 std::vector<float> Executor::read_gradient(const std::string &name) {
-  auto it = state_->param_index.find(name);
-  if (it == state_->param_index.end())
-    throw std::runtime_error("the program has no parameter '" + name + "'");
+  int i = parameter_index(name);
   if (!state_->grads)
     throw std::runtime_error("the program has no gradients: it has no "
                              "train_step; compile it with tpc-compile");
-  std::vector<float> host(state_->slices[it->second].local_elements());
+  size_t n = state_->slices[i].local_elements();
+  std::vector<float> host(n);
+  ElementType type = state_->grad_types[i];
+  const void *grad = state_->grad(i);
+  void *wide = nullptr;
+  if (type != ElementType::F32) {
+    wide = backend_.alloc(std::max<size_t>(n, 1) * sizeof(float));
+    backend_.kernels(type)->cast(wide, ElementType::F32, grad, n);
+    grad = wide;
+  }
   backend_.synchronize();
-  backend_.copy_device_to_host(host.data(), state_->grad(it->second),
-                               host.size() * sizeof(float));
+  backend_.copy_device_to_host(host.data(), grad, n * sizeof(float));
+  if (wide)
+    backend_.free(wide);
   return host;
 }
 

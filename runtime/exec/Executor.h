@@ -77,9 +77,11 @@ public:
   void save_checkpoint(const std::string &path,
                        const std::map<std::string, std::string> &metadata = {},
                        bool optimizer_state = false);
-  /// This rank's slice of a parameter, on the host.
+  /// This rank's slice of a parameter, on the host: its fp32 master under
+  /// mixed precision.
   std::vector<float> read_parameter(const std::string &name);
-  /// Replaces this rank's slice of a parameter.
+  /// Replaces this rank's slice of a parameter (the master, and the working
+  /// copy rounded from it).
   void write_parameter(const std::string &name, const std::vector<float> &v);
   int64_t local_parameter_count() const;
 
@@ -89,7 +91,8 @@ public:
   //===--------------------------------------------------------------------===//
 
   void zero_gradients();
-  /// This rank's slice of a parameter's gradient buffer, on the host.
+  /// This rank's slice of a parameter's gradient buffer, on the host, widened
+  /// to fp32.
   std::vector<float> read_gradient(const std::string &name);
   void set_optimizer_step(int64_t t);
   int64_t optimizer_step() const;
@@ -133,6 +136,11 @@ private:
   /// Checks every instruction of `fn` against the op schema and its op
   /// family, and records the thunks that run it; once per function.
   Plan &prepare(const program::Function &fn);
+  /// Throws naming a parameter the program lacks.
+  int parameter_index(const std::string &name) const;
+  /// Writes local_elements floats to parameter `param`'s master and rounds
+  /// its working copy from them.
+  void store_parameter(int param, const float *host);
 
   program::Program program_;
   Backend &backend_;

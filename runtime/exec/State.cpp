@@ -57,21 +57,49 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
       ptrs[t.id()] = p;
     }
   }
+  size_t master_elements = 0;
   for (const program::Parameter &p : program.parameters()) {
     slices.push_back(param_slice(p, program.tensors(p.tensor()), comm.tp_rank(),
                                  comm.tp_size()));
-    param_index[p.name()] = int(grad_offsets.size());
-    grad_offsets.push_back(grad_elements);
-    grad_elements += slices.back().local_elements();
+    size_t n = slices.back().local_elements();
+    param_index[p.name()] = int(state_offsets.size());
+    state_offsets.push_back(param_elements);
+    param_elements += n;
+    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
+      master_elements += n;
+    ElementType type = p.grad_dtype() == program::DTYPE_UNSPECIFIED
+                           ? element_type_of(program.tensors(p.tensor()).dtype())
+                           : element_type_of(p.grad_dtype());
+    // Natural alignment; a change of type never falls inside a bucket.
+    size_t size = element_size(type);
+    grad_bytes = (grad_bytes + size - 1) / size * size;
+    grad_types.push_back(type);
+    grad_byte_offsets.push_back(grad_bytes);
+    grad_bytes += n * size;
   }
-  optimizer.set_elements(grad_elements);
+  optimizer.set_elements(param_elements);
+  if (master_elements)
+    master_block_ =
+        static_cast<float *>(device.alloc(master_elements * sizeof(float)));
+  size_t next_master = 0;
+  for (int i = 0; i < program.parameters_size(); ++i) {
+    const program::Parameter &p = program.parameters(i);
+    float *own = static_cast<float *>(ptrs[p.tensor()]);
+    if (p.master_dtype() == program::DTYPE_UNSPECIFIED) {
+      masters.push_back(own);
+      continue;
+    }
+    masters.push_back(master_block_ + next_master);
+    device.zero(masters.back(), slices[i].local_elements() * sizeof(float));
+    next_master += slices[i].local_elements();
+  }
   bool trains = false;
   for (const program::Function &fn : program.functions())
     for (const program::Instruction &inst : fn.body())
       trains |= inst.op() == "accumulate_grad" || inst.op() == "get_grad";
   if (trains) {
-    size_t bytes = std::max<size_t>(grad_elements, 1) * sizeof(float);
-    grads = static_cast<float *>(device.alloc(bytes));
+    size_t bytes = std::max<size_t>(grad_bytes, 1);
+    grads = device.alloc(bytes);
     device.zero(grads, bytes);
   }
   // get_grad reads the gradient buffer itself: its result aliases it, before
@@ -96,6 +124,12 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
                            "the result has shape " + shape_string(got) +
                                ", expected " +
                                shape_string(slices[it->second].local_shape));
+        if (element_type_of(t.dtype()) != grad_types[it->second])
+          throw inst_error(fn, k,
+                           std::string("the result is ") +
+                               element_type_name(element_type_of(t.dtype())) +
+                               " but the gradient of '" + name + "' is " +
+                               element_type_name(grad_types[it->second]));
         ptrs[inst.outputs(0)] = grad(it->second);
         read[name] = k;
       }
@@ -128,8 +162,19 @@ ExecState::~ExecState() {
       device.free(p);
   if (grads)
     device.free(grads);
+  if (master_block_)
+    device.free(master_block_);
   if (arena_)
     device.free(arena_);
+}
+
+void ExecState::refresh_working_copy(int param) const {
+  if (!has_master(param))
+    return;
+  int tensor = program.parameters(param).tensor();
+  backend.kernels(ElementType::F32)
+      ->cast(ptrs[tensor], element_type_of(program.tensors(tensor).dtype()),
+             masters[param], slices[param].local_elements());
 }
 
 void ExecState::reserve(int slot, size_t bytes) {

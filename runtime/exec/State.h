@@ -58,12 +58,32 @@ struct ExecState {
   std::vector<ParamSlice> slices; // by parameter index
   std::map<std::string, int> param_index;
 
+  /// The fp32 values the optimizer updates and checkpoints hold, by
+  /// parameter: its master copy when it is stored in 16 bits (the program
+  /// tensor is then the working copy the ops read), else the parameter
+  /// tensor itself.
+  std::vector<float *> masters;
+  bool has_master(int param) const {
+    return masters[param] != ptrs[program.parameters(param).tensor()];
+  }
+  /// Rounds the master of `param` into its working copy, on the compute
+  /// stream; nothing when the parameter is its own master.
+  void refresh_working_copy(int param) const;
+  /// Where each parameter starts in the optimizer's fp32 state buffers
+  /// (elements; parameters in program order).
+  std::vector<size_t> state_offsets;
+  size_t param_elements = 0;
+
   /// All gradients, contiguous in parameter order (a data-parallel bucket of
-  /// consecutive parameters is one span); null without train_step.
-  float *grads = nullptr;
-  std::vector<size_t> grad_offsets;
-  size_t grad_elements = 0;
-  float *grad(int param) const { return grads + grad_offsets[param]; }
+  /// consecutive parameters of one gradient type is one span); null without
+  /// train_step. Each is of its parameter's gradient type.
+  void *grads = nullptr;
+  std::vector<size_t> grad_byte_offsets;
+  std::vector<ElementType> grad_types;
+  size_t grad_bytes = 0;
+  void *grad(int param) const {
+    return static_cast<char *>(grads) + grad_byte_offsets[param];
+  }
 
   OptimizerState optimizer;
 
@@ -88,6 +108,7 @@ private:
   std::array<std::pair<void *, size_t>, 4> ones_{};
   std::vector<void *> owned_;
   void *arena_ = nullptr;
+  float *master_block_ = nullptr;
 };
 
 } // namespace tpc

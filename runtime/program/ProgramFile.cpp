@@ -53,6 +53,21 @@ int64_t dtype_bytes(program::DType dtype) {
   }
 }
 
+const char *dtype_text(program::DType dtype) {
+  switch (dtype) {
+  case program::F32:
+    return "f32";
+  case program::BF16:
+    return "bf16";
+  case program::F16:
+    return "f16";
+  case program::I32:
+    return "i32";
+  default:
+    return "unspecified";
+  }
+}
+
 std::vector<std::string> split_name_list(const std::string &list) {
   std::vector<std::string> names;
   size_t start = 0;
@@ -368,6 +383,29 @@ std::string validate_program(const program::Program &prog) {
           << "extent out of range";
       return msg.str();
     }
+    // A master copy is fp32 behind a 16-bit working copy; a gradient is of
+    // the working copy's type or fp32.
+    bool half = local.dtype() == program::BF16 || local.dtype() == program::F16;
+    if (p.master_dtype() != program::DTYPE_UNSPECIFIED &&
+        (p.master_dtype() != program::F32 || !half)) {
+      msg << "parameter " << p.name() << " has a " << dtype_text(p.master_dtype())
+          << " master copy of a " << dtype_text(local.dtype())
+          << " tensor; only a bf16 or f16 tensor has one, of f32";
+      return msg.str();
+    }
+    if (p.grad_dtype() != program::DTYPE_UNSPECIFIED &&
+        p.grad_dtype() != program::F32 && p.grad_dtype() != local.dtype()) {
+      msg << "parameter " << p.name() << " has a "
+          << dtype_text(p.grad_dtype()) << " gradient of a "
+          << dtype_text(local.dtype()) << " tensor; a gradient is of the "
+          << "tensor's type or f32";
+      return msg.str();
+    }
+    if (local.dtype() == program::I32) {
+      msg << "parameter " << p.name() << " is an i32 tensor; parameters are "
+          << "floating point";
+      return msg.str();
+    }
   }
   std::vector<char> written(num_tensors, 0);
   for (const program::Function &f : prog.functions()) {
@@ -434,8 +472,12 @@ std::string describe_memory_need(const program::Program &prog) {
   double arenas = 0, params = 0;
   for (const program::Function &f : prog.functions())
     arenas += double(f.arena_bytes());
-  for (const program::Parameter &p : prog.parameters())
-    params += double(num_elements(prog.tensors(p.tensor()).shape())) * 4;
+  for (const program::Parameter &p : prog.parameters()) {
+    const program::Tensor &t = prog.tensors(p.tensor());
+    params += double(tensor_bytes(t));
+    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
+      params += double(num_elements(t.shape())) * dtype_bytes(p.master_dtype());
+  }
   std::ostringstream msg;
   msg << "out of memory: one rank of this program (tp " << prog.tp() << ", dp "
       << prog.dp() << ", micro-batch " << prog.micro_batch() << ", seq "

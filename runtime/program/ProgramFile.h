@@ -24,6 +24,8 @@ inline constexpr uint32_t kProgramVersion = abi::kProgramVersion;
 
 /// Bytes per element of a program dtype; 0 for DTYPE_UNSPECIFIED.
 int64_t dtype_bytes(program::DType dtype);
+/// "f32", "bf16", "f16", "i32" or "unspecified".
+const char *dtype_text(program::DType dtype);
 
 /// The names of a list attribute ("a,b,c" -> {a, b, c}), as instructions
 /// spell lists of parameters (bucket_all_reduce's `params`).

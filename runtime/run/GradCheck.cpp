@@ -11,6 +11,15 @@ namespace tpc {
 
 GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
                            double eps, double atol, double rtol) {
+  // A step of eps moves a 16-bit working copy by nothing or by a whole
+  // rounding step, so finite differences say nothing about the gradient.
+  for (const program::Parameter &p : ex.program().parameters())
+    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
+      throw std::runtime_error("gradcheck compares gradients with finite "
+                               "differences, which need an fp32 program; '" +
+                               p.name() +
+                               "' is computed in 16 bits: compile the model "
+                               "with --precision fp32");
   Comm &comm = ex.comm();
   ModelEntry train = describe_entry(ex, abi::kTrainStep);
   ModelEntry forward = describe_entry(ex, abi::kForward);

@@ -10,6 +10,7 @@
 
 #include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/exec/Executor.h"
+#include "runtime/util/Float16.h"
 
 #include <gtest/gtest.h>
 
@@ -111,16 +112,22 @@ struct Builder {
 
 constexpr int B = 2, T = 7, C = 12, V = 13;
 
-program::Program bigram_program() {
+/// `dt`: the compute type. A 16-bit program keeps an f32 master of wte and
+/// a gradient of `grad`; losses, norms and the loss adjoint stay f32.
+program::Program bigram_program(program::DType dt = program::F32,
+                                program::DType grad = program::F32) {
   Builder b;
   program::Program &p = b.prog;
   p.set_version(1);
   p.set_tp(1);
   p.set_dp(1);
-  int wte = b.tensor({V, C}, program::F32, program::Tensor::PARAMETER);
+  int wte = b.tensor({V, C}, dt, program::Tensor::PARAMETER);
   program::Parameter *param = p.add_parameters();
   param->set_name("wte");
   param->set_tensor(wte);
+  if (dt != program::F32)
+    param->set_master_dtype(program::F32);
+  param->set_grad_dtype(dt == program::F32 ? program::F32 : grad);
   param->mutable_init()->set_std(0.02);
   param->add_global_shape(V);
   param->add_global_shape(C);
@@ -130,10 +137,10 @@ program::Program bigram_program() {
   int ids = b.input({B, T}, program::I32), tg = b.input({B, T}, program::I32);
   train->add_inputs(ids);
   train->add_inputs(tg);
-  int x = b.act({B, T, C}), logits = b.act({B, T, V});
+  int x = b.act({B, T, C}, dt), logits = b.act({B, T, V}, dt);
   int loss = b.act({}), count = b.act({}, program::I32), one = b.act({});
-  int dlogits = b.act({B, T, V}), dx = b.act({B, T, C}), dw1 = b.act({V, C}),
-      dw2 = b.act({V, C});
+  int dlogits = b.act({B, T, V}, dt), dx = b.act({B, T, C}, dt),
+      dw1 = b.act({V, C}, dt), dw2 = b.act({V, C}, dt);
   Builder::inst(train, "embedding", {wte, ids}, {x});
   (*Builder::inst(train, "linear", {x, wte}, {logits})
         ->mutable_attrs())["transposed"]
@@ -160,7 +167,8 @@ program::Program bigram_program() {
   int lr = b.input({}), inv = b.input({});
   apply->add_inputs(lr);
   apply->add_inputs(inv);
-  int g = b.act({V, C}), ss = b.act({}), norm = b.act({}), scale = b.act({});
+  int g = b.act({V, C}, param->grad_dtype()), ss = b.act({}),
+      norm = b.act({}), scale = b.act({});
   (*Builder::inst(apply, "get_grad", {}, {g})->mutable_attrs())["name"].set_s(
       "wte");
   Builder::inst(apply, "sum_squares", {g}, {ss});
@@ -180,11 +188,25 @@ program::Program bigram_program() {
   return p;
 }
 
-TEST(ExecutorStepTest, TrainingStepsReadNothingBack) {
+class ExecutorStepTest
+    : public ::testing::TestWithParam<std::pair<program::DType, program::DType>> {
+};
+
+std::string dtypes_name(
+    const ::testing::TestParamInfo<ExecutorStepTest::ParamType> &info) {
+  auto name = [](program::DType d) {
+    return d == program::F32 ? "f32" : d == program::BF16 ? "bf16" : "f16";
+  };
+  return std::string(name(info.param.first)) + "_grad_" +
+         name(info.param.second);
+}
+
+TEST_P(ExecutorStepTest, TrainingStepsReadNothingBack) {
   CountingBackend backend;
   Comm comm(nullptr, nullptr);
   comm.make_groups(1, 1);
-  Executor ex(bigram_program(), backend, comm);
+  Executor ex(bigram_program(GetParam().first, GetParam().second), backend,
+              comm);
   ex.init_parameters(3);
   const program::Function &train = ex.function("train_step");
   const program::Function &apply = ex.function("apply_step");
@@ -225,6 +247,80 @@ TEST(ExecutorStepTest, TrainingStepsReadNothingBack) {
   }
   EXPECT_NEAR(first, std::log(float(V)), 0.1f);
   EXPECT_LT(last, 0.6f * first) << "first " << first << " last " << last;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Dtypes, ExecutorStepTest,
+    ::testing::Values(std::pair{program::F32, program::F32},
+                      std::pair{program::BF16, program::BF16},
+                      std::pair{program::BF16, program::F32},
+                      std::pair{program::F16, program::F16}),
+    dtypes_name);
+
+/// The working copy of wte as the ops read it, widened.
+std::vector<float> working_copy(Executor &ex, Backend &backend) {
+  const program::Parameter &p = ex.program().parameters(0);
+  size_t n = size_t(V) * C;
+  std::vector<uint16_t> raw(n);
+  backend.synchronize();
+  backend.copy_device_to_host(raw.data(), ex.device_ptr(p.tensor()),
+                              n * sizeof(uint16_t));
+  std::vector<float> wide(n);
+  for (size_t i = 0; i < n; ++i)
+    wide[i] = bf16_to_f32(raw[i]);
+  return wide;
+}
+
+// Steps of 1e-4 on weights of 1.0 round away in bf16 (whose spacing at 1.0
+// is 2^-7) but add up in the f32 master, which the optimizer updates and
+// checkpoints read; the working copy follows once the master has moved by
+// more than half a spacing.
+TEST(ExecutorMasterTest, SmallUpdatesAddUpInTheF32Master) {
+  CpuBackend backend;
+  Comm comm(nullptr, nullptr);
+  comm.make_groups(1, 1);
+  Executor ex(bigram_program(program::BF16), backend, comm);
+  ex.write_parameter("wte", std::vector<float>(size_t(V) * C, 1.0f));
+  const program::Function &train = ex.function("train_step");
+  const program::Function &apply = ex.function("apply_step");
+  std::vector<int> ids(B * T), tg(B * T);
+  for (int i = 0; i < B * T; ++i) {
+    ids[i] = i % V;
+    tg[i] = (i + 1) % V;
+  }
+  ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
+  ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
+  float lr = 1e-4f, inv = 1.0f / (B * T);
+  ex.set_input(apply, 0, &lr, sizeof(lr));
+  ex.set_input(apply, 1, &inv, sizeof(inv));
+  auto step = [&](int t) {
+    ex.zero_gradients();
+    ex.set_optimizer_step(t);
+    ex.run(train, RunOptions{true, 1, uint64_t(t)});
+    ex.run(apply);
+  };
+  step(1);
+  std::vector<float> master = ex.read_parameter("wte");
+  std::vector<float> working = working_copy(ex, backend);
+  int moved = 0;
+  for (size_t i = 0; i < master.size(); ++i) {
+    moved += master[i] != 1.0f;
+    EXPECT_NEAR(master[i], 1.0f, 1.01e-4f) << i;
+    EXPECT_EQ(working[i], 1.0f) << i;
+  }
+  EXPECT_GT(moved, int(master.size()) / 2);
+  // Adam's steps are about lr each while the gradient keeps its sign: after
+  // 60 more, the largest move (about 6e-3) passes half of bf16's spacing.
+  for (int t = 2; t <= 61; ++t)
+    step(t);
+  master = ex.read_parameter("wte");
+  working = working_copy(ex, backend);
+  int rounded_away = 0;
+  for (size_t i = 0; i < master.size(); ++i) {
+    EXPECT_EQ(working[i], bf16_to_f32(f32_to_bf16(master[i]))) << i;
+    rounded_away += working[i] != 1.0f;
+  }
+  EXPECT_GT(rounded_away, 0);
 }
 
 } // namespace

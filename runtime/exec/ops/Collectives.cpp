@@ -101,13 +101,20 @@ Thunk bucket_all_reduce(OpContext &c) {
                     "program, so their gradients are not one span");
   if (!c.s.grads)
     throw c.error("the program has no gradient buffers");
-  size_t begin = c.s.grad_offsets[params.front()];
-  size_t end = c.s.grad_offsets[params.back()] +
-               c.s.slices[params.back()].local_elements();
+  ElementType type = c.s.grad_types[params.front()];
+  for (int p : params)
+    if (c.s.grad_types[p] != type)
+      throw c.error("lists gradients of " + std::string(element_type_name(type)) +
+                    " and " + element_type_name(c.s.grad_types[p]) +
+                    ", which are not one span of one type");
+  size_t begin = c.s.grad_byte_offsets[params.front()];
+  size_t end = c.s.grad_byte_offsets[params.back()] +
+               c.s.slices[params.back()].local_elements() * element_size(type);
   ExecState *s = &c.s;
-  float *span = c.s.grads + begin;
-  return [s, span, n = end - begin, group](const RunOptions &) {
-    s->collectives->all_reduce(span, n, ElementType::F32, ReduceOp::Sum, group);
+  void *span = static_cast<char *>(c.s.grads) + begin;
+  size_t n = (end - begin) / element_size(type);
+  return [s, span, n, type, group](const RunOptions &) {
+    s->collectives->all_reduce(span, n, type, ReduceOp::Sum, group);
   };
 }
 

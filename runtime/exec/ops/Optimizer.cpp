@@ -17,11 +17,16 @@ Thunk accumulate_grad(OpContext &c) {
   if (!c.s.grads)
     throw c.error("the program has no gradient buffers");
   const Kernels &k = c.kernels();
-  float *g = c.s.grad(param);
+  void *g = c.s.grad(param);
+  ElementType type = c.s.grad_types[param];
+  if (type != ElementType::F32 && type != k.dtype())
+    throw c.error(std::string("adds a ") + element_type_name(k.dtype()) +
+                  " value to a " + element_type_name(type) +
+                  " gradient; a gradient is of its value's type or f32");
   void *x = c.ptr(c.in(0));
   size_t n = c.elements(c.in(0));
-  return [&k, g, x, n](const RunOptions &) {
-    k.accumulate(g, ElementType::F32, x, n);
+  return [&k, g, type, x, n](const RunOptions &) {
+    k.accumulate(g, type, x, n);
   };
 }
 
@@ -33,16 +38,23 @@ Thunk get_grad(OpContext &c) {
 }
 
 Thunk sum_squares(OpContext &c) {
-  const Kernels &k = c.kernels();
-  std::vector<std::pair<const void *, size_t>> xs;
+  // Each input by the table of its own type: gradients of f32 and 16-bit
+  // parameters may share one norm.
+  struct Term {
+    const Kernels *k;
+    const void *x;
+    size_t n;
+  };
+  std::vector<Term> terms;
   for (int i = 0; i < c.num_inputs(); ++i)
-    xs.push_back({c.ptr(c.in(i)), c.elements(c.in(i))});
+    terms.push_back({c.s.backend.kernels(c.dtype(c.in(i))), c.ptr(c.in(i)),
+                     c.elements(c.in(i))});
   Device *dev = &c.s.device;
   float *out = c.f32(c.out(0));
-  return [&k, dev, out, xs](const RunOptions &) {
+  return [dev, out, terms](const RunOptions &) {
     dev->zero(out, sizeof(float));
-    for (auto [x, n] : xs)
-      k.sum_of_squares(out, x, n);
+    for (const Term &t : terms)
+      t.k->sum_of_squares(out, t.x, t.n);
   };
 }
 
@@ -92,15 +104,18 @@ Thunk update(OpContext &c, const std::string &compiled) {
     c.plan.writes_optimizer_step = true;
     c.plan.before.push_back([&state] { state.write_step(); });
   }
+  // The gradient's table updates the f32 master; the working copy of a
+  // 16-bit parameter is then rounded from it (ExecState::refresh_working_copy).
   const Kernels &k = c.kernels();
   size_t n = c.s.slices[param].local_elements();
-  size_t offset = c.s.grad_offsets[param];
+  size_t offset = c.s.state_offsets[param];
   int tensor = c.s.program.parameters(param).tensor();
-  if (c.dtype(tensor) != ElementType::F32)
+  if (c.dtype(tensor) != ElementType::F32 && !c.s.has_master(param))
     throw c.error("parameter '" + c.s.program.parameters(param).name() +
                   "' is stored as " + element_type_name(c.dtype(tensor)) +
                   " without an f32 master copy for the update to write");
-  float *w = c.f32(tensor);
+  float *w = c.s.masters[param];
+  const ExecState *s = &c.s;
   const void *g = c.ptr(c.in(0));
   if (kind == "adamw") {
     AdamWParams p;
@@ -109,16 +124,18 @@ Thunk update(OpContext &c, const std::string &compiled) {
     p.eps = pick(o.eps, "eps", 1e-8);
     p.weight_decay = float(decay);
     float *m = state.m() + offset, *v = state.v() + offset;
-    return [&k, w, g, m, v, n, p, scalars](const RunOptions &) {
+    return [&k, s, param, w, g, m, v, n, p, scalars](const RunOptions &) {
       k.adamw_update(w, g, m, v, n, p, scalars);
+      s->refresh_working_copy(param);
     };
   }
   SgdParams p;
   p.momentum = pick(o.momentum, "momentum", 0.0);
   p.weight_decay = float(decay);
   float *buffer = p.momentum != 0.0f ? state.momentum() + offset : nullptr;
-  return [&k, w, g, buffer, n, p, scalars](const RunOptions &) {
+  return [&k, s, param, w, g, buffer, n, p, scalars](const RunOptions &) {
     k.sgd_update(w, g, buffer, n, p, scalars);
+    s->refresh_working_copy(param);
   };
 }
 
