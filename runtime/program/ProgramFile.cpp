@@ -388,17 +388,18 @@ std::string validate_program(const program::Program &prog) {
     bool half = local.dtype() == program::BF16 || local.dtype() == program::F16;
     if (p.master_dtype() != program::DTYPE_UNSPECIFIED &&
         (p.master_dtype() != program::F32 || !half)) {
-      msg << "parameter " << p.name() << " has a " << dtype_text(p.master_dtype())
-          << " master copy of a " << dtype_text(local.dtype())
-          << " tensor; only a bf16 or f16 tensor has one, of f32";
+      msg << "parameter " << p.name() << ": its tensor is "
+          << dtype_text(local.dtype()) << " and its master copy "
+          << dtype_text(p.master_dtype())
+          << "; only a bf16 or f16 tensor has a master copy, of f32";
       return msg.str();
     }
     if (p.grad_dtype() != program::DTYPE_UNSPECIFIED &&
         p.grad_dtype() != program::F32 && p.grad_dtype() != local.dtype()) {
-      msg << "parameter " << p.name() << " has a "
-          << dtype_text(p.grad_dtype()) << " gradient of a "
-          << dtype_text(local.dtype()) << " tensor; a gradient is of the "
-          << "tensor's type or f32";
+      msg << "parameter " << p.name() << ": its tensor is "
+          << dtype_text(local.dtype()) << " and its gradient "
+          << dtype_text(p.grad_dtype())
+          << "; a gradient is of the tensor's type or f32";
       return msg.str();
     }
     if (local.dtype() == program::I32) {

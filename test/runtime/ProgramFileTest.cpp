@@ -193,6 +193,31 @@ TEST(ProgramFile, ValidationNamesTheProblem) {
             std::string::npos);
 }
 
+TEST(ProgramFile, MasterAndGradientTypesFitTheTensor) {
+  program::Program prog = tinyProgram();
+  prog.mutable_parameters(0)->set_master_dtype(program::F32);
+  EXPECT_NE(validate_program(prog).find(
+                "parameter w: its tensor is f32 and its master copy f32; "
+                "only a bf16 or f16 tensor has a master copy, of f32"),
+            std::string::npos);
+  prog.mutable_tensors(0)->set_dtype(program::BF16);
+  prog.mutable_tensors(1)->set_dtype(program::BF16);
+  EXPECT_EQ(validate_program(prog), "");
+  prog.mutable_parameters(0)->set_master_dtype(program::F16);
+  EXPECT_NE(validate_program(prog).find("and its master copy f16"),
+            std::string::npos);
+  prog.mutable_parameters(0)->set_master_dtype(program::F32);
+  for (program::DType ok : {program::F32, program::BF16}) {
+    prog.mutable_parameters(0)->set_grad_dtype(ok);
+    EXPECT_EQ(validate_program(prog), "");
+  }
+  prog.mutable_parameters(0)->set_grad_dtype(program::F16);
+  EXPECT_NE(validate_program(prog).find(
+                "parameter w: its tensor is bf16 and its gradient f16; a "
+                "gradient is of the tensor's type or f32"),
+            std::string::npos);
+}
+
 namespace {
 /// tinyProgram with a second gelu reading the first's output and a third
 /// reading the second's: x -> y -> z.
