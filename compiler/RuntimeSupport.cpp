@@ -75,12 +75,12 @@ LogicalResult checkRuntimeSupport(ModuleOp module) {
 
 LogicalResult checkRuntimePrecision(ModuleOp module) {
   for (ParamOp param : module.getOps<ParamOp>())
-    if (param.hasMasterCopy())
-      return module.emitError("this program computes in ")
-             << param.getComputeElementType()
-             << ", which tpc-run's executor does not run yet; with "
-                "--precision bf16 or fp16 use --report or --emit=mlir, or "
-                "compile with --precision fp32 to write a program";
+    if (param.getComputeElementType().isF16())
+      return module.emitError("this program computes in f16, which needs "
+                              "dynamic loss scaling that tpc-run does not "
+                              "have yet; with --precision fp16 use --report "
+                              "or --emit=mlir, or write a program with "
+                              "--precision bf16 or fp32");
   return success();
 }
 

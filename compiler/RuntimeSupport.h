@@ -22,9 +22,9 @@ namespace tpc {
 /// `module` that tpc-run refuses; fails when there is one.
 mlir::LogicalResult checkRuntimeSupport(mlir::ModuleOp module);
 
-/// Fails with a diagnostic when the compiled `module` computes in a type
-/// other than f32 (`tpc-mixed-precision` ran), which tpc-run's executor does
-/// not run yet; the cost report and the IR of such a module are available.
+/// Fails with a diagnostic when the compiled `module` computes in f16, which
+/// needs dynamic loss scaling that tpc-run's trainer does not have yet; the
+/// cost report and the IR of such a module are available.
 mlir::LogicalResult checkRuntimePrecision(mlir::ModuleOp module);
 
 /// Per-rank memory beyond which no device or machine of today holds a rank:

@@ -17,6 +17,13 @@
   losses A.jsonl                      print the per-step losses
   loss-below STEP VALUE A.jsonl       the loss of step STEP (-1: the last) is below VALUE
   stream OUT VOCAB PERIOD COUNT       a token file repeating 0..PERIOD-1
+  markov OUT COUNT VOCAB [--chain C] [--seed S]
+                                      a learnable token file: each token is followed by one
+                                      of two successors fixed by the chain (45% each) or by a
+                                      uniformly random token (10%); the seed draws the sample
+  curve-band RTOL WINDOW REF.jsonl RUN.jsonl ...
+                                      each run's mean loss over every WINDOW consecutive steps
+                                      is within RTOL of the reference's over the same steps
   tokens-list OUT T1 T2 ...           a token file holding exactly these tokens
   bigram OUT V ROW:TARGET:LOSS ...    a bigram checkpoint ("table" [V,V]) whose row ROW gives
                                       TARGET the cross-entropy LOSS (the other rows are zero)
@@ -220,6 +227,40 @@ def main(argv):
         if not loss < bound:
             sys.exit('loss %.9g of step %d is not below %g' % (loss, step, bound))
         print('loss %.9g below %g' % (loss, bound))
+    elif cmd == 'markov':
+        out, count, vocab = argv[1], int(argv[2]), int(argv[3])
+        seed = int(argv[argv.index('--seed') + 1]) if '--seed' in argv else 1
+        chain = random.Random(int(argv[argv.index('--chain') + 1]) if '--chain' in argv else 1)
+        successors = [(chain.randrange(vocab), chain.randrange(vocab)) for _ in range(vocab)]
+        rng = random.Random(seed)
+        tokens = [rng.randrange(vocab)]
+        while len(tokens) < count:
+            u = rng.random()
+            if u < 0.9:
+                tokens.append(successors[tokens[-1]][u >= 0.45])
+            else:
+                tokens.append(rng.randrange(vocab))
+        write_tokens(out, tokens)
+    elif cmd == 'curve-band':
+        rtol, window = float(argv[1]), int(argv[2])
+        ref = [s['loss'] for s in steps_of(argv[3]) if 'loss' in s]
+        if len(ref) < window:
+            sys.exit('%s: %d steps, fewer than one window of %d' % (argv[3], len(ref), window))
+        worst = 0.0
+        for path in argv[4:]:
+            run = [s['loss'] for s in steps_of(path) if 'loss' in s]
+            if len(run) != len(ref):
+                sys.exit('%s: %d steps, the reference %d' % (path, len(run), len(ref)))
+            for start in range(0, len(ref) - window + 1, window):
+                a = sum(ref[start:start + window]) / window
+                b = sum(run[start:start + window]) / window
+                d = abs(a - b) / abs(a)
+                worst = max(worst, d)
+                if not d <= rtol:
+                    sys.exit('%s: mean loss of steps %d-%d is %.6g, the reference %.6g '
+                             '(relative %.3g > %g)' % (path, start + 1, start + window, b, a, d, rtol))
+        print('%d runs within %g of the reference curve (largest relative difference %.3g)'
+              % (len(argv) - 4, rtol, worst))
     elif cmd == 'stream':
         out, vocab, period, count = argv[1], int(argv[2]), int(argv[3]), int(argv[4])
         if period > vocab:

@@ -68,9 +68,8 @@ int main(int argc, char **argv) {
                  "Sequence length T (default: the model's positions)");
   app.add_option("--precision", precision,
                  "Compute dtype (tpc-mixed-precision): bf16/fp16 keep an "
-                 "fp32 master copy of the weights; tpc-run executes fp32 "
-                 "programs only, so bf16/fp16 serve --report and --emit=mlir "
-                 "for now")
+                 "fp32 master copy of the weights; fp16 serves --report and "
+                 "--emit=mlir until tpc-run scales losses")
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
       ->capture_default_str();
   app.add_option("--grad-reduce-dtype", options.gradReduceDtype,
