@@ -48,7 +48,12 @@ const PipelineStep kPipeline[] = {
                             o.gradReduceDtype)
            .str();
      }},
-    {"tpc-autodiff", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-autodiff",
+     [](const CompileOptions &o) {
+       // fp16 gradients underflow without dynamic loss scaling.
+       return std::string(o.precision == Precision::fp16 ? "loss-scale=true"
+                                                         : "");
+     }},
     {"tpc-data-parallel", [](const CompileOptions &) { return std::string(); }},
     {"tpc-optimizer",
      [](const CompileOptions &o) {
@@ -187,8 +192,6 @@ LogicalResult tpc::writeProgram(ModuleOp module, StringRef path,
   CostReportConfig config;
   if (auto dp = module->getAttrOfType<IntegerAttr>(kDpAttrName))
     config.dp = dp.getInt();
-  if (failed(checkRuntimePrecision(module)))
-    return failure();
   FailureOr<CostReport> cost = computeCostReport(module, config);
   if (failed(cost))
     return failure();

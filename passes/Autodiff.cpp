@@ -39,7 +39,8 @@ struct ParamGradient {
 /// the loss sum first.
 class ReverseMode {
 public:
-  ReverseMode(func::FuncOp train) : train(train) {}
+  /// `seed`: the loss adjoint; null seeds it with 1.0.
+  ReverseMode(func::FuncOp train, Value seed) : train(train), seed(seed) {}
 
   LogicalResult run() {
     Block &body = train.front();
@@ -50,8 +51,10 @@ public:
       return success();
 
     OpBuilder builder(ret);
-    adjoints[loss] = FillOp::create(builder, loss.getLoc(), loss.getType(),
-                                    builder.getF64FloatAttr(1.0));
+    adjoints[loss] = seed ? seed
+                          : FillOp::create(builder, loss.getLoc(),
+                                           loss.getType(),
+                                           builder.getF64FloatAttr(1.0));
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator())
       ops.push_back(&op);
@@ -142,12 +145,14 @@ private:
   }
 
   func::FuncOp train;
+  Value seed;
   DenseSet<Value> active;
   DenseMap<Value, Value> adjoints;
   llvm::MapVector<Attribute, ParamGradient> params;
 };
 
 struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
+  using AutodiffBase::AutodiffBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto forward = module.lookupSymbol<func::FuncOp>(kForward);
@@ -185,9 +190,15 @@ struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
                                                   train);
     Operation *ret = train.front().getTerminator();
     ret->setOperands(ret->getOperands().take_front(2));
-    train.setType(FunctionType::get(&getContext(), type.getInputs(),
+    SmallVector<Type> inputs(type.getInputs());
+    Value seed;
+    if (lossScale) {
+      inputs.push_back(type.getResult(0));
+      seed = train.front().addArgument(type.getResult(0), train.getLoc());
+    }
+    train.setType(FunctionType::get(&getContext(), inputs,
                                     type.getResults().take_front(2)));
-    if (failed(ReverseMode(train).run()))
+    if (failed(ReverseMode(train, seed).run()))
       return signalPassFailure();
     // Forward values only `forward` returned (the logits, unless the loss
     // reads them) are not computed by train_step.

@@ -188,6 +188,11 @@ def MixedPrecision : Pass<"tpc-mixed-precision", "mlir::ModuleOp"> {
       `@forward`) are cast back to f32 with `tpc.cast`, so that every entry
       point returns f32 and takes f32 or i32 arguments (a floating-point
       argument is cast to the compute type where the function starts).
+    - f16's range ends at 65504 and its smallest normal is 6e-5, so f16
+      gradients need dynamic loss scaling: tpc-compile runs `tpc-autodiff`
+      with `loss-scale=true` for `--precision fp16`, and train_step takes the
+      scale that tpc-run's trainer adjusts. bf16 has f32's range and needs
+      none.
 
     Input (tp = 1, one linear layer shown):
     ```mlir
@@ -524,6 +529,16 @@ def Autodiff : Pass<"tpc-autodiff", "mlir::ModuleOp"> {
       layer's f), besides the exchanges inside the vocabulary-parallel loss
       gradient.
 
+    - With `loss-scale=true` (tpc-compile sets it for `--precision fp16`),
+      `train_step` takes a third argument, `%loss_scale : tensor<f32>`, and
+      seeds the loss adjoint with it in place of 1.0: dynamic loss scaling
+      (Micikevicius et al. 2018) multiplies every gradient by it so that
+      small fp16 gradients do not underflow. tpc-run's trainer passes its
+      scale over the step's target positions (these gradients are of the
+      loss sum, GradScaler's of a mean), divides it out through
+      apply_step's `inv_count`, and skips steps whose gradient norm is not
+      finite.
+
     Errors: no `@forward`, an existing `@train_step`, a forward whose first
     two results are not the f32 loss sum and i32 count, and an op on the
     path from the parameters to the loss without the interface (the
@@ -555,6 +570,11 @@ def Autodiff : Pass<"tpc-autodiff", "mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"lossScale", "loss-scale", "bool", "false",
+           "train_step takes the loss scale as a third argument and seeds "
+           "the loss adjoint with it">,
+  ];
   let dependentDialects = ["::tpc::TpcDialect"];
 }
 
