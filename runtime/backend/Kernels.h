@@ -186,15 +186,18 @@ public:
   /// *out += sum of x[i]^2 (x of the storage type), accumulated in f32.
   virtual void sum_of_squares(float *out, const void *x, size_t n) const = 0;
   /// norm = inv_count * sqrt(sum_sq); scale = inv_count * min(1, max_norm /
-  /// (norm + 1e-6)) when max_norm > 0, else inv_count.
+  /// (norm + 1e-6)) when max_norm > 0, else inv_count. When norm is not
+  /// finite (a gradient overflowed), scale is NaN and the updates skip.
   virtual void grad_norm(float *norm, float *scale, const float *sum_sq,
                          const float *inv_count, float max_norm) const = 0;
-  /// AdamWParams' lr, step and grad_scale come from `s`.
+  /// AdamWParams' lr, step and grad_scale come from `s`. A grad_scale that
+  /// is not finite leaves param, m and v untouched (a skipped step).
   virtual void adamw_update(float *param, const void *grad, float *m, float *v,
                             size_t n, const AdamWParams &p,
                             const OptimizerScalars &s) const = 0;
   /// SgdParams' lr and grad_scale come from `s`; momentum_buf may be null
-  /// when p.momentum is 0.
+  /// when p.momentum is 0. A grad_scale that is not finite leaves param and
+  /// momentum_buf untouched.
   virtual void sgd_update(float *param, const void *grad, float *momentum_buf,
                           size_t n, const SgdParams &p,
                           const OptimizerScalars &s) const = 0;

@@ -481,7 +481,8 @@ TEST_P(Conformance, Elementwise) {
   void *gs = tensor(std::vector<float>(n, 0.5f));
   k_->accumulate(gs, type(), Y, n);
   expect_near(read(gs, n), acc, "accumulate into the storage type");
-  ElementType other = f32() ? ElementType::BF16 : ElementType::F16;
+  ElementType other =
+      type() == ElementType::BF16 ? ElementType::F16 : ElementType::BF16;
   EXPECT_THROW(k_->accumulate(gs, other, Y, n), std::invalid_argument);
 }
 
@@ -849,10 +850,46 @@ TEST_P(Conformance, NormsAndUpdates) {
   }
 }
 
+// Dynamic loss scaling: a gradient that overflowed (inf, or NaN from inf -
+// inf) makes the norm non-finite and the scale NaN, and both updates then
+// leave the weights and their state bit for bit as they were.
+TEST_P(Conformance, OverflowSkipsTheUpdate) {
+  const size_t n = 67;
+  for (float bad : {std::numeric_limits<float>::infinity(),
+                    std::numeric_limits<float>::quiet_NaN()}) {
+    std::vector<float> grad = values(n, 60);
+    grad[17] = bad;
+    void *G = tensor(grad);
+    float *sq = floats({0.0f});
+    k_->sum_of_squares(sq, G, n);
+    float *norm = floats({0.0f}), *scale = floats({0.0f});
+    k_->grad_norm(norm, scale, sq, scalar<float>(0.25f), 1.0f);
+    EXPECT_FALSE(std::isfinite(read_floats(norm, 1)[0]));
+    EXPECT_TRUE(std::isnan(read_floats(scale, 1)[0]));
+
+    auto w = random_vector(n, 61), m0 = random_vector(n, 62),
+         v0 = random_vector(n, 63);
+    for (float &x : v0)
+      x = std::fabs(x);
+    float *W = floats(w), *m = floats(m0), *v = floats(v0);
+    AdamWParams p;
+    OptimizerScalars s{scalar<float>(0.01f), scale, scalar<int64_t>(3)};
+    k_->adamw_update(W, G, m, v, n, p, s);
+    EXPECT_EQ(read_floats(W, n), w) << "adamw_update wrote the weights";
+    EXPECT_EQ(read_floats(m, n), m0) << "adamw_update wrote m";
+    EXPECT_EQ(read_floats(v, n), v0) << "adamw_update wrote v";
+    SgdParams q;
+    q.momentum = 0.9f;
+    k_->sgd_update(W, G, m, n, q, s);
+    EXPECT_EQ(read_floats(W, n), w) << "sgd_update wrote the weights";
+    EXPECT_EQ(read_floats(m, n), m0) << "sgd_update wrote the momentum";
+  }
+}
+
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (const std::string &name : backend_names())
-    for (ElementType t : {ElementType::F32, ElementType::BF16})
+    for (ElementType t : kFloatElementTypes)
       cases.push_back({name, t});
   return cases;
 }

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
@@ -455,11 +456,14 @@ public:
     if (max_norm > 0.0f)
       coef = std::min(1.0, double(max_norm) / (value + 1e-6));
     *norm = float(value);
-    *scale = float(inv * coef);
+    *scale = std::isfinite(value) ? float(inv * coef)
+                                  : std::numeric_limits<float>::quiet_NaN();
   }
   void adamw_update(float *param, const void *grad, float *m, float *v,
                     size_t n, const AdamWParams &p,
                     const OptimizerScalars &s) const override {
+    if (!std::isfinite(*s.grad_scale))
+      return;
     AdamWParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
@@ -470,6 +474,8 @@ public:
   void sgd_update(float *param, const void *grad, float *momentum_buf, size_t n,
                   const SgdParams &p,
                   const OptimizerScalars &s) const override {
+    if (!std::isfinite(*s.grad_scale))
+      return;
     SgdParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
