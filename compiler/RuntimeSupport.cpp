@@ -73,17 +73,6 @@ LogicalResult checkRuntimeSupport(ModuleOp module) {
   return success(!firstHalf && !firstEpsilon);
 }
 
-LogicalResult checkRuntimePrecision(ModuleOp module) {
-  for (ParamOp param : module.getOps<ParamOp>())
-    if (param.getComputeElementType().isF16())
-      return module.emitError("this program computes in f16, which needs "
-                              "dynamic loss scaling that tpc-run does not "
-                              "have yet; with --precision fp16 use --report "
-                              "or --emit=mlir, or write a program with "
-                              "--precision bf16 or fp32");
-  return success();
-}
-
 void warnAbsurdMemory(const CostReport &report, llvm::raw_ostream &os) {
   int64_t total = report.modelStateBytes() + report.activationBytes;
   if (total <= kAbsurdRankBytes)

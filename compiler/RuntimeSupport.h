@@ -22,11 +22,6 @@ namespace tpc {
 /// `module` that tpc-run refuses; fails when there is one.
 mlir::LogicalResult checkRuntimeSupport(mlir::ModuleOp module);
 
-/// Fails with a diagnostic when the compiled `module` computes in f16, which
-/// needs dynamic loss scaling that tpc-run's trainer does not have yet; the
-/// cost report and the IR of such a module are available.
-mlir::LogicalResult checkRuntimePrecision(mlir::ModuleOp module);
-
 /// Per-rank memory beyond which no device or machine of today holds a rank:
 /// 1 TiB (the largest GPUs hold 0.2 TiB).
 inline constexpr int64_t kAbsurdRankBytes = int64_t(1) << 40;

@@ -1,4 +1,4 @@
-//===- Faults.cpp - Signals raised at named points, for tests -------------===//
+//===- Faults.cpp - Faults raised at named points, for tests --------------===//
 
 #include "runtime/comm/Faults.h"
 
@@ -17,7 +17,8 @@ struct Fault {
   int rank = 0;
   int64_t step = 0;
   std::string point;
-  int signal = 0;
+  int signal = 0;        // 0 for OVERFLOW
+  bool overflow = false; // point "gradients": the step's gradients overflow
   bool fired = false;
 };
 
@@ -60,18 +61,23 @@ std::vector<Fault> parse_faults(const char *text) {
     }
     f.point = point;
     f.signal = signal_named(signal);
-    if (!ok || f.point.empty() || f.signal == 0)
+    f.overflow = signal == "OVERFLOW" && point == "gradients";
+    if (!ok || f.point.empty() || (f.signal == 0 && !f.overflow))
       throw std::runtime_error(
           "TPC_FAULTS: cannot read '" + entry +
           "' (expected rank:step:point:signal with signal STOP, TERM, INT, "
-          "KILL or USR1, entries separated by commas)");
+          "KILL or USR1, or rank:step:gradients:OVERFLOW; entries separated "
+          "by commas)");
     faults.push_back(f);
   }
   return faults;
 }
 } // namespace
 
-void fault_point(const char *point, int world_rank, int64_t step) {
+namespace {
+/// The entry of TPC_FAULTS for (world_rank, step, point) that has not fired
+/// yet, marked fired; null if none.
+Fault *take_fault(const char *point, int world_rank, int64_t step) {
   static std::once_flag once;
   static std::vector<Fault> faults;
   static std::string error;
@@ -88,8 +94,19 @@ void fault_point(const char *point, int world_rank, int64_t step) {
     if (!f.fired && f.rank == world_rank && f.point == point &&
         (f.step == 0 || f.step == step)) {
       f.fired = true;
-      std::raise(f.signal);
+      return &f;
     }
+  return nullptr;
+}
+} // namespace
+
+void fault_point(const char *point, int world_rank, int64_t step) {
+  if (Fault *f = take_fault(point, world_rank, step))
+    std::raise(f->signal);
+}
+
+bool gradient_overflow_injected(int world_rank, int64_t step) {
+  return take_fault("gradients", world_rank, step) != nullptr;
 }
 
 } // namespace tpc

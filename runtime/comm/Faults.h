@@ -1,4 +1,4 @@
-//===- Faults.h - Signals raised at named points, for tests ----*- C++ -*-===//
+//===- Faults.h - Faults raised at named points, for tests -----*- C++ -*-===//
 //
 // Races between ranks (a peer stopped just before or just after it joins a
 // collective) cannot be produced reliably from outside the job. A test names
@@ -8,9 +8,15 @@
 //
 // makes world rank 1 stop itself right after the step-boundary agreement of
 // step 9 and world rank 0 send itself SIGTERM before it, every time. A step
-// of 0 matches any step (the points outside the training loop). Only the
-// signals named below are accepted; anything else in the variable is an
-// error, so a misspelt fault cannot make a test pass by not happening.
+// of 0 matches any step (the points outside the training loop).
+//
+//   TPC_FAULTS="1:5:gradients:OVERFLOW"
+//
+// makes one of world rank 1's gradients of step 5 infinite after the
+// backward pass, as an fp16 gradient beyond 65504 would be. Only the
+// signals named below and OVERFLOW are accepted; anything else in the
+// variable is an error, so a misspelt fault cannot make a test pass by not
+// happening.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +33,10 @@ namespace tpc {
 /// "after-agreement" (the step boundary of train), "before-exit-barrier"
 /// and "before-finalize" (the end of every job).
 void fault_point(const char *point, int world_rank, int64_t step);
+
+/// Whether TPC_FAULTS makes this rank's gradients of `step` overflow; true
+/// at most once per entry.
+bool gradient_overflow_injected(int world_rank, int64_t step);
 
 } // namespace tpc
 

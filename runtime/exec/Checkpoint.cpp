@@ -9,6 +9,7 @@
 #include "runtime/exec/Executor.h"
 #include "runtime/exec/State.h"
 #include "runtime/io/Safetensors.h"
+#include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
@@ -62,7 +63,7 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
     throw std::runtime_error(path + ": the checkpoint holds " + saved->second +
                              " state but the optimizer is " + kind +
                              "; resume with --optimizer " + saved->second);
-  auto step = contents.metadata.find("tpc.optimizer_step");
+  auto step = contents.metadata.find(abi::kOptimizerStepKey);
   if (step == contents.metadata.end())
     throw std::runtime_error(path +
                              ": a training checkpoint without "
@@ -88,7 +89,7 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
     }
   }
   state_->optimizer.step =
-      int64_t(metadata_count(contents.metadata, "tpc.optimizer_step", path, 0,
+      int64_t(metadata_count(contents.metadata, abi::kOptimizerStepKey, path, 0,
                              INT64_MAX));
   contents.optimizer_state = true;
   return contents;
@@ -148,7 +149,7 @@ void Executor::save_checkpoint(
     writer.set_metadata("tpc.dp", std::to_string(comm_.dp_size()));
     if (optimizer_state) {
       writer.set_metadata("tpc.optimizer", optimizer());
-      writer.set_metadata("tpc.optimizer_step",
+      writer.set_metadata(abi::kOptimizerStepKey,
                           std::to_string(state_->optimizer.step));
     }
     for (const auto &[key, value] : metadata)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -185,6 +186,17 @@ std::vector<float> Executor::read_gradient(const std::string &name) {
   if (wide)
     backend_.free(wide);
   return host;
+}
+
+void Executor::inject_gradient_overflow() {
+  if (!state_->grads)
+    throw std::runtime_error("the program has no gradients to overflow");
+  int param = 0;
+  for (int i = program_.parameters_size() - 1; i >= 0; --i)
+    if (program_.parameters(i).layout().kind() == program::Layout::SPLIT)
+      param = i;
+  backend_.kernels(state_->grad_types[param])
+      ->fill(state_->grad(param), std::numeric_limits<float>::infinity(), 1);
 }
 
 void Executor::set_optimizer_step(int64_t t) { state_->optimizer.step = t; }

@@ -94,6 +94,11 @@ public:
   /// This rank's slice of a parameter's gradient buffer, on the host, widened
   /// to fp32.
   std::vector<float> read_gradient(const std::string &name);
+  /// Makes one gradient element +inf, as an fp16 overflow would: the first
+  /// of the first tensor-parallel split parameter (whose squares every rank
+  /// of the group sums), or of the first parameter when none is split. For
+  /// the tests of loss scaling (TPC_FAULTS).
+  void inject_gradient_overflow();
   void set_optimizer_step(int64_t t);
   int64_t optimizer_step() const;
   /// Takes effect from the next run: prepared entry points are prepared

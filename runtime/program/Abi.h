@@ -48,6 +48,13 @@ inline constexpr char kSeedKey[] = "tpc.seed";
 inline constexpr char kStepsKey[] = "tpc.steps";
 inline constexpr char kGradAccumKey[] = "tpc.grad_accum";
 inline constexpr char kWindowsKey[] = "tpc.windows";
+/// AdamW's t: the updates applied, fewer than the trainer's steps by those
+/// that loss scaling skipped.
+inline constexpr char kOptimizerStepKey[] = "tpc.optimizer_step";
+/// Dynamic loss scaling (fp16): the scale and the finite steps since it
+/// last changed.
+inline constexpr char kLossScaleKey[] = "tpc.loss_scale";
+inline constexpr char kGoodStepsKey[] = "tpc.loss_scale_good_steps";
 
 } // namespace tpc::abi
 

@@ -6,8 +6,10 @@
 #include "runtime/program/Abi.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace tpc {
@@ -129,17 +131,44 @@ train_state_of(const std::map<std::string, std::string> &metadata,
   s.seed = parse_count(metadata, abi::kSeedKey, path);
   if (metadata.count(abi::kGradAccumKey))
     metadata_count(metadata, abi::kGradAccumKey, path, 1, INT32_MAX);
+  s.updates = metadata.count(abi::kOptimizerStepKey)
+                  ? int64_t(parse_count(metadata, abi::kOptimizerStepKey, path))
+                  : s.step;
+  if (s.updates > s.step)
+    throw std::runtime_error(path + ": " + abi::kOptimizerStepKey + " " +
+                             std::to_string(s.updates) + " exceeds " +
+                             abi::kTrainerStepKey + " " +
+                             std::to_string(s.step) + "; the file is corrupt");
+  if (metadata.count(abi::kLossScaleKey)) {
+    const std::string &text = metadata.at(abi::kLossScaleKey);
+    char *end = nullptr;
+    s.loss_scale = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(s.loss_scale) ||
+        s.loss_scale <= 0.0)
+      throw std::runtime_error(path + ": " + abi::kLossScaleKey + " '" + text +
+                               "' is not a positive number; the file is "
+                               "corrupt");
+    s.good_steps = int64_t(parse_count(metadata, abi::kGoodStepsKey, path));
+  }
   return s;
 }
 
 std::map<std::string, std::string> train_metadata(const TrainConfig &c,
                                                   const TrainState &s) {
-  return {{abi::kTrainerStepKey, std::to_string(s.step)},
+  std::map<std::string, std::string> metadata = {
+          {abi::kTrainerStepKey, std::to_string(s.step)},
           {abi::kDataPositionKey, std::to_string(s.data_position)},
           {abi::kSeedKey, std::to_string(s.seed)},
           {abi::kStepsKey, std::to_string(c.steps)},
           {abi::kGradAccumKey, std::to_string(c.grad_accum)},
           {abi::kWindowsKey, c.random_windows ? "random" : "sequential"}};
+  if (s.loss_scale > 0.0) {
+    char scale[32];
+    std::snprintf(scale, sizeof(scale), "%.17g", s.loss_scale);
+    metadata[abi::kLossScaleKey] = scale;
+    metadata[abi::kGoodStepsKey] = std::to_string(s.good_steps);
+  }
+  return metadata;
 }
 
 void prepare_save_dir(const TrainConfig &c) {

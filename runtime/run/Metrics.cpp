@@ -58,14 +58,22 @@ std::string duration(double seconds) {
 
 std::string step_line(const StepResult &r, int64_t steps,
                       std::optional<double> mfu, double eta_seconds) {
-  char line[256];
+  char line[256], norm[32] = "nan";
+  if (!std::isnan(r.grad_norm))
+    std::snprintf(norm, sizeof(norm), "%.4f", r.grad_norm);
   int n = std::snprintf(line, sizeof(line),
                         "step %lld/%lld | loss %.6f | lr %.3e | grad norm "
-                        "%.4f | %lld tokens | %.0f tok/s",
+                        "%s | %lld tokens | %.0f tok/s",
                         (long long)r.step + 1, (long long)steps, r.loss, r.lr,
-                        r.grad_norm, (long long)r.tokens,
+                        norm, (long long)r.tokens,
                         r.tokens / std::max(r.seconds, 1e-9));
   std::string text(line, size_t(std::clamp(n, 0, int(sizeof(line)) - 1)));
+  if (r.loss_scale) {
+    std::snprintf(line, sizeof(line), " | loss scale %g", *r.loss_scale);
+    text += line;
+  }
+  if (r.skipped)
+    text += " | skipped: a gradient overflowed";
   if (mfu) {
     std::snprintf(line, sizeof(line), " | MFU %.2f%%", 100.0 * *mfu);
     text += line;
@@ -92,13 +100,20 @@ void JsonLog::write(const StepResult &r, int tp, int dp,
                     std::optional<double> mfu) {
   if (!file_)
     return;
+  // JSON has no infinity: the norm of a step whose gradients overflowed is
+  // null.
+  char norm[32] = "null";
+  if (std::isfinite(r.grad_norm))
+    std::snprintf(norm, sizeof(norm), "%.9g", r.grad_norm);
   std::fprintf(file_,
                "{\"step\": %lld, \"loss\": %.9g, \"lr\": %.9g, "
-               "\"grad_norm\": %.9g, \"tokens\": %lld, "
+               "\"grad_norm\": %s, \"tokens\": %lld, "
                "\"tokens_per_s\": %.6g, \"tp\": %d, \"dp\": %d",
-               (long long)r.step, r.loss, r.lr, r.grad_norm,
-               (long long)r.tokens, r.tokens / std::max(r.seconds, 1e-9), tp,
-               dp);
+               (long long)r.step, r.loss, r.lr, norm, (long long)r.tokens,
+               r.tokens / std::max(r.seconds, 1e-9), tp, dp);
+  if (r.loss_scale)
+    std::fprintf(file_, ", \"loss_scale\": %.9g, \"skipped\": %s",
+                 *r.loss_scale, r.skipped ? "true" : "false");
   if (mfu)
     std::fprintf(file_, ", \"mfu\": %.6g", *mfu);
   if (r.val_loss)

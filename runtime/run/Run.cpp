@@ -2,6 +2,7 @@
 
 #include "runtime/run/Run.h"
 #include "runtime/io/TokenFile.h"
+#include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
@@ -29,7 +30,9 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
   ModelEntry e;
   e.fn = &ex.function(name);
   const program::Function &fn = *e.fn;
-  if (fn.inputs_size() != 2 || fn.outputs_size() < 2)
+  // train_step of an fp16 program also takes the loss scale (scales_loss).
+  int inputs = name == abi::kTrainStep && fn.inputs_size() == 3 ? 3 : 2;
+  if (fn.inputs_size() != inputs || fn.outputs_size() < 2)
     throw entry_error(name, "has " + std::to_string(fn.inputs_size()) +
                                 " inputs and " +
                                 std::to_string(fn.outputs_size()) + " outputs");

@@ -84,6 +84,30 @@ void check_training(Executor &ex, const TrainConfig &c,
     throw std::runtime_error("--lr, --min-lr and --warmup must be >= 0");
   if (!c.val.empty())
     ex.check(*describe_entry(ex, abi::kForward).fn);
+  bool scaling = scales_loss(ex);
+  bool flags = c.fixed_loss_scale != 0.0 || c.init_scale != 65536.0 ||
+               c.growth_interval != 2000;
+  if (flags && !scaling)
+    throw std::runtime_error("--loss-scale, --init-scale and "
+                             "--growth-interval are for fp16 programs, whose "
+                             "train_step takes a loss scale; this program "
+                             "does not scale its loss");
+  if (!(c.fixed_loss_scale >= 0.0) || !(c.init_scale > 0.0) ||
+      !std::isfinite(c.fixed_loss_scale) || !std::isfinite(c.init_scale) ||
+      c.growth_interval < 1)
+    throw std::runtime_error("--loss-scale and --init-scale must be finite "
+                             "and positive, --growth-interval >= 1");
+}
+
+bool scales_loss(Executor &ex) {
+  const program::Function &fn = ex.function(abi::kTrainStep);
+  if (fn.inputs_size() != 3)
+    return false;
+  const program::Tensor &t = ex.tensor(fn.inputs(2));
+  if (t.shape_size() != 0 || t.dtype() != program::F32)
+    throw std::runtime_error("train_step's third input, the loss scale, must "
+                             "be an f32 scalar");
+  return true;
 }
 
 TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
@@ -120,6 +144,12 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   });
   TrainOutcome out;
   out.state = start;
+  bool scaling = scales_loss(ex);
+  TrainState &st = out.state;
+  if (scaling && st.loss_scale <= 0.0)
+    st.loss_scale = c.fixed_loss_scale > 0.0 ? c.fixed_loss_scale : c.init_scale;
+  if (!scaling)
+    st.loss_scale = 0.0;
   auto checkpoint_note = [&] {
     return out.last_checkpoint.empty()
                ? std::string("no checkpoint was written by this run")
@@ -139,6 +169,17 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1))
       r.val_loss = evaluate(ex, eval_entry, c.val, c.eval_batches).loss;
     ex.zero_gradients();
+    // GradScaler scales the gradients of a mean loss; ours are of the loss
+    // sum, so the seed is the scale over the step's target positions (all
+    // micro-batches of all data-parallel ranks), and a scale of 2^16 means
+    // here what it means there.
+    double positions =
+        double(entry.B) * entry.T * c.grad_accum * comm.dp_size();
+    if (scaling) {
+      r.loss_scale = st.loss_scale;
+      float seed = float(st.loss_scale / positions);
+      ex.set_input(*entry.fn, 2, &seed, sizeof(seed));
+    }
     double totals[2] = {0.0, 0.0}; // loss sum, count
     for (int k = 0; k < c.grad_accum; ++k) {
       uint64_t micro = uint64_t(step) * uint64_t(c.grad_accum) + uint64_t(k);
@@ -158,6 +199,8 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       options.step = micro;
       run_loss_entry(ex, entry, inputs.data(), targets.data(), options, totals);
     }
+    if (gradient_overflow_injected(comm.world_rank(), step + 1))
+      ex.inject_gradient_overflow();
     // TP ranks hold the same loss; DP ranks hold disjoint windows.
     comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
     if (totals[1] <= 0)
@@ -173,22 +216,55 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                           "--clip); " +
                           checkpoint_note());
     r.tokens = int64_t(totals[1]);
-    r.lr = learning_rate(c, step);
-    float lr = float(r.lr), inv_count = float(1.0 / totals[1]);
-    ex.set_optimizer_step(step + 1);
+    // The schedule and AdamW's t count applied updates: a step skipped by
+    // loss scaling moves neither (as PyTorch's GradScaler skips
+    // optimizer.step()).
+    r.lr = learning_rate(c, st.updates);
+    // Gradients are of the scaled loss sum: dividing by the scale here
+    // unscales the norm, the clipping and the update at once.
+    double unscale = scaling ? st.loss_scale / positions : 1.0;
+    float lr = float(r.lr), inv_count = float(1.0 / (totals[1] * unscale));
+    ex.set_optimizer_step(st.updates + 1);
     ex.set_input(apply, 0, &lr, sizeof(lr));
     ex.set_input(apply, 1, &inv_count, sizeof(inv_count));
     ex.run(apply);
     float norm = 0.0f;
     ex.read_output(apply, 0, &norm, sizeof(norm));
     r.grad_norm = norm;
-    if (!std::isfinite(r.grad_norm))
+    // The norm sums every rank's gradients (all-reduced over dp, then the
+    // squares over tp), so it is the one flag every rank agrees on; a norm
+    // that is not finite made apply_step skip every update.
+    if (!std::isfinite(r.grad_norm) && !scaling)
       throw AgreedFailure("step " + std::to_string(step + 1) + "/" +
                           std::to_string(c.steps) + ": the gradient norm is " +
                           std::to_string(r.grad_norm) +
-                          " and the update made the weights non-finite "
-                          "(lower --lr or --clip); " +
+                          "; the update was skipped and the run stops (lower "
+                          "--lr or --clip); " +
                           checkpoint_note());
+    // Every rank decided alone, on the same norm, whether apply_step
+    // skipped its updates; the flag all-reduced here makes sure that the
+    // ranks agree before the scale moves.
+    r.skipped = !std::isfinite(r.grad_norm);
+    double skipped[2] = {double(r.skipped), double(!r.skipped)};
+    comm.all_reduce(skipped, 2, ReduceOp::Max, Group::World);
+    if (skipped[0] > 0 && skipped[1] > 0)
+      throw AgreedFailure("step " + std::to_string(step + 1) +
+                          ": some ranks found the gradients overflowed and "
+                          "others did not, so their weights now differ; " +
+                          checkpoint_note());
+    if (r.skipped) {
+      ex.set_optimizer_step(st.updates);
+      if (c.fixed_loss_scale == 0.0)
+        st.loss_scale *= 0.5;
+      st.good_steps = 0;
+    } else {
+      ++st.updates;
+      if (scaling && c.fixed_loss_scale == 0.0 &&
+          ++st.good_steps == c.growth_interval) {
+        st.loss_scale *= 2.0;
+        st.good_steps = 0;
+      }
+    }
     r.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();

@@ -53,6 +53,15 @@ struct TrainConfig {
   /// save_dir that already holds step files is refused unless this is one
   /// of them.
   std::string resume_from;
+  /// Dynamic loss scaling of a program whose train_step takes the loss
+  /// scale (fp16), with GradScaler's rules: start at init_scale, double
+  /// after growth_interval consecutive steps whose gradients are finite,
+  /// halve and skip the step (weights, optimizer state and schedule
+  /// untouched) when any gradient on any rank is not. fixed_loss_scale > 0
+  /// holds the scale constant (overflowing steps are still skipped).
+  double init_scale = 65536.0;
+  int64_t growth_interval = 2000;
+  double fixed_loss_scale = 0.0;
   /// Set (to the signal number) by a signal handler: every rank finishes
   /// its step, the ranks agree at the step boundary, save, and stop.
   const volatile std::sig_atomic_t *stop = nullptr;
@@ -64,6 +73,13 @@ struct TrainState {
   int64_t step = 0;           // optimizer steps done
   uint64_t data_position = 0; // the sequential batcher's token offset
   uint64_t seed = 0;
+  /// Steps whose update was applied: AdamW's t and the learning-rate
+  /// schedule's position. `step` minus the steps skipped by loss scaling.
+  int64_t updates = 0;
+  /// The loss scale and the finite steps since it last changed; 0 for a
+  /// program that does not scale its loss.
+  double loss_scale = 0.0;
+  int64_t good_steps = 0;
 };
 
 struct TrainOutcome {
@@ -85,6 +101,10 @@ struct StepResult {
   int64_t tokens = 0; // target tokens counted over the job
   double seconds = 0.0;
   std::optional<double> val_loss;
+  /// The loss scale the step ran with; absent without loss scaling.
+  std::optional<double> loss_scale;
+  /// A gradient overflowed: the update was skipped.
+  bool skipped = false;
 };
 
 /// Checks the program (train_step, apply_step, optimizer) and the config;
@@ -92,6 +112,9 @@ struct StepResult {
 /// program's.
 void check_training(Executor &ex, const TrainConfig &config,
                     const std::string &optimizer);
+
+/// Whether the program's train_step takes a loss scale (fp16 programs).
+bool scales_loss(Executor &ex);
 
 /// Runs optimizer steps from `start` (a fresh run: {0, 0, seed}) to
 /// config.steps; `on_step` sees each step's result on every rank. A loss

@@ -63,6 +63,18 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
   app.add_option("--eps", opt.eps, "AdamW epsilon (default: the program's)");
   app.add_option("--momentum", opt.momentum,
                  "SGD momentum (default: the program's)");
+  app.add_option("--loss-scale", t.fixed_loss_scale,
+                 "fp16 programs: a fixed loss scale instead of dynamic "
+                 "scaling (steps whose gradients overflow are still "
+                 "skipped)");
+  app.add_option("--init-scale", t.init_scale,
+                 "fp16 programs: the dynamic loss scale's start; it halves "
+                 "on a step whose gradients overflow (the step is skipped)")
+      ->capture_default_str();
+  app.add_option("--growth-interval", t.growth_interval,
+                 "fp16 programs: the dynamic loss scale doubles after this "
+                 "many consecutive steps without overflow")
+      ->capture_default_str();
   app.add_option("--load", opt.load,
                  "Checkpoint to start from: a training checkpoint resumes "
                  "(optimizer state, step, data position, seed); a "
@@ -152,11 +164,14 @@ int train_command(Session &s, const CommandOptions &opt) {
           "; give the run's total --steps");
   });
   if (!opt.load.empty() && root) {
+    char scale[48] = "";
+    if (start.loss_scale > 0.0 && scales_loss(ex))
+      std::snprintf(scale, sizeof(scale), ", loss scale %g", start.loss_scale);
     if (loaded.optimizer_state)
       std::printf("resuming from %s: step %lld, optimizer state and data "
-                  "position restored, seed %llu\n",
+                  "position restored, seed %llu%s\n",
                   opt.load.c_str(), (long long)start.step,
-                  (unsigned long long)start.seed);
+                  (unsigned long long)start.seed, scale);
     else
       std::printf("loaded weights only from %s (not a training checkpoint): "
                   "fresh optimizer state from step 0\n",

@@ -68,8 +68,8 @@ int main(int argc, char **argv) {
                  "Sequence length T (default: the model's positions)");
   app.add_option("--precision", precision,
                  "Compute dtype (tpc-mixed-precision): bf16/fp16 keep an "
-                 "fp32 master copy of the weights; fp16 serves --report and "
-                 "--emit=mlir until tpc-run scales losses")
+                 "fp32 master copy of the weights; fp16 programs take a loss "
+                 "scale (tpc-run train scales dynamically)")
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
       ->capture_default_str();
   app.add_option("--grad-reduce-dtype", options.gradReduceDtype,
