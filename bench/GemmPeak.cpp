@@ -8,9 +8,10 @@
 //     the result rounded back,
 //   - oneDNN's bf16 matmul on the bf16 operands (the bf16 table with it).
 // Forward GEMMs write (beta 0), backward ones accumulate (beta 1), with the
-// transposes the backward pass uses. Each figure is the best of its timed
-// calls after one warm-up call. Before timing, every oneDNN result is
-// compared with sgemm's on the same bf16-valued inputs.
+// transposes the backward pass uses. The three take turns, one call each,
+// so that a change of load on the machine hits them alike; each figure is
+// the best of its timed calls after one warm-up call. Before timing, every
+// oneDNN result is compared with sgemm's on the same bf16-valued inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,21 +72,29 @@ std::vector<Gemm> step_gemms(int rows, int C, int V, int layers) {
   return g;
 }
 
-/// Best seconds per call of f: one warm-up call, then calls until min_time
-/// has passed and at least min_reps were timed.
-double best_time(const std::function<void()> &f, double min_time,
-                 int min_reps) {
+/// Best seconds per call of each f: one warm-up call each, then rounds of
+/// one call each until every f has had min_time and min_reps calls. Taking
+/// turns spreads a change of load on the machine over all of them.
+std::vector<double> best_times(const std::vector<std::function<void()>> &fs,
+                               double min_time, int min_reps) {
   using clock = std::chrono::steady_clock;
-  f();
-  double best = 1e30, total = 0;
-  for (int rep = 0; rep < min_reps || total < min_time; ++rep) {
-    auto t0 = clock::now();
+  for (const auto &f : fs)
     f();
-    double s = std::chrono::duration<double>(clock::now() - t0).count();
-    best = std::min(best, s);
-    total += s;
+  std::vector<double> best(fs.size(), 1e30), total(fs.size(), 0.0);
+  for (int rep = 0;; ++rep) {
+    bool done = rep >= min_reps;
+    for (double t : total)
+      done = done && t >= min_time;
+    if (done)
+      return best;
+    for (size_t i = 0; i < fs.size(); ++i) {
+      auto t0 = clock::now();
+      fs[i]();
+      double s = std::chrono::duration<double>(clock::now() - t0).count();
+      best[i] = std::min(best[i], s);
+      total[i] += s;
+    }
   }
-  return best;
 }
 
 /// The operands of one GEMM, bf16-valued, in fp32 and bf16.
@@ -167,7 +176,7 @@ int run(bool quick, double min_time, int min_reps) {
   std::printf("gemm_peak: the training-step GEMMs of %s; %d threads; %s\n",
               what.c_str(), omp_get_max_threads(), library.c_str());
   std::printf("GFLOP/s: best of at least %d timed calls (%.2g s) after a "
-              "warm-up call\n\n",
+              "warm-up call, the kernels taking turns\n\n",
               min_reps, min_time);
   std::printf("| GEMM | op | M | N | K | sgemm f32 | bf16 widened + sgemm | "
               "oneDNN bf16 | oneDNN / sgemm | oneDNN kernel |\n");
@@ -180,16 +189,13 @@ int run(bool quick, double min_time, int min_reps) {
     std::string op = std::string(g.trans_a ? "T" : "N") +
                      (g.trans_b ? "T" : "N") +
                      (g.beta != 0.0f ? ", C +=" : ", C =");
-    double t_sgemm = best_time(
+    std::vector<float> wa, wb, wc;
+    std::vector<std::function<void()>> kernels = {
         [&] {
           cpu::gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.a.data(),
                     o.lda, o.b.data(), o.ldb, g.beta, o.c.data(), o.ldc);
         },
-        min_time, min_reps);
-    std::vector<float> wa, wb, wc;
-    double t_widened =
-        best_time([&] { widened_gemm(g, o, wa, wb, wc); }, min_time, min_reps);
-    std::optional<double> t_dnnl;
+        [&] { widened_gemm(g, o, wa, wb, wc); }};
     std::string kernel = "-";
 #ifdef TPC_HAVE_DNNL
     kernel = dnnl.implementation(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f,
@@ -198,13 +204,14 @@ int run(bool quick, double min_time, int min_reps) {
     std::vector<float> want(o.c.size());
     cpu::gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.a.data(), o.lda,
               o.b.data(), o.ldb, 0.0f, want.data(), o.ldc);
+    std::vector<uint16_t> hc = o.hc;
     if (dnnl.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.ha.data(), o.lda,
-                  o.hb.data(), o.ldb, 0.0f, o.hc.data(), o.ldc)) {
+                  o.hb.data(), o.ldb, 0.0f, hc.data(), o.ldc)) {
       // bf16 keeps 8 bits: a result is within 2^-8 of itself, and the
       // fp32 sums within far less of each other.
       double worst = 0;
       for (size_t i = 0; i < want.size(); ++i) {
-        double err = std::fabs(bf16_to_f32(o.hc[i]) - want[i]) /
+        double err = std::fabs(bf16_to_f32(hc[i]) - want[i]) /
                      (std::fabs(want[i]) + 1e-3 * std::sqrt(double(g.K)));
         worst = std::max(worst, err);
       }
@@ -215,14 +222,17 @@ int run(bool quick, double min_time, int min_reps) {
                      g.name.c_str(), worst);
         return 1;
       }
-      t_dnnl = best_time(
-          [&] {
-            dnnl.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.ha.data(),
-                      o.lda, o.hb.data(), o.ldb, g.beta, o.hc.data(), o.ldc);
-          },
-          min_time, min_reps);
+      kernels.push_back([&] {
+        dnnl.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.ha.data(), o.lda,
+                  o.hb.data(), o.ldb, g.beta, hc.data(), o.ldc);
+      });
     }
 #endif
+    std::vector<double> t = best_times(kernels, min_time, min_reps);
+    double t_sgemm = t[0], t_widened = t[1];
+    std::optional<double> t_dnnl;
+    if (t.size() > 2)
+      t_dnnl = t[2];
     double flops = 2.0 * g.M * g.N * g.K * g.per_step;
     step_flops += flops;
     step_sgemm += t_sgemm * g.per_step;
