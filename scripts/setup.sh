@@ -12,6 +12,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   protobuf-compiler libprotobuf-dev
   libopenblas-dev libopenblas0-openmp openmpi-bin libopenmpi-dev
+  libdnnl-dev ocl-icd-opencl-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
   python3 python3-matplotlib python3-torch
   clang-14 libclang-rt-14-dev libomp-14-dev

@@ -23,7 +23,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tools = ["tpc-opt", "tpc-model", "tpc-compile", "tpc-plan", "tpc-run", "tpc-data",
-         "tpc-plot"]
+         "tpc-plot", "tpc-bench-gemm"]
 # scripts/sanitize.sh runs tests with the sanitizer build's tpc-run and
 # tpc-data (--param runtime_tools_dir=DIR) and this build's compiler tools.
 runtime_tools_dir = lit_config.params.get("runtime_tools_dir")

@@ -2,6 +2,9 @@
 
 #include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#ifdef TPC_HAVE_DNNL
+#include "runtime/backends/cpu/kernels/DnnlMatmul.h"
+#endif
 #include "runtime/util/Float16.h"
 
 #include <cmath>
@@ -74,6 +77,7 @@ struct F16Storage {
 };
 
 template <class S> constexpr bool kIsF32 = std::is_same_v<S, F32Storage>;
+template <class S> constexpr bool kIsBF16 = std::is_same_v<S, BF16Storage>;
 
 /// An fp32 view of n elements of storage type S: the tensor itself for
 /// f32, a widened copy otherwise. Null stays null.
@@ -140,6 +144,12 @@ private:
 
 size_t sz(int64_t a) { return size_t(a); }
 
+#ifdef TPC_HAVE_DNNL
+/// A 16-bit tensor's elements, for the oneDNN GEMMs of the bf16 table.
+uint16_t *u16(void *p) { return static_cast<uint16_t *>(p); }
+const uint16_t *u16(const void *p) { return static_cast<const uint16_t *>(p); }
+#endif
+
 /// dst[i] = round(src[i]) for a 16-bit storage type.
 void store_all(uint16_t *dst, const float *src, size_t n,
                uint16_t (*round)(float)) {
@@ -150,6 +160,13 @@ void store_all(uint16_t *dst, const float *src, size_t n,
 
 template <class S> class CpuKernels final : public Kernels {
 public:
+  CpuKernels() {
+#ifdef TPC_HAVE_DNNL
+    if constexpr (kIsBF16<S>)
+      dnnl_ = std::make_unique<cpu::DnnlGemm>();
+#endif
+  }
+
   ElementType dtype() const override { return S::dtype; }
 
   void fill(void *out, float value, size_t n) const override {
@@ -166,6 +183,11 @@ public:
   void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
             const void *A, int lda, const void *B, int ldb, float beta, void *C,
             int ldc) const override {
+#ifdef TPC_HAVE_DNNL
+    if (dnnl_ && dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, u16(A), lda,
+                             u16(B), ldb, beta, u16(C), ldc))
+      return;
+#endif
     // Row-major extents of the stored operands.
     size_t a = sz(trans_a ? K : M) * lda, b = sz(trans_b ? N : K) * ldb,
            c = sz(M) * ldc;
@@ -221,6 +243,11 @@ public:
   void matmul_forward(void *out, const void *inp, const void *weight,
                       const void *bias, int N, int C, int OC,
                       bool transposed) const override {
+#ifdef TPC_HAVE_DNNL
+    if (dnnl_ && dnnl_->matmul_forward(u16(out), u16(inp), u16(weight),
+                                       u16(bias), N, C, OC, transposed))
+      return;
+#endif
     In<S> x(inp, sz(N) * C), w(weight, sz(C) * OC), b(bias, OC);
     Out<S> o(out, sz(N) * OC, false);
     if (transposed)
@@ -231,6 +258,12 @@ public:
   void matmul_backward(void *dinp, void *dweight, void *dbias, const void *dout,
                        const void *inp, const void *weight, int N, int C,
                        int OC, bool transposed) const override {
+#ifdef TPC_HAVE_DNNL
+    if (dnnl_ &&
+        dnnl_->matmul_backward(u16(dinp), u16(dweight), u16(dbias), u16(dout),
+                               u16(inp), u16(weight), N, C, OC, transposed))
+      return;
+#endif
     In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
     Out<S> dx(dinp, sz(N) * C, true), dw(dweight, sz(C) * OC, true),
         db(dbias, OC, true);
@@ -482,6 +515,13 @@ public:
     In<S> g(grad, n);
     cpu::sgd_update(param, g, momentum_buf, n, q);
   }
+
+private:
+#ifdef TPC_HAVE_DNNL
+  // The bf16 table's GEMMs and their cached primitives; null in the other
+  // tables. Calls fall back to the widening path where oneDNN declines.
+  std::unique_ptr<cpu::DnnlGemm> dnnl_;
+#endif
 };
 
 } // namespace

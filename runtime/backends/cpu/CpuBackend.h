@@ -4,7 +4,10 @@
 // calling thread's OpenMP team, so streams and events have nothing to order
 // and synchronize() nothing to wait for. Kernel tables for f32, bf16 and
 // f16 storage: the bf16 and f16 tables widen their operands to fp32, run the
-// fp32 kernel and round the results once.
+// fp32 kernel and round the results once. Built with oneDNN, the bf16 table's
+// GEMMs (gemm, matmul_forward, matmul_backward) run oneDNN's bf16 matmul on
+// the bf16 operands instead, with the same fp32 sums and single rounding
+// (kernels/DnnlMatmul.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,288 @@
+//===- DnnlMatmul.cpp - bf16 GEMMs through oneDNN -------------------------===//
+//
+// Row-major operands are described to oneDNN by their strides, so a
+// transposed operand or a leading dimension wider than the matrix costs no
+// copy. beta becomes a sum post-op and alpha an output scale: oneDNN applies
+// both to the fp32 accumulator and converts to bf16 once, when it stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/backends/cpu/kernels/DnnlMatmul.h"
+#include "runtime/backends/cpu/kernels/ColumnSum.h"
+#include "runtime/util/Float16.h"
+
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace tpc::cpu {
+namespace {
+
+using dnnl::memory;
+
+/// Everything a primitive is specialised for. oneDNN splits the work for the
+/// thread count it sees at creation, so that is part of the key too.
+struct Key {
+  bool trans_a = false, trans_b = false, bias = false;
+  int M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldc = 0;
+  uint32_t alpha = 0, beta = 0; // bit patterns
+  int threads = 0;
+
+  auto fields() const {
+    return std::tie(trans_a, trans_b, bias, M, N, K, lda, ldb, ldc, alpha, beta,
+                    threads);
+  }
+  bool operator<(const Key &o) const { return fields() < o.fields(); }
+};
+
+uint32_t bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+float value(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+Key make_key(bool trans_a, bool trans_b, bool bias, int M, int N, int K,
+             float alpha, int lda, int ldb, float beta, int ldc) {
+  Key k;
+  k.trans_a = trans_a;
+  k.trans_b = trans_b;
+  k.bias = bias;
+  k.M = M;
+  k.N = N;
+  k.K = K;
+  k.lda = lda;
+  k.ldb = ldb;
+  k.ldc = ldc;
+  k.alpha = bits(alpha);
+  k.beta = bits(beta);
+  k.threads = omp_get_max_threads();
+  return k;
+}
+
+/// A (rows, cols) bf16 matrix stored row-major with leading dimension ld,
+/// or its transpose (stored (cols, rows)).
+memory::desc matrix(int rows, int cols, int ld, bool trans) {
+  memory::dims strides = trans ? memory::dims{1, ld} : memory::dims{ld, 1};
+  return memory::desc({rows, cols}, memory::data_type::bf16, strides);
+}
+
+struct Entry {
+  std::string impl;
+  bool usable = false;
+  dnnl::matmul prim;
+  memory::desc a, b, c, bias;
+};
+
+} // namespace
+
+/// A program has a few dozen GEMM shapes. Should a caller keep bringing new
+/// ones, the cache starts over rather than grow without bound.
+constexpr size_t kMaxPrimitives = 256;
+
+struct DnnlGemm::Impl {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::map<Key, Entry> cache;
+  std::mutex mutex;
+
+  /// The primitive for k, created on first use. Call with mutex held;
+  /// entries stay put until the next begin().
+  const Entry &entry(const Key &k);
+  /// Starts a call: makes room in the cache. Call with mutex held.
+  void begin() {
+    if (cache.size() >= kMaxPrimitives)
+      cache.clear();
+  }
+  void run(const Entry &e, const uint16_t *A, const uint16_t *B,
+           const uint16_t *bias, uint16_t *C);
+};
+
+const Entry &DnnlGemm::Impl::entry(const Key &k) {
+  auto it = cache.find(k);
+  if (it != cache.end())
+    return it->second;
+  Entry e;
+  // Degenerate shapes and alpha = 0 are left to the caller's BLAS, which
+  // defines them (C = beta * C).
+  if (k.M > 0 && k.N > 0 && k.K > 0 && value(k.alpha) != 0.0f) {
+    try {
+      e.a = matrix(k.M, k.K, k.lda, k.trans_a);
+      e.b = matrix(k.K, k.N, k.ldb, k.trans_b);
+      e.c = matrix(k.M, k.N, k.ldc, false);
+      dnnl::primitive_attr attr;
+      if (value(k.alpha) != 1.0f)
+        attr.set_output_scales(0, {value(k.alpha)});
+      if (value(k.beta) != 0.0f) {
+        dnnl::post_ops ops;
+        ops.append_sum(value(k.beta));
+        attr.set_post_ops(ops);
+      }
+      dnnl::matmul::desc desc = [&] {
+        if (!k.bias)
+          return dnnl::matmul::desc(e.a, e.b, e.c);
+        e.bias = memory::desc({1, k.N}, memory::data_type::bf16,
+                              memory::dims{k.N, 1});
+        return dnnl::matmul::desc(e.a, e.b, e.bias, e.c);
+      }();
+      dnnl::matmul::primitive_desc pd(desc, attr, engine,
+                                      /*allow_empty=*/true);
+      if (pd) {
+        e.impl = pd.impl_info_str();
+        // A reference implementation is many times slower than widening to
+        // fp32 for OpenBLAS.
+        e.usable = e.impl.rfind("ref", 0) != 0;
+        if (e.usable)
+          e.prim = dnnl::matmul(pd);
+      }
+    } catch (const dnnl::error &err) {
+      e.impl = std::string("none (") + err.what() + ")";
+      e.usable = false;
+    }
+  }
+  if (e.impl.empty())
+    e.impl = "none";
+  return cache.emplace(k, std::move(e)).first->second;
+}
+
+void DnnlGemm::Impl::run(const Entry &e, const uint16_t *A, const uint16_t *B,
+                         const uint16_t *bias, uint16_t *C) {
+  // oneDNN takes non-const handles; it does not write its inputs.
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, memory(e.a, engine, const_cast<uint16_t *>(A))},
+      {DNNL_ARG_WEIGHTS, memory(e.b, engine, const_cast<uint16_t *>(B))},
+      {DNNL_ARG_DST, memory(e.c, engine, C)}};
+  if (bias)
+    args.emplace(DNNL_ARG_BIAS,
+                 memory(e.bias, engine, const_cast<uint16_t *>(bias)));
+  e.prim.execute(stream, args);
+  stream.wait();
+}
+
+DnnlGemm::DnnlGemm() : impl_(std::make_unique<Impl>()) {}
+DnnlGemm::~DnnlGemm() = default;
+
+bool DnnlGemm::gemm(bool trans_a, bool trans_b, int M, int N, int K,
+                    float alpha, const uint16_t *A, int lda, const uint16_t *B,
+                    int ldb, float beta, uint16_t *C, int ldc) {
+  Key k =
+      make_key(trans_a, trans_b, false, M, N, K, alpha, lda, ldb, beta, ldc);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->begin();
+  const Entry &e = impl_->entry(k);
+  if (!e.usable)
+    return false;
+  impl_->run(e, A, B, nullptr, C);
+  return true;
+}
+
+bool DnnlGemm::matmul_forward(uint16_t *out, const uint16_t *inp,
+                              const uint16_t *weight, const uint16_t *bias,
+                              int N, int C, int OC, bool transposed) {
+  Key k = make_key(false, transposed, bias != nullptr, N, OC, C, 1.0f, C,
+                   transposed ? C : OC, 0.0f, OC);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->begin();
+  const Entry &e = impl_->entry(k);
+  if (!e.usable)
+    return false;
+  impl_->run(e, inp, weight, bias, out);
+  return true;
+}
+
+bool DnnlGemm::matmul_backward(uint16_t *dinp, uint16_t *dweight,
+                               uint16_t *dbias, const uint16_t *dout,
+                               const uint16_t *inp, const uint16_t *weight,
+                               int N, int C, int OC, bool transposed) {
+  // Both GEMMs are looked up before either runs: a caller that falls back
+  // must find its gradients untouched.
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->begin();
+  const Entry *dx = nullptr, *dw = nullptr;
+  if (dinp) {
+    // (N,C) += dout (N,OC) . weight^T, or . weight (OC,C) when transposed.
+    dx = &impl_->entry(make_key(false, !transposed, false, N, C, OC, 1.0f, OC,
+                                transposed ? C : OC, 1.0f, C));
+    if (!dx->usable)
+      return false;
+  }
+  if (dweight) {
+    // (C,OC) += inp^T . dout, or (OC,C) += dout^T . inp when transposed.
+    Key k = transposed
+                ? make_key(true, false, false, OC, C, N, 1.0f, OC, C, 1.0f, C)
+                : make_key(true, false, false, C, OC, N, 1.0f, C, OC, 1.0f, OC);
+    dw = &impl_->entry(k);
+    if (!dw->usable)
+      return false;
+  }
+  if (dx)
+    impl_->run(*dx, dout, weight, nullptr, dinp);
+  if (dw) {
+    if (transposed)
+      impl_->run(*dw, dout, inp, nullptr, dweight);
+    else
+      impl_->run(*dw, inp, dout, nullptr, dweight);
+  }
+  if (dbias) {
+    // Summed in fp32 from the old values and rounded once, as the fp32 path.
+    std::vector<float> acc(static_cast<size_t>(OC));
+    for (int o = 0; o < OC; ++o)
+      acc[o] = bf16_to_f32(dbias[o]);
+    column_reduce(acc.data(), N, OC, [=](int n, int o) {
+      return bf16_to_f32(dout[size_t(n) * OC + o]);
+    });
+    for (int o = 0; o < OC; ++o)
+      dbias[o] = f32_to_bf16(acc[o]);
+  }
+  return true;
+}
+
+std::string DnnlGemm::implementation(bool trans_a, bool trans_b, int M, int N,
+                                     int K, float alpha, int lda, int ldb,
+                                     float beta, int ldc) {
+  Key k =
+      make_key(trans_a, trans_b, false, M, N, K, alpha, lda, ldb, beta, ldc);
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->begin();
+  return impl_->entry(k).impl;
+}
+
+size_t DnnlGemm::cached_primitives() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->cache.size();
+}
+
+std::string DnnlGemm::library() {
+  const dnnl_version_t *v = dnnl_version();
+  std::string threads;
+  switch (v->cpu_runtime) {
+  case DNNL_RUNTIME_OMP:
+    threads = "OpenMP threads";
+    break;
+  case DNNL_RUNTIME_SEQ:
+    threads = "sequential";
+    break;
+  case DNNL_RUNTIME_TBB:
+    threads = "TBB threads";
+    break;
+  case DNNL_RUNTIME_THREADPOOL:
+    threads = "a user thread pool";
+    break;
+  default:
+    threads = "CPU runtime " + std::to_string(v->cpu_runtime);
+  }
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) +
+         "." + std::to_string(v->patch) + ", " + threads;
+}
+
+} // namespace tpc::cpu

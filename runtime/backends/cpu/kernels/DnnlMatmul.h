@@ -1,0 +1,74 @@
+//===- DnnlMatmul.h - bf16 GEMMs through oneDNN -----------------*- C++ -*-===//
+//
+// The bf16 kernel table's GEMMs, on oneDNN's bf16 matmul: bf16 operands go
+// to the CPU's bf16 dot-product instructions as they are, instead of being
+// widened for an fp32 sgemm. Products and sums are fp32 and each result is
+// rounded to bf16 once, as the Kernels interface asks. Only built with
+// oneDNN (TPC_HAVE_DNNL); the header has no oneDNN types in it.
+//
+// oneDNN picks an implementation per shape when its primitive is created.
+// Where the best it has is a reference one (a CPU without AVX-512, say) a
+// call returns false having written nothing, and the caller takes its fp32
+// path instead.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_DNNLMATMUL_H
+#define TPC_RUNTIME_BACKENDS_CPU_KERNELS_DNNLMATMUL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tpc::cpu {
+
+/// One oneDNN CPU engine and stream, and the matmul primitives created on
+/// them, one per shape (oneDNN's advice: primitive creation costs far more
+/// than a small GEMM). bf16 tensors are uint16_t bit patterns. Calls may
+/// come from several threads; they run one at a time.
+class DnnlGemm {
+public:
+  DnnlGemm();
+  ~DnnlGemm();
+  DnnlGemm(const DnnlGemm &) = delete;
+  DnnlGemm &operator=(const DnnlGemm &) = delete;
+
+  /// Row-major C (M,N) = alpha * op(A) (M,K) * op(B) (K,N) + beta * C, as
+  /// cblas_sgemm; C is not read when beta is 0.
+  bool gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+            const uint16_t *A, int lda, const uint16_t *B, int ldb, float beta,
+            uint16_t *C, int ldc);
+
+  /// The matmul kernels of cpu/kernels/Kernels.h on bf16 tensors: out (N,OC)
+  /// = inp (N,C) . weight (C,OC) (weight^T with weight (OC,C) when
+  /// transposed) + bias (OC, may be null).
+  bool matmul_forward(uint16_t *out, const uint16_t *inp,
+                      const uint16_t *weight, const uint16_t *bias, int N,
+                      int C, int OC, bool transposed);
+  /// dinp, dweight, dbias accumulate; null ones are skipped.
+  bool matmul_backward(uint16_t *dinp, uint16_t *dweight, uint16_t *dbias,
+                       const uint16_t *dout, const uint16_t *inp,
+                       const uint16_t *weight, int N, int C, int OC,
+                       bool transposed);
+
+  /// oneDNN's name for the implementation gemm() would run for this call
+  /// ("brg:avx512_core_bf16", say), "ref:..." for one it declines; for
+  /// benchmarks and tests.
+  std::string implementation(bool trans_a, bool trans_b, int M, int N, int K,
+                             float alpha, int lda, int ldb, float beta,
+                             int ldc);
+  /// Primitives created so far.
+  size_t cached_primitives() const;
+  /// "oneDNN 2.6.3, OpenMP threads": the library loaded and its CPU
+  /// threading, which must be our OpenMP for the two to share the cores.
+  static std::string library();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tpc::cpu
+
+#endif // TPC_RUNTIME_BACKENDS_CPU_KERNELS_DNNLMATMUL_H

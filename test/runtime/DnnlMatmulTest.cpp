@@ -1,0 +1,270 @@
+//===- DnnlMatmulTest.cpp - bf16 GEMMs through oneDNN ---------------------===//
+//
+// The oneDNN GEMMs against references in double computed from the same bf16
+// inputs. The inputs are exact in fp32 and so are their products, so the
+// only errors are those of fp32 summation and of rounding the result to
+// bf16 once. An element whose exact value is r, with s the sum of the
+// magnitudes of its terms (|alpha a_k b_k| and |beta c|), may be off by
+//   acc = (K + 2) * 2^-24 * s     (fp32 sums of K + 1 terms, and alpha)
+// before rounding, and rounding to nearest adds at most half a bf16 ulp,
+// 2^-8 of the magnitude:  |got - r| <= 2^-8 * (|r| + acc) + acc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/backends/cpu/kernels/DnnlMatmul.h"
+#include "runtime/util/Float16.h"
+
+#include "TestUtil.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace tpc;
+using namespace tpc::cpu;
+using namespace tpc::test;
+
+namespace {
+
+/// n random bf16 values (standard normal, rounded).
+std::vector<uint16_t> random_bf16(size_t n, uint32_t seed) {
+  std::vector<float> f = random_vector(n, seed);
+  std::vector<uint16_t> h(n);
+  for (size_t i = 0; i < n; ++i)
+    h[i] = f32_to_bf16(f[i]);
+  return h;
+}
+
+float at(const std::vector<uint16_t> &X, bool trans, int i, int j, int ld) {
+  return bf16_to_f32(trans ? X[size_t(j) * ld + i] : X[size_t(i) * ld + j]);
+}
+
+/// The bound of the file comment for an exact value r and term magnitude s.
+double tolerance(double r, double s, int K) {
+  double acc = (K + 2) * std::ldexp(s, -24);
+  return std::ldexp(std::fabs(r) + acc, -8) + acc;
+}
+
+struct Shape {
+  int M, N, K;
+  int pad_a, pad_b, pad_c; // leading dimensions beyond the stored width
+};
+
+/// C = alpha op(A) op(B) + beta C through oneDNN, checked element by
+/// element; the padding between rows of C must stay as it was.
+void check_gemm(DnnlGemm &g, bool ta, bool tb, const Shape &s, float alpha,
+                float beta, uint32_t seed) {
+  std::string what =
+      "M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
+      " K=" + std::to_string(s.K) + " trans_a=" + std::to_string(ta) +
+      " trans_b=" + std::to_string(tb) + " alpha=" + std::to_string(alpha) +
+      " beta=" + std::to_string(beta);
+  int lda = (ta ? s.M : s.K) + s.pad_a, ldb = (tb ? s.K : s.N) + s.pad_b,
+      ldc = s.N + s.pad_c;
+  auto A = random_bf16(size_t(ta ? s.K : s.M) * lda, seed);
+  auto B = random_bf16(size_t(tb ? s.N : s.K) * ldb, seed + 1);
+  auto C = random_bf16(size_t(s.M) * ldc, seed + 2);
+  if (beta == 0.0f) // C must not be read
+    for (int i = 0; i < s.M; ++i)
+      for (int j = 0; j < s.N; ++j)
+        C[size_t(i) * ldc + j] = 0x7fc0; // NaN
+  std::vector<uint16_t> before = C;
+
+  ASSERT_TRUE(g.gemm(ta, tb, s.M, s.N, s.K, alpha, A.data(), lda, B.data(), ldb,
+                     beta, C.data(), ldc))
+      << what << ": oneDNN declined ("
+      << g.implementation(ta, tb, s.M, s.N, s.K, alpha, lda, ldb, beta, ldc)
+      << ")";
+
+  for (int i = 0; i < s.M; ++i)
+    for (int j = 0; j < ldc; ++j) {
+      size_t idx = size_t(i) * ldc + j;
+      if (j >= s.N) {
+        ASSERT_EQ(C[idx], before[idx])
+            << what << ": padding written at (" << i << ", " << j << ")";
+        continue;
+      }
+      double sum = 0, mag = 0;
+      for (int k = 0; k < s.K; ++k) {
+        double p = double(at(A, ta, i, k, lda)) * at(B, tb, k, j, ldb);
+        sum += p;
+        mag += std::fabs(p);
+      }
+      double old = beta == 0.0f ? 0.0 : bf16_to_f32(before[idx]);
+      double want = alpha * sum + beta * old;
+      double tol =
+          tolerance(want, std::fabs(alpha) * mag + std::fabs(beta * old), s.K);
+      double got = bf16_to_f32(C[idx]);
+      ASSERT_LE(std::fabs(got - want), tol)
+          << what << ": (" << i << ", " << j << ") is " << got << ", expected "
+          << want;
+    }
+}
+
+} // namespace
+
+TEST(DnnlMatmul, GemmAllTransposesAndBetas) {
+  DnnlGemm g;
+  const Shape shapes[] = {
+      {37, 45, 70, 5, 3, 7},   // nothing a multiple of a vector
+      {64, 96, 768, 0, 0, 0},  // dense, K split into blocks
+      {33, 65, 1000, 1, 2, 3}, // long K with padding
+      {8, 24, 1, 0, 0, 0},     // bias broadcast: ones (N,1) . bias (1,C)
+      {1, 24, 50, 0, 0, 0},    // column sums: ones (1,N) . x (N,C)
+  };
+  uint32_t seed = 10;
+  for (const Shape &s : shapes)
+    for (bool ta : {false, true})
+      for (bool tb : {false, true})
+        for (float beta : {0.0f, 1.0f}) {
+          check_gemm(g, ta, tb, s, 1.0f, beta, seed += 3);
+          if (HasFatalFailure())
+            return;
+        }
+  // alpha and beta other than 0 and 1.
+  check_gemm(g, false, true, shapes[0], 0.5f, -2.0f, 99);
+}
+
+// The product and the old value are summed in fp32 and rounded once: rounding
+// the product to bf16 first would land on a tie and round the other way.
+// Dense operands and a padded C take different oneDNN kernels (brgemm and
+// its jit gemm on this machine's CPU).
+TEST(DnnlMatmul, AccumulatesIntoBf16RoundingOnce) {
+  DnnlGemm g;
+  const int M = 16, N = 32, K = 32;
+  for (int pad : {0, 3})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        const int ldc = N + pad;
+        // Every row of op(A) is [1, 1, 0, ...] and every column of op(B)
+        // [2^-8, 2^-17, 0, ...]: the product is 2^-8 + 2^-17, which bf16
+        // rounds to 2^-8; 1 + 2^-8 is halfway between bf16's 1 and 1 + 2^-7.
+        std::vector<uint16_t> A(M * K, 0), B(K * N, 0), C(M * ldc);
+        for (int i = 0; i < M; ++i)
+          for (int k = 0; k < 2; ++k)
+            (ta ? A[k * M + i] : A[i * K + k]) = f32_to_bf16(1.0f);
+        for (int j = 0; j < N; ++j) {
+          (tb ? B[j * K + 0] : B[0 * N + j]) =
+              f32_to_bf16(std::ldexp(1.0f, -8));
+          (tb ? B[j * K + 1] : B[1 * N + j]) =
+              f32_to_bf16(std::ldexp(1.0f, -17));
+        }
+        std::fill(C.begin(), C.end(), f32_to_bf16(1.0f));
+        ASSERT_TRUE(g.gemm(ta, tb, M, N, K, 1.0f, A.data(), ta ? M : K,
+                           B.data(), tb ? K : N, 1.0f, C.data(), ldc));
+        for (int i = 0; i < M; ++i)
+          for (int j = 0; j < N; ++j)
+            ASSERT_EQ(bf16_to_f32(C[i * ldc + j]), 1.0f + std::ldexp(1.0f, -7))
+                << "trans_a=" << ta << " trans_b=" << tb << " ldc=" << ldc
+                << " ("
+                << g.implementation(ta, tb, M, N, K, 1.0f, ta ? M : K,
+                                    tb ? K : N, 1.0f, ldc)
+                << ")";
+      }
+}
+
+TEST(DnnlMatmul, MatmulForwardAndBackward) {
+  DnnlGemm g;
+  const int N = 24, C = 40, OC = 56;
+  for (bool transposed : {false, true}) {
+    std::string what = transposed ? "transposed" : "plain";
+    auto x = random_bf16(N * C, 1), w = random_bf16(C * OC, 2),
+         b = random_bf16(OC, 3), dout = random_bf16(N * OC, 4);
+    auto wt = [&](int c, int o) {
+      return bf16_to_f32(transposed ? w[o * C + c] : w[c * OC + o]);
+    };
+
+    std::vector<uint16_t> out(N * OC);
+    ASSERT_TRUE(g.matmul_forward(out.data(), x.data(), w.data(), b.data(), N, C,
+                                 OC, transposed));
+    for (int n = 0; n < N; ++n)
+      for (int o = 0; o < OC; ++o) {
+        double sum = bf16_to_f32(b[o]), mag = std::fabs(sum);
+        for (int c = 0; c < C; ++c) {
+          double p = double(bf16_to_f32(x[n * C + c])) * wt(c, o);
+          sum += p;
+          mag += std::fabs(p);
+        }
+        ASSERT_LE(std::fabs(bf16_to_f32(out[n * OC + o]) - sum),
+                  tolerance(sum, mag, C))
+            << what << " forward (" << n << ", " << o << ")";
+      }
+
+    auto dx = random_bf16(N * C, 5), dw = random_bf16(C * OC, 6),
+         db = random_bf16(OC, 7);
+    auto dx0 = dx, dw0 = dw, db0 = db;
+    ASSERT_TRUE(g.matmul_backward(dx.data(), dw.data(), db.data(), dout.data(),
+                                  x.data(), w.data(), N, C, OC, transposed));
+    for (int n = 0; n < N; ++n)
+      for (int c = 0; c < C; ++c) {
+        double old = bf16_to_f32(dx0[n * C + c]), sum = old,
+               mag = std::fabs(old);
+        for (int o = 0; o < OC; ++o) {
+          double p = double(bf16_to_f32(dout[n * OC + o])) * wt(c, o);
+          sum += p;
+          mag += std::fabs(p);
+        }
+        ASSERT_LE(std::fabs(bf16_to_f32(dx[n * C + c]) - sum),
+                  tolerance(sum, mag, OC))
+            << what << " dinp (" << n << ", " << c << ")";
+      }
+    for (int c = 0; c < C; ++c)
+      for (int o = 0; o < OC; ++o) {
+        size_t idx = transposed ? size_t(o) * C + c : size_t(c) * OC + o;
+        double old = bf16_to_f32(dw0[idx]), sum = old, mag = std::fabs(old);
+        for (int n = 0; n < N; ++n) {
+          double p =
+              double(bf16_to_f32(x[n * C + c])) * bf16_to_f32(dout[n * OC + o]);
+          sum += p;
+          mag += std::fabs(p);
+        }
+        ASSERT_LE(std::fabs(bf16_to_f32(dw[idx]) - sum), tolerance(sum, mag, N))
+            << what << " dweight (" << c << ", " << o << ")";
+      }
+    for (int o = 0; o < OC; ++o) {
+      double old = bf16_to_f32(db0[o]), sum = old, mag = std::fabs(old);
+      for (int n = 0; n < N; ++n) {
+        sum += bf16_to_f32(dout[n * OC + o]);
+        mag += std::fabs(bf16_to_f32(dout[n * OC + o]));
+      }
+      ASSERT_LE(std::fabs(bf16_to_f32(db[o]) - sum), tolerance(sum, mag, N))
+          << what << " dbias " << o;
+    }
+
+    // Null gradients are skipped; the others still accumulate.
+    auto dx2 = dx0;
+    ASSERT_TRUE(g.matmul_backward(dx2.data(), nullptr, nullptr, dout.data(),
+                                  x.data(), w.data(), N, C, OC, transposed));
+    EXPECT_EQ(dx2, dx) << what;
+  }
+}
+
+TEST(DnnlMatmul, PrimitivesAreCachedPerShape) {
+  DnnlGemm g;
+  const int M = 16, N = 24, K = 32;
+  auto A = random_bf16(M * K, 1), B = random_bf16(K * N, 2);
+  std::vector<uint16_t> C(M * (N + 8));
+  ASSERT_TRUE(g.gemm(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N,
+                     0.0f, C.data(), N));
+  EXPECT_EQ(g.cached_primitives(), 1u);
+  ASSERT_TRUE(g.gemm(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N,
+                     0.0f, C.data(), N));
+  EXPECT_EQ(g.cached_primitives(), 1u);
+  // Another leading dimension, another beta: other primitives.
+  ASSERT_TRUE(g.gemm(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N,
+                     0.0f, C.data(), N + 8));
+  ASSERT_TRUE(g.gemm(false, false, M, N, K, 1.0f, A.data(), K, B.data(), N,
+                     1.0f, C.data(), N));
+  EXPECT_EQ(g.cached_primitives(), 3u);
+}
+
+// What BLAS defines and oneDNN would not: the caller's fp32 path takes these.
+TEST(DnnlMatmul, DeclinesDegenerateShapes) {
+  DnnlGemm g;
+  std::vector<uint16_t> A(16, 0), B(16, 0), C(16, 0);
+  EXPECT_FALSE(g.gemm(false, false, 4, 4, 0, 1.0f, A.data(), 1, B.data(), 4,
+                      1.0f, C.data(), 4));
+  EXPECT_FALSE(g.gemm(false, false, 4, 4, 4, 0.0f, A.data(), 4, B.data(), 4,
+                      1.0f, C.data(), 4));
+  EXPECT_FALSE(g.gemm(false, false, 0, 4, 4, 1.0f, A.data(), 4, B.data(), 4,
+                      1.0f, C.data(), 4));
+}
