@@ -281,8 +281,13 @@ def train(model, batches, args, on_step):
         start = time.perf_counter()
         x, y = batches.next()
         opt.zero_grad(set_to_none=True)
-        loss, _ = model.forward(x, y)
-        loss.backward()
+        # args.autocast (a torch dtype, or absent): mixed precision as
+        # torch.autocast does it on CPUs, the weights and AdamW in fp32.
+        dtype = getattr(args, 'autocast', None)
+        with torch.autocast(device_type='cpu', dtype=dtype or torch.bfloat16,
+                            enabled=dtype is not None):
+            loss, _ = model.forward(x, y)
+        loss.float().backward()
         norm = torch.nn.utils.clip_grad_norm_(params, args.clip if args.clip > 0 else float('inf'))
         lr = learning_rate(args, step)
         for group in opt.param_groups:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Training-step benchmark: tpc against a PyTorch CPU reference, fp32.
+"""Training-step benchmark: tpc against a PyTorch CPU reference, fp32 or bf16.
 
 GPT-2 124M (tpc-model gpt2 --preset 124m), micro-batch B = 4, T = 256, is
 compiled for tp = 1 and tp = 2 and trained for --warmup + --steps AdamW steps
@@ -21,6 +21,13 @@ threads: the probe tpc-run runs before training (1024^3 OpenBLAS sgemm, the
 tp=1 run's) and torch.mm at the same size (best of 3). The first-step losses of
 the three runs must agree (printed, not timed).
 
+With --precision bf16, the tpc programs are compiled with --precision bf16
+(bf16 weights, activations and GEMMs on oneDNN, fp32 masters) and PyTorch
+runs under torch.autocast(device_type="cpu", dtype=torch.bfloat16); an fp32
+tpc tp=1 run joins them, and the peak is the better of two bf16 GEMM rates:
+torch.mm on bf16 1024^3 and tpc-bench-gemm's oneDNN rate over one training
+step's GEMMs. First-step losses then agree within 1e-2 (bf16 rounding).
+
 Builds nothing: it runs tpc-model, tpc-compile and tpc-run from
 <build-dir>/bin (default: build/ at the repository root). The data are the
 Brown corpus's training tokens when scripts/fetch-data.sh has prepared them,
@@ -28,6 +35,7 @@ else seeded random tokens; the output says which.
 
 Usage: /usr/bin/python3 bench/train_step.py [--steps N] [--warmup W] [--quick]
                                            [--baseline-build-dir DIR]
+                                           [--precision fp32|bf16]
 """
 import argparse
 import json
@@ -97,11 +105,11 @@ def probe_line(stdout):
     return float(m.group(1)), float(m.group(2))
 
 
-def torch_mm_peak(threads, n=1024, reps=5, trials=3):
+def torch_mm_peak(threads, n=1024, reps=5, trials=3, dtype=torch.float32):
     """The best of `trials` timings of `reps` n^3 torch.mm."""
     torch.set_num_threads(threads)
-    a = torch.randn(n, n)
-    b = torch.randn(n, n)
+    a = torch.randn(n, n).to(dtype)
+    b = torch.randn(n, n).to(dtype)
     torch.mm(a, b)
     best = 0.0
     for _ in range(trials):
@@ -112,11 +120,25 @@ def torch_mm_peak(threads, n=1024, reps=5, trials=3):
     return best
 
 
-def compile_programs(tools, path, cfg, threads, prefix, log):
+def compile_programs(tools, path, cfg, threads, prefix, log, precision='fp32', tps=None):
     """The tp=1 and tp=threads programs of model.mlir, named <prefix>tp<n>.tpc."""
-    for tp in (1, threads):
-        run([tools['tpc-compile'], path('model.mlir'), '--tp', str(tp), '--micro-batch',
-             str(cfg['B']), '--seq', str(cfg['T']), '-o', path('%stp%d.tpc' % (prefix, tp))], log)
+    for tp in tps or (1, threads):
+        cmd = [tools['tpc-compile'], path('model.mlir'), '--tp', str(tp), '--micro-batch',
+               str(cfg['B']), '--seq', str(cfg['T']), '-o', path('%stp%d.tpc' % (prefix, tp))]
+        if precision != 'fp32':
+            cmd += ['--precision', precision]
+        run(cmd, log)
+
+
+def onednn_step_rate(build_dir, threads, quick, log):
+    """tpc-bench-gemm's oneDNN bf16 rate over one training step's GEMMs
+    (FLOP/s), or None when the build has no oneDNN or no tpc-bench-gemm."""
+    bench = os.path.join(build_dir, 'bin', 'tpc-bench-gemm')
+    if not os.access(bench, os.X_OK):
+        return None
+    out = run([bench, '--threads', str(threads)] + (['--quick'] if quick else []), log)
+    m = re.search(r'oneDNN bf16 [0-9.]+ ms \(([0-9.]+) GFLOP/s\)', out)
+    return float(m.group(1)) * 1e9 if m else None
 
 
 def run_tpc(tools, path, threads, train, mpirun, env, prefix, log):
@@ -149,7 +171,11 @@ def main(argv):
                     help='where the model, programs, logs and data go (default: a temporary '
                          'directory, removed at the end)')
     ap.add_argument('--lr', type=float, default=3e-4)
+    ap.add_argument('--precision', choices=['fp32', 'bf16'], default='fp32',
+                    help='bf16: tpc --precision bf16 against PyTorch under torch.autocast '
+                         '(bfloat16), with an fp32 tpc tp=1 run and a bf16 GEMM peak')
     args = ap.parse_args(argv)
+    bf16 = args.precision == 'bf16'
     cfg = QUICK if args.quick else FULL
     steps = args.steps if args.steps is not None else (2 if args.quick else 5)
     warmup = args.warmup if args.warmup is not None else (1 if args.quick else 2)
@@ -173,7 +199,9 @@ def main(argv):
     # The model and the initial weights (this build's; a baseline compiles
     # its own programs from the same model file and loads the same weights).
     run([tools['tpc-model'], 'gpt2'] + cfg['model'] + ['-o', path('model.mlir')], log)
-    compile_programs(tools, path, cfg, threads, '', log)
+    compile_programs(tools, path, cfg, threads, '', log, args.precision)
+    if bf16:
+        compile_programs(tools, path, cfg, threads, 'fp32-', log, tps=(1,))
     run([tools['tpc-run'], path('tp1.tpc'), 'init', '--save', path('init.safetensors')], log)
 
     # The data: Brown's training tokens when prepared, else random tokens.
@@ -199,8 +227,11 @@ def main(argv):
         env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
         env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
     flops_per_token, peak = run_tpc(tools, path, threads, train, mpirun, env, '', log)
+    if bf16:
+        run([tools['tpc-run'], path('fp32-tp1.tpc'), '--threads', str(threads)] + train +
+            ['--log', path('fp32-tp1.jsonl')], log)
     if baseline:
-        compile_programs(baseline, path, cfg, threads, 'base-', log)
+        compile_programs(baseline, path, cfg, threads, 'base-', log, args.precision)
         run_tpc(baseline, path, threads, train, mpirun, env, 'base-', log)
 
     # PyTorch, in this process.
@@ -208,32 +239,46 @@ def main(argv):
     model = ref.GPT2(ref.load_checkpoint(path('init.safetensors')), cfg['heads'])
     batches = ref.Batches(ref.read_tokens(data), B, T)
     opts = argparse.Namespace(steps=total, lr=args.lr, min_lr=0.0, warmup=0, schedule='constant',
-                              weight_decay=0.1, beta1=0.9, beta2=0.95, eps=1e-8, clip=1.0)
+                              weight_decay=0.1, beta1=0.9, beta2=0.95, eps=1e-8, clip=1.0,
+                              autocast=torch.bfloat16 if bf16 else None)
     torch_steps = []
     ref.train(model, batches, opts, torch_steps.append)
     del model, batches
-    mm_peak = torch_mm_peak(threads)
+    mm_peak = torch_mm_peak(threads, dtype=torch.bfloat16 if bf16 else torch.float32)
+    step_rate = onednn_step_rate(args.build_dir, threads, args.quick, log) if bf16 else None
 
-    rows = [('tpc tp=1 (%d threads)' % threads, summarize(steps_of(path('tp1.jsonl')), warmup)),
-            ('tpc tp=%d (%d ranks x 1 thread)' % (threads, threads),
+    tag = ' bf16' if bf16 else ''
+    rows = [('tpc%s tp=1 (%d threads)' % (tag, threads), summarize(steps_of(path('tp1.jsonl')), warmup)),
+            ('tpc%s tp=%d (%d ranks x 1 thread)' % (tag, threads, threads),
              summarize(steps_of(path('tp2.jsonl')), warmup)),
-            ('PyTorch %s (%d threads)' % (torch.__version__, threads), summarize(torch_steps, warmup))]
+            ('PyTorch %s%s (%d threads)' % (torch.__version__, ' autocast bf16' if bf16 else '',
+                                          threads), summarize(torch_steps, warmup))]
+    if bf16:
+        rows.append(('tpc fp32 tp=1 (%d threads)' % threads,
+                     summarize(steps_of(path('fp32-tp1.jsonl')), warmup)))
     if baseline:
         rows += [('baseline tpc tp=1 (%d threads)' % threads,
                   summarize(steps_of(path('base-tp1.jsonl')), warmup)),
                  ('baseline tpc tp=%d (%d ranks x 1 thread)' % (threads, threads),
                   summarize(steps_of(path('base-tp2.jsonl')), warmup))]
 
-    print('train_step: %s, B=%d, T=%d, fp32, %d timed steps after %d warm-up steps; data: %s'
-          % (cfg['name'], B, T, steps, warmup, data_note))
+    print('train_step: %s, B=%d, T=%d, %s, %d timed steps after %d warm-up steps; data: %s'
+          % (cfg['name'], B, T, args.precision, steps, warmup, data_note))
     print('model FLOPs per token: %.4g (the program\'s count)' % flops_per_token)
     probe = peak
-    peak = max(probe, mm_peak)
-    print('sgemm peak: %.1f GFLOP/s on %d threads, the better of tpc-run\'s 1024^3 OpenBLAS '
-          'sgemm probe (%.1f) and torch.mm 1024^3 (%.1f, best of 3)'
-          % (peak / 1e9, threads, probe / 1e9, mm_peak / 1e9))
+    if bf16:
+        peak = max(mm_peak, step_rate or 0.0)
+        print('bf16 GEMM peak: %.1f GFLOP/s on %d threads, the better of torch.mm bf16 1024^3 '
+              '(%.1f, best of 3) and tpc-bench-gemm\'s oneDNN bf16 over one step\'s GEMMs (%s)'
+              % (peak / 1e9, threads, mm_peak / 1e9,
+                 '%.1f' % (step_rate / 1e9) if step_rate else 'not in this build'))
+    else:
+        peak = max(probe, mm_peak)
+        print('sgemm peak: %.1f GFLOP/s on %d threads, the better of tpc-run\'s 1024^3 OpenBLAS '
+              'sgemm probe (%.1f) and torch.mm 1024^3 (%.1f, best of 3)'
+              % (peak / 1e9, threads, probe / 1e9, mm_peak / 1e9))
     print()
-    print('| run | tokens/s | ms/step | GFLOP/s | % of sgemm peak |')
+    print('| run | tokens/s | ms/step | GFLOP/s | %% of %s peak |' % ('bf16 GEMM' if bf16 else 'sgemm'))
     print('|---|---:|---:|---:|---:|')
     for name, r in rows:
         gflops = flops_per_token * r['tokens_per_s'] / 1e9
@@ -243,17 +288,21 @@ def main(argv):
     torch_rate = rows[2][1]['tokens_per_s']
     for name, r in rows[:2]:
         print('ratio %s / PyTorch: %.2fx' % (name.split(' (')[0], r['tokens_per_s'] / torch_rate))
+    if bf16:
+        print('ratio tpc bf16 tp=1 / tpc fp32 tp=1: %.2fx'
+              % (rows[0][1]['tokens_per_s'] / rows[3][1]['tokens_per_s']))
     if baseline:
-        for (name, r), (_, b) in zip(rows[:2], rows[3:]):
+        for (name, r), (_, b) in zip(rows[:2], rows[4 if bf16 else 3:]):
             print('ratio %s / baseline (%s): %.3fx'
                   % (name.split(' (')[0], args.baseline_build_dir,
                      r['tokens_per_s'] / b['tokens_per_s']))
-    first = [r['first_loss'] for _, r in rows]
+    first = [r['first_loss'] for _, r in rows[:3]]
     worst = max(abs(x - first[2]) / abs(first[2]) for x in first)
-    agree = worst <= 1e-5
-    print('first-step loss: tpc tp=1 %.7f, tpc tp=%d %.7f, PyTorch %.7f: %s (largest relative '
+    tolerance = '1e-2' if bf16 else '1e-5'
+    agree = worst <= float(tolerance)
+    print('first-step loss: tpc tp=1 %.7f, tpc tp=%d %.7f, PyTorch %.7f: %s %s (largest relative '
           'difference %.2g)' % (first[0], threads, first[1], first[2],
-                                'agree within 1e-5' if agree else 'DIFFER by more than 1e-5',
+                                'agree within' if agree else 'DIFFER by more than', tolerance,
                                 worst))
     last = [r['last_loss'] for _, r in rows]
     print('step-%d loss: tpc tp=1 %.7f, tpc tp=%d %.7f, PyTorch %.7f'
