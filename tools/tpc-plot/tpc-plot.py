@@ -9,6 +9,11 @@ train loss and the validation loss against the step into a PNG. When every
 step counts the same tokens, a second axis shows the tokens trained on.
 
   tpc-plot LOG.jsonl [-o loss.png] [--title TEXT] [--smooth 0.9]
+  tpc-plot A.jsonl B.jsonl ... --labels a,b,... -o compare.png
+
+With several logs (runs of one model at different precisions or tp sizes,
+say), each run gets one colour: its smoothed train loss as a line over its
+faint raw loss, and its validation loss as dots.
 
 matplotlib comes from Debian's python3-matplotlib, which only /usr/bin/python3
 imports; `bash scripts/setup.sh` installs it.
@@ -97,6 +102,56 @@ def import_pyplot():
     return plt
 
 
+def save(plt, fig, out):
+    fig.tight_layout()
+    tmp = out + '.tmp.png'
+    try:
+        fig.savefig(tmp, format='png')
+        os.replace(tmp, out)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        fail('cannot write %s: %s' % (out, e.strerror or e))
+    plt.close(fig)
+
+
+def plot_runs(runs, out, title, weight):
+    """Several logs on one axis: runs is [(label, steps)]."""
+    plt = import_pyplot()
+    fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+    colors = plt.rcParams['axes.prop_cycle'].by_key()['color']
+    points = vals = 0
+    for i, (label, steps) in enumerate(runs):
+        color = colors[i % len(colors)]
+        finite = [(s, l) for s, l, _, _ in steps if math.isfinite(l)]
+        val = [(s, v) for s, _, _, v in steps if v is not None and math.isfinite(v)]
+        xs = [s for s, _ in finite]
+        ys = [l for _, l in finite]
+        many = len(finite) >= 10 and weight > 0
+        if many:
+            ax.plot(xs, ys, color=color, linewidth=0.8, alpha=0.2)
+            ax.plot(xs, smoothed(ys, weight), color=color, linewidth=1.8,
+                    label='%s train (smoothed, %g)' % (label, weight))
+        else:
+            ax.plot(xs, ys, color=color, linewidth=1.2,
+                    marker='' if len(xs) > 1 else 'o', label='%s train' % label)
+        if val:
+            ax.plot([s for s, _ in val], [v for _, v in val], color=color,
+                    linestyle='--', linewidth=1.2, marker='o', markersize=4,
+                    label='%s val' % label)
+        points += len(finite)
+        vals += len(val)
+    ax.set_xlabel('step')
+    ax.set_ylabel('loss (nats per token)')
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    ax.set_title(title)
+    save(plt, fig, out)
+    return points, vals
+
+
 def plot(steps, out, title, weight):
     plt = import_pyplot()
     finite = [(s, l) for s, l, _, _ in steps if math.isfinite(l)]
@@ -124,18 +179,7 @@ def plot(steps, out, title, weight):
             'top', functions=(lambda s: s * per_step, lambda t: t / per_step))
         top.set_xlabel('tokens (%g per step)' % per_step)
     ax.set_title(title)
-    fig.tight_layout()
-    tmp = out + '.tmp.png'
-    try:
-        fig.savefig(tmp, format='png')
-        os.replace(tmp, out)
-    except OSError as e:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        fail('cannot write %s: %s' % (out, e.strerror or e))
-    plt.close(fig)
+    save(plt, fig, out)
     return len(finite), len(val)
 
 
@@ -144,9 +188,13 @@ def main(argv):
         prog=PROG,
         description='Plot the train and validation loss of a `tpc-run train '
                     '--log` JSON lines file into a PNG.')
-    parser.add_argument('log', help='JSON lines written by tpc-run train --log')
+    parser.add_argument('log', nargs='+',
+                        help='JSON lines written by tpc-run train --log; several '
+                        'draw one curve each')
     parser.add_argument('-o', '--output',
-                        help='PNG to write (default: the log with .png)')
+                        help='PNG to write (default: the first log with .png)')
+    parser.add_argument('--labels', help='comma-separated names of the logs in the '
+                        'legend (default: their file names)')
     parser.add_argument('--title', help='plot title (default: the log\'s name '
                         'and its steps)')
     parser.add_argument('--smooth', type=float, default=0.9,
@@ -155,15 +203,27 @@ def main(argv):
     args = parser.parse_args(argv)
     if not 0.0 <= args.smooth < 1.0:
         fail('--smooth must be in [0, 1), not %g' % args.smooth)
-    out = args.output or os.path.splitext(args.log)[0] + '.png'
-    steps = read_log(args.log)
+    out = args.output or os.path.splitext(args.log[0])[0] + '.png'
+    labels = [os.path.splitext(os.path.basename(p))[0] for p in args.log]
+    if args.labels is not None:
+        labels = args.labels.split(',')
+        if len(labels) != len(args.log):
+            fail('--labels names %d runs but %d logs are given'
+                 % (len(labels), len(args.log)))
+    runs = [(label, read_log(path)) for label, path in zip(labels, args.log)]
     title = args.title
-    if title is None:
-        title = '%s: steps %d-%d' % (os.path.basename(args.log), steps[0][0],
-                                      steps[-1][0])
-    points, vals = plot(steps, out, title, args.smooth)
-    print('%s: wrote %s (%d steps, %d validation points)'
-          % (PROG, out, points, vals))
+    if len(runs) == 1:
+        steps = runs[0][1]
+        if title is None:
+            title = '%s: steps %d-%d' % (os.path.basename(args.log[0]),
+                                          steps[0][0], steps[-1][0])
+        points, vals = plot(steps, out, title, args.smooth)
+    else:
+        points, vals = plot_runs(runs, out, title or ', '.join(labels),
+                                 args.smooth)
+    print('%s: wrote %s (%d steps, %d validation points%s)'
+          % (PROG, out, points, vals,
+             '' if len(runs) == 1 else ', %d runs' % len(runs)))
 
 
 if __name__ == '__main__':
