@@ -27,6 +27,20 @@ int info_command(const std::string &path, const program::Program &prog) {
   std::printf(
       "parameters   %d tensors, %lld elements (padded), %lld per rank\n",
       prog.parameters_size(), (long long)global, (long long)local);
+  // The parameters' types: their working copies, master copies and
+  // gradients (the first parameter's; tpc-mixed-precision treats all alike).
+  if (prog.parameters_size() > 0) {
+    const program::Parameter &p = prog.parameters(0);
+    program::DType compute = prog.tensors(p.tensor()).dtype();
+    program::DType grad = p.grad_dtype() == program::DTYPE_UNSPECIFIED
+                              ? compute
+                              : p.grad_dtype();
+    bool master = p.master_dtype() != program::DTYPE_UNSPECIFIED;
+    std::printf("precision    %s weights%s, %s gradients%s\n",
+                dtype_text(compute), master ? " with f32 masters" : "",
+                dtype_text(grad),
+                compute == program::F16 ? ", dynamic loss scaling" : "");
+  }
   if (prog.model_flops_per_token() > 0)
     std::printf("model FLOPs  %lld per token (6N + attention)\n",
                 (long long)prog.model_flops_per_token());
