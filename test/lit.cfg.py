@@ -97,6 +97,9 @@ config.substitutions.append(
     ("%gpt2_reference",
      torch_python + " " + os.path.join(config.tpc_src_root, "bench", "reference_gpt2.py")))
 config.substitutions.append(
+    ("%bench_precision_curves",
+     "bash " + os.path.join(config.tpc_src_root, "bench", "precision_curves.sh")))
+config.substitutions.append(
     ("%bench_train_step",
      torch_python + " " + os.path.join(config.tpc_src_root, "bench", "train_step.py")))
 
