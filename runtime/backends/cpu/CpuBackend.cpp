@@ -79,6 +79,45 @@ struct F16Storage {
 template <class S> constexpr bool kIsF32 = std::is_same_v<S, F32Storage>;
 template <class S> constexpr bool kIsBF16 = std::is_same_v<S, BF16Storage>;
 
+/// The fp32 buffers of the widened views below, kept for the next call: a
+/// training step widens the same large tensors (the logits) every time, and
+/// a fresh allocation of that size costs its page faults again on every
+/// call, more than the kernel itself. One pool per thread; a view borrows
+/// the smallest free buffer that holds it and gives it back when it ends.
+class WidePool {
+public:
+  std::vector<float> take(size_t n) {
+    size_t best = free_.size();
+    for (size_t i = 0; i < free_.size(); ++i)
+      if (free_[i].capacity() >= n &&
+          (best == free_.size() ||
+           free_[i].capacity() < free_[best].capacity()))
+        best = i;
+    std::vector<float> v;
+    if (best == free_.size() && !free_.empty())
+      best = free_.size() - 1; // none is large enough: grow the newest
+    if (best < free_.size()) {
+      v = std::move(free_[best]);
+      free_.erase(free_.begin() + std::ptrdiff_t(best));
+    }
+    v.resize(n);
+    return v;
+  }
+  void give(std::vector<float> v) {
+    if (free_.size() < kMaxFree)
+      free_.push_back(std::move(v));
+  }
+
+private:
+  static constexpr size_t kMaxFree = 16;
+  std::vector<std::vector<float>> free_;
+};
+
+WidePool &wide_pool() {
+  thread_local WidePool pool;
+  return pool;
+}
+
 /// An fp32 view of n elements of storage type S: the tensor itself for
 /// f32, a widened copy otherwise. Null stays null.
 template <class S> class In {
@@ -87,14 +126,21 @@ public:
     if constexpr (kIsF32<S>) {
       ptr_ = static_cast<const float *>(p);
     } else if (p) {
-      buf_.resize(n);
+      buf_ = wide_pool().take(n);
       const auto *src = static_cast<const typename S::type *>(p);
+      float *buf = buf_.data();
 #pragma omp parallel for if (n > 65536)
       for (size_t i = 0; i < n; ++i)
-        buf_[i] = S::load(src[i]);
-      ptr_ = buf_.data();
+        buf[i] = S::load(src[i]);
+      ptr_ = buf;
     }
   }
+  ~In() {
+    if (ptr_ && !kIsF32<S>)
+      wide_pool().give(std::move(buf_));
+  }
+  In(const In &) = delete;
+  In &operator=(const In &) = delete;
   operator const float *() const { return ptr_; }
 
 private:
@@ -111,14 +157,13 @@ public:
     if constexpr (kIsF32<S>) {
       ptr_ = static_cast<float *>(p);
     } else if (p) {
-      buf_.assign(n, 0.0f);
-      if (accumulates) {
-        const auto *src = static_cast<const typename S::type *>(p);
+      buf_ = wide_pool().take(n);
+      float *buf = buf_.data();
+      const auto *src = static_cast<const typename S::type *>(p);
 #pragma omp parallel for if (n > 65536)
-        for (size_t i = 0; i < n; ++i)
-          buf_[i] = S::load(src[i]);
-      }
-      ptr_ = buf_.data();
+      for (size_t i = 0; i < n; ++i)
+        buf[i] = accumulates ? S::load(src[i]) : 0.0f;
+      ptr_ = buf;
     }
   }
   ~Out() {
@@ -126,9 +171,11 @@ public:
       if (!dst_)
         return;
       auto *dst = static_cast<typename S::type *>(dst_);
+      const float *buf = buf_.data();
 #pragma omp parallel for if (n_ > 65536)
       for (size_t i = 0; i < n_; ++i)
-        dst[i] = S::store(buf_[i]);
+        dst[i] = S::store(buf[i]);
+      wide_pool().give(std::move(buf_));
     }
   }
   Out(const Out &) = delete;
