@@ -29,6 +29,9 @@ namespace tpc {
 struct ExecState;
 struct Plan;
 
+/// The storage type of a program tensor.
+ElementType element_type_of(program::DType d);
+
 struct RunOptions {
   /// Dropout is active only in training; evaluation is deterministic.
   bool training = false;

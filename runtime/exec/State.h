@@ -12,6 +12,7 @@
 #include "runtime/backend/Backend.h"
 #include "runtime/backend/Collectives.h"
 #include "runtime/comm/Comm.h"
+#include "runtime/exec/Executor.h"
 #include "runtime/exec/OptimizerState.h"
 #include "runtime/exec/Parameters.h"
 #include "runtime/program/program.pb.h"
@@ -32,9 +33,6 @@ public:
   virtual ~SequenceState() = default;
   virtual void reset() = 0;
 };
-
-/// The storage type of a program tensor.
-ElementType element_type_of(program::DType d);
 
 struct ExecState {
   ExecState(const program::Program &program, Backend &backend, Comm &comm);

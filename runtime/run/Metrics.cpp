@@ -10,19 +10,14 @@
 
 namespace tpc {
 
-double probe_peak_flops(Backend &backend, int n) {
-  size_t bytes = size_t(n) * n * sizeof(float);
-  float *a = static_cast<float *>(backend.alloc(bytes));
-  float *b = static_cast<float *>(backend.alloc(bytes));
-  float *c = static_cast<float *>(backend.alloc(bytes));
-  std::vector<float> host(size_t(n) * n);
-  for (size_t i = 0; i < host.size(); ++i)
-    host[i] = float(i % 17) / 17.0f - 0.5f;
-  backend.copy_host_to_device(a, host.data(), bytes);
-  backend.copy_host_to_device(b, host.data(), bytes);
-  auto gemm = [&] {
-    backend.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
-  };
+double probe_peak_flops(Backend &backend, ElementType dtype, int n) {
+  const Kernels &k = *backend.kernels(dtype);
+  size_t elements = size_t(n) * n, bytes = elements * element_size(dtype);
+  void *a = backend.alloc(bytes), *b = backend.alloc(bytes),
+       *c = backend.alloc(bytes);
+  k.fill(a, 0.25f, elements);
+  k.fill(b, -0.5f, elements);
+  auto gemm = [&] { k.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n); };
   gemm(); // warm up
   backend.synchronize();
   const int reps = 3;
@@ -33,7 +28,7 @@ double probe_peak_flops(Backend &backend, int n) {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  for (float *p : {a, b, c})
+  for (void *p : {a, b, c})
     backend.free(p);
   return 2.0 * double(n) * n * n * reps / std::max(seconds, 1e-9);
 }

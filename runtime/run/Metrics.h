@@ -3,7 +3,8 @@
 // Model FLOPs utilization is the program's model FLOPs per token (the
 // compiler's cost report counts them: 6 N plus attention) times the tokens
 // a step processed over the step's time and the job's peak. The peak is
-// stated (--peak-flops) or measured by a short sgemm probe. Each step is one
+// stated (--peak-flops) or measured by a short GEMM probe in the program's
+// compute type (a bf16 program's peak is the bf16 GEMM's). Each step is one
 // JSON line in the log (world rank 0) and one progress line.
 //
 //===----------------------------------------------------------------------===//
@@ -20,9 +21,10 @@
 
 namespace tpc {
 
-/// Sustained f32 GEMM FLOP/s of this rank: a few square sgemms of side
-/// `n` on the backend.
-double probe_peak_flops(Backend &backend, int n = 1024);
+/// Sustained GEMM FLOP/s of this rank for tensors stored as `dtype`: a few
+/// square GEMMs of side `n` on the backend's kernels of that type.
+double probe_peak_flops(Backend &backend, ElementType dtype = ElementType::F32,
+                        int n = 1024);
 
 /// The MFU of one step: `flops_per_token` * `tokens` / `seconds` over
 /// `peak` FLOP/s per rank times `ranks`.

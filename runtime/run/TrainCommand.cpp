@@ -102,7 +102,8 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
       ->capture_default_str();
   app.add_option("--peak-flops", opt.peak_flops,
                  "Peak FLOP/s of one rank, the denominator of MFU "
-                 "(default: measured by a short sgemm probe at start)")
+                 "(default: measured by a short GEMM probe in the program's "
+                 "compute type at start)")
       ->check(CLI::PositiveNumber);
   app.add_option("--ignore-token", t.ignore_token,
                  "Targets equal to this token id are not counted (they "
@@ -192,14 +193,23 @@ int train_command(Session &s, const CommandOptions &opt) {
   // peak.
   double flops_per_token = double(s.prog.model_flops_per_token());
   double peak = opt.peak_flops.value_or(0.0);
+  // The GEMMs run in the parameters' compute type: measure that one's peak.
+  ElementType compute = ElementType::F32;
+  if (s.prog.parameters_size() > 0)
+    compute = element_type_of(
+        s.prog.tensors(s.prog.parameters(0).tensor()).dtype());
+  std::string probe = std::string("measured by a 1024^3 ") +
+                      (compute == ElementType::F32
+                           ? "sgemm"
+                           : std::string(element_type_name(compute)) + " GEMM") +
+                      " probe";
   if (!opt.peak_flops) {
-    peak = probe_peak_flops(ex.backend());
+    peak = probe_peak_flops(ex.backend(), compute);
     comm.all_reduce(&peak, 1, ReduceOp::Sum, Group::World);
     peak /= comm.world_size();
   }
   if (root) {
-    const char *source =
-        opt.peak_flops ? "--peak-flops" : "measured by a 1024^3 sgemm probe";
+    const char *source = opt.peak_flops ? "--peak-flops" : probe.c_str();
     if (flops_per_token > 0)
       std::printf(
           "model %.4g FLOPs per token; peak %.4g FLOP/s per rank (%s)\n",
