@@ -118,11 +118,31 @@ def save(plt, fig, out):
 
 
 def plot_runs(runs, out, title, weight):
-    """Several logs on one axis: runs is [(label, steps)]."""
+    """Several logs on one axis: runs is [(label, steps)]. Below it, each
+    later run's smoothed train loss minus the first run's at the same steps,
+    where curves that lie on top of each other still differ visibly."""
     plt = import_pyplot()
-    fig, ax = plt.subplots(figsize=(8, 5), dpi=100)
+    fig, (ax, diff) = plt.subplots(2, 1, figsize=(8, 5), dpi=100, sharex=True,
+                                   gridspec_kw={'height_ratios': [3, 1]})
     colors = plt.rcParams['axes.prop_cycle'].by_key()['color']
     points = vals = 0
+    reference = None
+    for i, (label, steps) in enumerate(runs):
+        finite = {s: l for s, l, _, _ in steps if math.isfinite(l)}
+        ordered = sorted(finite)
+        curve = dict(zip(ordered, smoothed([finite[s] for s in ordered],
+                                           weight)))
+        if i == 0:
+            reference = curve
+            continue
+        common = [s for s in ordered if s in reference]
+        if common:
+            diff.plot(common, [curve[s] - reference[s] for s in common],
+                      color=colors[i % len(colors)], linewidth=1.2)
+    diff.axhline(0.0, color=colors[0], linewidth=1.0)
+    diff.set_ylabel('- %s' % runs[0][0])
+    diff.set_xlabel('step')
+    diff.grid(True, alpha=0.3)
     for i, (label, steps) in enumerate(runs):
         color = colors[i % len(colors)]
         finite = [(s, l) for s, l, _, _ in steps if math.isfinite(l)]
@@ -143,7 +163,6 @@ def plot_runs(runs, out, title, weight):
                     label='%s val' % label)
         points += len(finite)
         vals += len(val)
-    ax.set_xlabel('step')
     ax.set_ylabel('loss (nats per token)')
     ax.grid(True, alpha=0.3)
     ax.legend()
