@@ -67,8 +67,14 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
   }
   if (logits_id < 0)
     throw entry_error(name, "computes no cross_entropy");
+  // A 16-bit program returns its logits cast back to f32.
+  int returned = logits_id;
+  for (const program::Instruction &inst : fn.body())
+    if (inst.op() == "cast" && inst.inputs_size() == 1 &&
+        inst.inputs(0) == logits_id && inst.outputs_size() == 1)
+      returned = inst.outputs(0);
   for (int i = 2; i < fn.outputs_size(); ++i)
-    if (fn.outputs(i) == logits_id)
+    if (fn.outputs(i) == logits_id || fn.outputs(i) == returned)
       e.logits = i;
   return e;
 }
