@@ -140,12 +140,13 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     for (auto param : module.getOps<ParamOp>()) {
       // The program tensor is the working copy the functions read.
       FailureOr<RankedTensorType> local = param.getLocalComputeType(tp);
-      FailureOr<program::DType> dtype =
-          failed(local) ? FailureOr<program::DType>(failure()) : dtypeOf(*local);
-      FailureOr<program::DType> master = dtypeOf(param.getTensorType());
       FailureOr<RankedTensorType> grad = param.getLocalGradType(tp);
-      FailureOr<program::DType> gradDtype =
-          failed(grad) ? FailureOr<program::DType>(failure()) : dtypeOf(*grad);
+      if (failed(local) || failed(grad))
+        return param.emitOpError("cannot be exported: its layout has no "
+                                 "program equivalent at this tp");
+      FailureOr<program::DType> dtype = dtypeOf(*local);
+      FailureOr<program::DType> master = dtypeOf(param.getTensorType());
+      FailureOr<program::DType> gradDtype = dtypeOf(*grad);
       if (failed(dtype) || failed(master) || failed(gradDtype))
         return param.emitOpError("cannot be exported: its element type or "
                                  "layout has no program equivalent");

@@ -192,9 +192,11 @@ void Executor::inject_gradient_overflow() {
   if (!state_->grads)
     throw std::runtime_error("the program has no gradients to overflow");
   int param = 0;
-  for (int i = program_.parameters_size() - 1; i >= 0; --i)
-    if (program_.parameters(i).layout().kind() == program::Layout::SPLIT)
+  for (int i = 0; i < program_.parameters_size(); ++i)
+    if (program_.parameters(i).layout().kind() == program::Layout::SPLIT) {
       param = i;
+      break;
+    }
   backend_.kernels(state_->grad_types[param])
       ->fill(state_->grad(param), std::numeric_limits<float>::infinity(), 1);
 }

@@ -85,16 +85,16 @@ void check_training(Executor &ex, const TrainConfig &c,
   if (!c.val.empty())
     ex.check(*describe_entry(ex, abi::kForward).fn);
   bool scaling = scales_loss(ex);
-  bool flags = c.fixed_loss_scale != 0.0 || c.init_scale != 65536.0 ||
-               c.growth_interval != 2000;
-  if (flags && !scaling)
+  if ((c.fixed_loss_scale || c.init_scale || c.growth_interval) && !scaling)
     throw std::runtime_error("--loss-scale, --init-scale and "
                              "--growth-interval are for fp16 programs, whose "
                              "train_step takes a loss scale; this program "
                              "does not scale its loss");
-  if (!(c.fixed_loss_scale >= 0.0) || !(c.init_scale > 0.0) ||
-      !std::isfinite(c.fixed_loss_scale) || !std::isfinite(c.init_scale) ||
-      c.growth_interval < 1)
+  auto positive = [](std::optional<double> x) {
+    return !x || (*x > 0.0 && std::isfinite(*x));
+  };
+  if (!positive(c.fixed_loss_scale) || !positive(c.init_scale) ||
+      c.growth_interval.value_or(1) < 1)
     throw std::runtime_error("--loss-scale and --init-scale must be finite "
                              "and positive, --growth-interval >= 1");
 }
@@ -146,10 +146,15 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   out.state = start;
   bool scaling = scales_loss(ex);
   TrainState &st = out.state;
-  if (scaling && st.loss_scale <= 0.0)
-    st.loss_scale = c.fixed_loss_scale > 0.0 ? c.fixed_loss_scale : c.init_scale;
+  bool dynamic = scaling && !c.fixed_loss_scale;
+  int64_t growth_interval =
+      c.growth_interval.value_or(TrainConfig::kGrowthInterval);
   if (!scaling)
     st.loss_scale = 0.0;
+  else if (c.fixed_loss_scale)
+    st.loss_scale = *c.fixed_loss_scale;
+  else if (st.loss_scale <= 0.0)
+    st.loss_scale = c.init_scale.value_or(TrainConfig::kInitScale);
   auto checkpoint_note = [&] {
     return out.last_checkpoint.empty()
                ? std::string("no checkpoint was written by this run")
@@ -241,26 +246,27 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                           "; the update was skipped and the run stops (lower "
                           "--lr or --clip); " +
                           checkpoint_note());
-    // Every rank decided alone, on the same norm, whether apply_step
-    // skipped its updates; the flag all-reduced here makes sure that the
-    // ranks agree before the scale moves.
     r.skipped = !std::isfinite(r.grad_norm);
-    double skipped[2] = {double(r.skipped), double(!r.skipped)};
-    comm.all_reduce(skipped, 2, ReduceOp::Max, Group::World);
-    if (skipped[0] > 0 && skipped[1] > 0)
-      throw AgreedFailure("step " + std::to_string(step + 1) +
-                          ": some ranks found the gradients overflowed and "
-                          "others did not, so their weights now differ; " +
-                          checkpoint_note());
+    if (scaling) {
+      // Every rank decided alone, on the same norm, whether apply_step
+      // skipped its updates; the flag all-reduced here makes sure that the
+      // ranks agree before the scale moves.
+      double skipped[2] = {double(r.skipped), double(!r.skipped)};
+      comm.all_reduce(skipped, 2, ReduceOp::Max, Group::World);
+      if (skipped[0] > 0 && skipped[1] > 0)
+        throw AgreedFailure("step " + std::to_string(step + 1) +
+                            ": some ranks found the gradients overflowed and "
+                            "others did not, so their weights now differ; " +
+                            checkpoint_note());
+    }
     if (r.skipped) {
       ex.set_optimizer_step(st.updates);
-      if (c.fixed_loss_scale == 0.0)
+      if (dynamic)
         st.loss_scale *= 0.5;
       st.good_steps = 0;
     } else {
       ++st.updates;
-      if (scaling && c.fixed_loss_scale == 0.0 &&
-          ++st.good_steps == c.growth_interval) {
+      if (dynamic && ++st.good_steps == growth_interval) {
         st.loss_scale *= 2.0;
         st.good_steps = 0;
       }

@@ -58,10 +58,13 @@ struct TrainConfig {
   /// after growth_interval consecutive steps whose gradients are finite,
   /// halve and skip the step (weights, optimizer state and schedule
   /// untouched) when any gradient on any rank is not. fixed_loss_scale > 0
-  /// holds the scale constant (overflowing steps are still skipped).
-  double init_scale = 65536.0;
-  int64_t growth_interval = 2000;
-  double fixed_loss_scale = 0.0;
+  /// holds the scale constant (overflowing steps are still skipped). Unset:
+  /// the flag was not given (kInitScale, kGrowthInterval, dynamic scaling).
+  static constexpr double kInitScale = 65536.0;
+  static constexpr int64_t kGrowthInterval = 2000;
+  std::optional<double> init_scale;
+  std::optional<int64_t> growth_interval;
+  std::optional<double> fixed_loss_scale;
   /// Set (to the signal number) by a signal handler: every rank finishes
   /// its step, the ranks agree at the step boundary, save, and stop.
   const volatile std::sig_atomic_t *stop = nullptr;

@@ -68,13 +68,12 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
                  "scaling (steps whose gradients overflow are still "
                  "skipped)");
   app.add_option("--init-scale", t.init_scale,
-                 "fp16 programs: the dynamic loss scale's start; it halves "
-                 "on a step whose gradients overflow (the step is skipped)")
-      ->capture_default_str();
+                 "fp16 programs: the dynamic loss scale's start (default "
+                 "65536); it halves on a step whose gradients overflow (the "
+                 "step is skipped)");
   app.add_option("--growth-interval", t.growth_interval,
                  "fp16 programs: the dynamic loss scale doubles after this "
-                 "many consecutive steps without overflow")
-      ->capture_default_str();
+                 "many consecutive steps without overflow (default 2000)");
   app.add_option("--load", opt.load,
                  "Checkpoint to start from: a training checkpoint resumes "
                  "(optimizer state, step, data position, seed); a "
