@@ -358,7 +358,11 @@ LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
     int count;
   };
   std::vector<SplitProblem> splitProblems;
-  for (auto &[op, assignment] : model.params) {
+  for (auto &entry : model.params) {
+    Operation *op = entry.first;
+    // A named reference, not a structured binding: the lambda below captures
+    // it, which C++17 (and so clang 14) does not allow for a binding.
+    const auto &assignment = entry.second;
     LayoutAttr layout = assignment.layout;
     if (!layout.isSplit() || assignment.vocabDim >= 0)
       continue;

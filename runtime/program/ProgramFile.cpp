@@ -394,6 +394,13 @@ std::string validate_program(const program::Program &prog) {
           << "; only a bf16 or f16 tensor has a master copy, of f32";
       return msg.str();
     }
+    if (half && p.master_dtype() == program::DTYPE_UNSPECIFIED) {
+      msg << "parameter " << p.name() << " is a "
+          << dtype_text(local.dtype())
+          << " tensor without a master copy; a 16-bit parameter keeps an f32 "
+             "master (tpc-compile --precision writes one)";
+      return msg.str();
+    }
     if (p.grad_dtype() != program::DTYPE_UNSPECIFIED &&
         p.grad_dtype() != program::F32 && p.grad_dtype() != local.dtype()) {
       msg << "parameter " << p.name() << ": its tensor is "

@@ -216,6 +216,14 @@ TEST(ProgramFile, MasterAndGradientTypesFitTheTensor) {
                 "parameter w: its tensor is bf16 and its gradient f16; a "
                 "gradient is of the tensor's type or f32"),
             std::string::npos);
+  // A 16-bit parameter without its master: the executor would store fp32
+  // values into the 16-bit tensor (found by fuzzing).
+  prog.mutable_parameters(0)->clear_grad_dtype();
+  prog.mutable_parameters(0)->clear_master_dtype();
+  EXPECT_NE(validate_program(prog).find(
+                "parameter w is a bf16 tensor without a master copy; a 16-bit "
+                "parameter keeps an f32 master"),
+            std::string::npos);
 }
 
 namespace {
