@@ -1,9 +1,10 @@
-//===- GemmPeak.cpp - OpenBLAS sgemm against oneDNN's bf16 GEMM -----------===//
+//===- GemmPeak.cpp - OpenBLAS sgemm against oneDNN's fp32 and bf16 GEMMs -===//
 //
 // tpc-bench-gemm times, in one run and on the same threads, the GEMMs of a
 // GPT-2 124M training step (B*T = 1024 rows, C = 768, the tied output layer
-// over V = 50257) three ways:
-//   - OpenBLAS sgemm on fp32 operands (the f32 kernel table),
+// over V = 50257) four ways:
+//   - OpenBLAS sgemm on fp32 operands (the f32 kernel table without oneDNN),
+//   - oneDNN's fp32 matmul on the same operands (the f32 table with it),
 //   - the bf16 table without oneDNN: bf16 operands widened to fp32, sgemm,
 //     the result rounded back,
 //   - oneDNN's bf16 matmul on the bf16 operands (the bf16 table with it).
@@ -168,7 +169,8 @@ int run(bool quick, double min_time, int min_reps) {
     what = "GPT-2 124M, B*T=1024, C=768, V=50257, 12 layers";
   }
 #ifdef TPC_HAVE_DNNL
-  cpu::DnnlGemm dnnl;
+  cpu::DnnlGemm dnnl(cpu::DnnlGemm::Type::BF16);
+  cpu::DnnlGemm dnnl32(cpu::DnnlGemm::Type::F32);
   std::string library = cpu::DnnlGemm::library();
 #else
   std::string library = "oneDNN: not in this build";
@@ -178,12 +180,14 @@ int run(bool quick, double min_time, int min_reps) {
   std::printf("GFLOP/s: best of at least %d timed calls (%.2g s) after a "
               "warm-up call, the kernels taking turns\n\n",
               min_reps, min_time);
-  std::printf("| GEMM | op | M | N | K | sgemm f32 | bf16 widened + sgemm | "
-              "oneDNN bf16 | oneDNN / sgemm | oneDNN kernel |\n");
-  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  std::printf("| GEMM | op | M | N | K | sgemm f32 | oneDNN f32 | bf16 "
+              "widened + sgemm | oneDNN bf16 | oneDNN bf16 / sgemm | oneDNN "
+              "kernels (f32, bf16) |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 
-  double step_sgemm = 0, step_widened = 0, step_dnnl = 0, step_flops = 0;
-  bool dnnl_all = true;
+  double step_sgemm = 0, step_widened = 0, step_dnnl = 0, step_dnnl32 = 0,
+         step_flops = 0;
+  bool dnnl_all = true, dnnl32_all = true;
   for (const Gemm &g : gemms) {
     Operands o(g);
     std::string op = std::string(g.trans_a ? "T" : "N") +
@@ -197,13 +201,39 @@ int run(bool quick, double min_time, int min_reps) {
         },
         [&] { widened_gemm(g, o, wa, wb, wc); }};
     std::string kernel = "-";
+    // Which of kernels is which: -1 when absent.
+    int i_dnnl32 = -1, i_dnnl = -1;
 #ifdef TPC_HAVE_DNNL
-    kernel = dnnl.implementation(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f,
+    kernel = dnnl32.implementation(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f,
+                                   o.lda, o.ldb, g.beta, o.ldc) +
+             ", " +
+             dnnl.implementation(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f,
                                  o.lda, o.ldb, g.beta, o.ldc);
-    // The result against sgemm's on the same inputs, C = op(A) op(B).
+    // The results against sgemm's on the same inputs, C = op(A) op(B).
     std::vector<float> want(o.c.size());
     cpu::gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.a.data(), o.lda,
               o.b.data(), o.ldb, 0.0f, want.data(), o.ldc);
+    std::vector<float> c32(o.c.size());
+    if (dnnl32.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.a.data(),
+                    o.lda, o.b.data(), o.ldb, 0.0f, c32.data(), o.ldc)) {
+      // Both sum K fp32 products: they differ by the order of the sums.
+      double worst = 0;
+      for (size_t i = 0; i < want.size(); ++i)
+        worst = std::max(worst, std::fabs(double(c32[i]) - want[i]) /
+                                    std::sqrt(double(g.K)));
+      if (worst > 1e-4) {
+        std::fprintf(stderr,
+                     "gemm_peak: %s: oneDNN's fp32 result is off by %.3g "
+                     "from sgemm's\n",
+                     g.name.c_str(), worst);
+        return 1;
+      }
+      i_dnnl32 = int(kernels.size());
+      kernels.push_back([&] {
+        dnnl32.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.a.data(),
+                    o.lda, o.b.data(), o.ldb, g.beta, c32.data(), o.ldc);
+      });
+    }
     std::vector<uint16_t> hc = o.hc;
     if (dnnl.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.ha.data(), o.lda,
                   o.hb.data(), o.ldb, 0.0f, hc.data(), o.ldc)) {
@@ -222,6 +252,7 @@ int run(bool quick, double min_time, int min_reps) {
                      g.name.c_str(), worst);
         return 1;
       }
+      i_dnnl = int(kernels.size());
       kernels.push_back([&] {
         dnnl.gemm(g.trans_a, g.trans_b, g.M, g.N, g.K, 1.0f, o.ha.data(), o.lda,
                   o.hb.data(), o.ldb, g.beta, hc.data(), o.ldc);
@@ -230,9 +261,11 @@ int run(bool quick, double min_time, int min_reps) {
 #endif
     std::vector<double> t = best_times(kernels, min_time, min_reps);
     double t_sgemm = t[0], t_widened = t[1];
-    std::optional<double> t_dnnl;
-    if (t.size() > 2)
-      t_dnnl = t[2];
+    std::optional<double> t_dnnl, t_dnnl32;
+    if (i_dnnl >= 0)
+      t_dnnl = t[size_t(i_dnnl)];
+    if (i_dnnl32 >= 0)
+      t_dnnl32 = t[size_t(i_dnnl32)];
     double flops = 2.0 * g.M * g.N * g.K * g.per_step;
     step_flops += flops;
     step_sgemm += t_sgemm * g.per_step;
@@ -241,9 +274,14 @@ int run(bool quick, double min_time, int min_reps) {
       step_dnnl += *t_dnnl * g.per_step;
     else
       dnnl_all = false;
-    std::printf("| %s | %s | %d | %d | %d | %s | %s | %s | %s | %s |\n",
+    if (t_dnnl32)
+      step_dnnl32 += *t_dnnl32 * g.per_step;
+    else
+      dnnl32_all = false;
+    std::printf("| %s | %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |\n",
                 g.name.c_str(), op.c_str(), g.M, g.N, g.K,
                 fixed(gflops(g, t_sgemm), 1).c_str(),
+                t_dnnl32 ? fixed(gflops(g, *t_dnnl32), 1).c_str() : "-",
                 fixed(gflops(g, t_widened), 1).c_str(),
                 t_dnnl ? fixed(gflops(g, *t_dnnl), 1).c_str() : "-",
                 t_dnnl ? (fixed(t_sgemm / *t_dnnl, 2) + "x").c_str() : "-",
@@ -256,11 +294,17 @@ int run(bool quick, double min_time, int min_reps) {
               step_flops * 1e-9, step_sgemm * 1e3,
               step_flops / step_sgemm * 1e-9, step_widened * 1e3,
               step_flops / step_widened * 1e-9);
+  if (dnnl32_all)
+    std::printf(", oneDNN f32 %.1f ms (%.1f GFLOP/s)", step_dnnl32 * 1e3,
+                step_flops / step_dnnl32 * 1e-9);
   if (dnnl_all)
     std::printf(", oneDNN bf16 %.1f ms (%.1f GFLOP/s)\n", step_dnnl * 1e3,
                 step_flops / step_dnnl * 1e-9);
   else
     std::printf("\n");
+  if (dnnl32_all)
+    std::printf("ratio oneDNN f32 / sgemm f32: %.2fx\n",
+                step_sgemm / step_dnnl32);
   if (dnnl_all) {
     std::printf("ratio oneDNN bf16 / sgemm f32: %.2fx\n",
                 step_sgemm / step_dnnl);
@@ -281,7 +325,7 @@ int run(bool quick, double min_time, int min_reps) {
 
 int main(int argc, char **argv) {
   CLI::App app{"Times the GEMMs of a GPT-2 124M training step with OpenBLAS "
-               "sgemm (fp32) and oneDNN's bf16 matmul, in one run."};
+               "sgemm (fp32) and oneDNN's fp32 and bf16 matmuls, in one run."};
   cli::configure(app);
   bool quick = false;
   int threads = 0, min_reps = 3;

@@ -1,13 +1,15 @@
-//===- DnnlMatmulTest.cpp - bf16 GEMMs through oneDNN ---------------------===//
+//===- DnnlMatmulTest.cpp - fp32 and bf16 GEMMs through oneDNN ------------===//
 //
-// The oneDNN GEMMs against references in double computed from the same bf16
-// inputs. The inputs are exact in fp32 and so are their products, so the
+// The oneDNN GEMMs against references in double computed from the same
+// inputs. bf16 inputs are exact in fp32 and so are their products, so the
 // only errors are those of fp32 summation and of rounding the result to
 // bf16 once. An element whose exact value is r, with s the sum of the
 // magnitudes of its terms (|alpha a_k b_k| and |beta c|), may be off by
 //   acc = (K + 2) * 2^-24 * s     (fp32 sums of K + 1 terms, and alpha)
 // before rounding, and rounding to nearest adds at most half a bf16 ulp,
 // 2^-8 of the magnitude:  |got - r| <= 2^-8 * (|r| + acc) + acc.
+// fp32 inputs: each product rounds too (one more 2^-24 s), and the result
+// is not rounded again (half an fp32 ulp, 2^-24, bounds the last step).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "TestUtil.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace tpc;
@@ -25,23 +28,49 @@ using namespace tpc::test;
 
 namespace {
 
-/// n random bf16 values (standard normal, rounded).
-std::vector<uint16_t> random_bf16(size_t n, uint32_t seed) {
+/// The element types, as the tests see them.
+struct Bf16 {
+  using type = uint16_t;
+  static constexpr DnnlGemm::Type kind = DnnlGemm::Type::BF16;
+  static constexpr int kRoundBits = 8; // half an ulp: 2^-8 of the value
+  static constexpr int kExtraTerms = 0;
+  static float load(type h) { return bf16_to_f32(h); }
+  static type store(float f) { return f32_to_bf16(f); }
+  static type nan() { return 0x7fc0; }
+};
+struct F32 {
+  using type = float;
+  static constexpr DnnlGemm::Type kind = DnnlGemm::Type::F32;
+  static constexpr int kRoundBits = 24;
+  static constexpr int kExtraTerms = 1; // the rounded products
+  static float load(type f) { return f; }
+  static type store(float f) { return f; }
+  static type nan() { return std::numeric_limits<float>::quiet_NaN(); }
+};
+
+/// n random values (standard normal, rounded to T).
+template <class T>
+std::vector<typename T::type> random_values(size_t n, uint32_t seed) {
   std::vector<float> f = random_vector(n, seed);
-  std::vector<uint16_t> h(n);
+  std::vector<typename T::type> h(n);
   for (size_t i = 0; i < n; ++i)
-    h[i] = f32_to_bf16(f[i]);
+    h[i] = T::store(f[i]);
   return h;
 }
+std::vector<uint16_t> random_bf16(size_t n, uint32_t seed) {
+  return random_values<Bf16>(n, seed);
+}
 
-float at(const std::vector<uint16_t> &X, bool trans, int i, int j, int ld) {
-  return bf16_to_f32(trans ? X[size_t(j) * ld + i] : X[size_t(i) * ld + j]);
+template <class T>
+float at(const std::vector<typename T::type> &X, bool trans, int i, int j,
+         int ld) {
+  return T::load(trans ? X[size_t(j) * ld + i] : X[size_t(i) * ld + j]);
 }
 
 /// The bound of the file comment for an exact value r and term magnitude s.
-double tolerance(double r, double s, int K) {
-  double acc = (K + 2) * std::ldexp(s, -24);
-  return std::ldexp(std::fabs(r) + acc, -8) + acc;
+template <class T> double tolerance(double r, double s, int K) {
+  double acc = (K + 2 + T::kExtraTerms) * std::ldexp(s, -24);
+  return std::ldexp(std::fabs(r) + acc, -T::kRoundBits) + acc;
 }
 
 struct Shape {
@@ -51,6 +80,7 @@ struct Shape {
 
 /// C = alpha op(A) op(B) + beta C through oneDNN, checked element by
 /// element; the padding between rows of C must stay as it was.
+template <class T>
 void check_gemm(DnnlGemm &g, bool ta, bool tb, const Shape &s, float alpha,
                 float beta, uint32_t seed) {
   std::string what =
@@ -60,14 +90,14 @@ void check_gemm(DnnlGemm &g, bool ta, bool tb, const Shape &s, float alpha,
       " beta=" + std::to_string(beta);
   int lda = (ta ? s.M : s.K) + s.pad_a, ldb = (tb ? s.K : s.N) + s.pad_b,
       ldc = s.N + s.pad_c;
-  auto A = random_bf16(size_t(ta ? s.K : s.M) * lda, seed);
-  auto B = random_bf16(size_t(tb ? s.N : s.K) * ldb, seed + 1);
-  auto C = random_bf16(size_t(s.M) * ldc, seed + 2);
+  auto A = random_values<T>(size_t(ta ? s.K : s.M) * lda, seed);
+  auto B = random_values<T>(size_t(tb ? s.N : s.K) * ldb, seed + 1);
+  auto C = random_values<T>(size_t(s.M) * ldc, seed + 2);
   if (beta == 0.0f) // C must not be read
     for (int i = 0; i < s.M; ++i)
       for (int j = 0; j < s.N; ++j)
-        C[size_t(i) * ldc + j] = 0x7fc0; // NaN
-  std::vector<uint16_t> before = C;
+        C[size_t(i) * ldc + j] = T::nan();
+  auto before = C;
 
   ASSERT_TRUE(g.gemm(ta, tb, s.M, s.N, s.K, alpha, A.data(), lda, B.data(), ldb,
                      beta, C.data(), ldc))
@@ -79,21 +109,21 @@ void check_gemm(DnnlGemm &g, bool ta, bool tb, const Shape &s, float alpha,
     for (int j = 0; j < ldc; ++j) {
       size_t idx = size_t(i) * ldc + j;
       if (j >= s.N) {
-        ASSERT_EQ(C[idx], before[idx])
+        ASSERT_EQ(std::memcmp(&C[idx], &before[idx], sizeof(C[idx])), 0)
             << what << ": padding written at (" << i << ", " << j << ")";
         continue;
       }
       double sum = 0, mag = 0;
       for (int k = 0; k < s.K; ++k) {
-        double p = double(at(A, ta, i, k, lda)) * at(B, tb, k, j, ldb);
+        double p = double(at<T>(A, ta, i, k, lda)) * at<T>(B, tb, k, j, ldb);
         sum += p;
         mag += std::fabs(p);
       }
-      double old = beta == 0.0f ? 0.0 : bf16_to_f32(before[idx]);
+      double old = beta == 0.0f ? 0.0 : T::load(before[idx]);
       double want = alpha * sum + beta * old;
-      double tol =
-          tolerance(want, std::fabs(alpha) * mag + std::fabs(beta * old), s.K);
-      double got = bf16_to_f32(C[idx]);
+      double tol = tolerance<T>(
+          want, std::fabs(alpha) * mag + std::fabs(beta * old), s.K);
+      double got = T::load(C[idx]);
       ASSERT_LE(std::fabs(got - want), tol)
           << what << ": (" << i << ", " << j << ") is " << got << ", expected "
           << want;
@@ -102,8 +132,8 @@ void check_gemm(DnnlGemm &g, bool ta, bool tb, const Shape &s, float alpha,
 
 } // namespace
 
-TEST(DnnlMatmul, GemmAllTransposesAndBetas) {
-  DnnlGemm g;
+template <class T> void check_all_transposes_and_betas() {
+  DnnlGemm g(T::kind);
   const Shape shapes[] = {
       {37, 45, 70, 5, 3, 7},   // nothing a multiple of a vector
       {64, 96, 768, 0, 0, 0},  // dense, K split into blocks
@@ -116,12 +146,19 @@ TEST(DnnlMatmul, GemmAllTransposesAndBetas) {
     for (bool ta : {false, true})
       for (bool tb : {false, true})
         for (float beta : {0.0f, 1.0f}) {
-          check_gemm(g, ta, tb, s, 1.0f, beta, seed += 3);
-          if (HasFatalFailure())
+          check_gemm<T>(g, ta, tb, s, 1.0f, beta, seed += 3);
+          if (::testing::Test::HasFatalFailure())
             return;
         }
   // alpha and beta other than 0 and 1.
-  check_gemm(g, false, true, shapes[0], 0.5f, -2.0f, 99);
+  check_gemm<T>(g, false, true, shapes[0], 0.5f, -2.0f, 99);
+}
+
+TEST(DnnlMatmul, GemmAllTransposesAndBetas) {
+  check_all_transposes_and_betas<Bf16>();
+}
+TEST(DnnlMatmul, Fp32GemmAllTransposesAndBetas) {
+  check_all_transposes_and_betas<F32>();
 }
 
 // The product and the old value are summed in fp32 and rounded once: rounding
@@ -129,7 +166,7 @@ TEST(DnnlMatmul, GemmAllTransposesAndBetas) {
 // Dense operands and a padded C take different oneDNN kernels (brgemm and
 // its jit gemm on this machine's CPU).
 TEST(DnnlMatmul, AccumulatesIntoBf16RoundingOnce) {
-  DnnlGemm g;
+  DnnlGemm g(DnnlGemm::Type::BF16);
   const int M = 16, N = 32, K = 32;
   for (int pad : {0, 3})
     for (bool ta : {false, true})
@@ -162,71 +199,71 @@ TEST(DnnlMatmul, AccumulatesIntoBf16RoundingOnce) {
       }
 }
 
-TEST(DnnlMatmul, MatmulForwardAndBackward) {
-  DnnlGemm g;
+template <class T> void check_matmul_forward_and_backward() {
+  DnnlGemm g(T::kind);
   const int N = 24, C = 40, OC = 56;
   for (bool transposed : {false, true}) {
     std::string what = transposed ? "transposed" : "plain";
-    auto x = random_bf16(N * C, 1), w = random_bf16(C * OC, 2),
-         b = random_bf16(OC, 3), dout = random_bf16(N * OC, 4);
+    auto x = random_values<T>(N * C, 1), w = random_values<T>(C * OC, 2),
+         b = random_values<T>(OC, 3), dout = random_values<T>(N * OC, 4);
     auto wt = [&](int c, int o) {
-      return bf16_to_f32(transposed ? w[o * C + c] : w[c * OC + o]);
+      return T::load(transposed ? w[o * C + c] : w[c * OC + o]);
     };
 
-    std::vector<uint16_t> out(N * OC);
+    std::vector<typename T::type> out(N * OC);
     ASSERT_TRUE(g.matmul_forward(out.data(), x.data(), w.data(), b.data(), N, C,
                                  OC, transposed));
     for (int n = 0; n < N; ++n)
       for (int o = 0; o < OC; ++o) {
-        double sum = bf16_to_f32(b[o]), mag = std::fabs(sum);
+        double sum = T::load(b[o]), mag = std::fabs(sum);
         for (int c = 0; c < C; ++c) {
-          double p = double(bf16_to_f32(x[n * C + c])) * wt(c, o);
+          double p = double(T::load(x[n * C + c])) * wt(c, o);
           sum += p;
           mag += std::fabs(p);
         }
-        ASSERT_LE(std::fabs(bf16_to_f32(out[n * OC + o]) - sum),
-                  tolerance(sum, mag, C))
+        ASSERT_LE(std::fabs(T::load(out[n * OC + o]) - sum),
+                  tolerance<T>(sum, mag, C))
             << what << " forward (" << n << ", " << o << ")";
       }
 
-    auto dx = random_bf16(N * C, 5), dw = random_bf16(C * OC, 6),
-         db = random_bf16(OC, 7);
+    auto dx = random_values<T>(N * C, 5), dw = random_values<T>(C * OC, 6),
+         db = random_values<T>(OC, 7);
     auto dx0 = dx, dw0 = dw, db0 = db;
     ASSERT_TRUE(g.matmul_backward(dx.data(), dw.data(), db.data(), dout.data(),
                                   x.data(), w.data(), N, C, OC, transposed));
     for (int n = 0; n < N; ++n)
       for (int c = 0; c < C; ++c) {
-        double old = bf16_to_f32(dx0[n * C + c]), sum = old,
+        double old = T::load(dx0[n * C + c]), sum = old,
                mag = std::fabs(old);
         for (int o = 0; o < OC; ++o) {
-          double p = double(bf16_to_f32(dout[n * OC + o])) * wt(c, o);
+          double p = double(T::load(dout[n * OC + o])) * wt(c, o);
           sum += p;
           mag += std::fabs(p);
         }
-        ASSERT_LE(std::fabs(bf16_to_f32(dx[n * C + c]) - sum),
-                  tolerance(sum, mag, OC))
+        ASSERT_LE(std::fabs(T::load(dx[n * C + c]) - sum),
+                  tolerance<T>(sum, mag, OC))
             << what << " dinp (" << n << ", " << c << ")";
       }
     for (int c = 0; c < C; ++c)
       for (int o = 0; o < OC; ++o) {
         size_t idx = transposed ? size_t(o) * C + c : size_t(c) * OC + o;
-        double old = bf16_to_f32(dw0[idx]), sum = old, mag = std::fabs(old);
+        double old = T::load(dw0[idx]), sum = old, mag = std::fabs(old);
         for (int n = 0; n < N; ++n) {
           double p =
-              double(bf16_to_f32(x[n * C + c])) * bf16_to_f32(dout[n * OC + o]);
+              double(T::load(x[n * C + c])) * T::load(dout[n * OC + o]);
           sum += p;
           mag += std::fabs(p);
         }
-        ASSERT_LE(std::fabs(bf16_to_f32(dw[idx]) - sum), tolerance(sum, mag, N))
+        ASSERT_LE(std::fabs(T::load(dw[idx]) - sum), tolerance<T>(sum, mag, N))
             << what << " dweight (" << c << ", " << o << ")";
       }
     for (int o = 0; o < OC; ++o) {
-      double old = bf16_to_f32(db0[o]), sum = old, mag = std::fabs(old);
+      double old = T::load(db0[o]), sum = old, mag = std::fabs(old);
       for (int n = 0; n < N; ++n) {
-        sum += bf16_to_f32(dout[n * OC + o]);
-        mag += std::fabs(bf16_to_f32(dout[n * OC + o]));
+        sum += T::load(dout[n * OC + o]);
+        mag += std::fabs(T::load(dout[n * OC + o]));
       }
-      ASSERT_LE(std::fabs(bf16_to_f32(db[o]) - sum), tolerance(sum, mag, N))
+      ASSERT_LE(std::fabs(T::load(db[o]) - sum), tolerance<T>(sum, mag, N))
           << what << " dbias " << o;
     }
 
@@ -238,8 +275,15 @@ TEST(DnnlMatmul, MatmulForwardAndBackward) {
   }
 }
 
+TEST(DnnlMatmul, MatmulForwardAndBackward) {
+  check_matmul_forward_and_backward<Bf16>();
+}
+TEST(DnnlMatmul, Fp32MatmulForwardAndBackward) {
+  check_matmul_forward_and_backward<F32>();
+}
+
 TEST(DnnlMatmul, PrimitivesAreCachedPerShape) {
-  DnnlGemm g;
+  DnnlGemm g(DnnlGemm::Type::BF16);
   const int M = 16, N = 24, K = 32;
   auto A = random_bf16(M * K, 1), B = random_bf16(K * N, 2);
   std::vector<uint16_t> C(M * (N + 8));
@@ -259,7 +303,7 @@ TEST(DnnlMatmul, PrimitivesAreCachedPerShape) {
 
 // What BLAS defines and oneDNN would not: the caller's fp32 path takes these.
 TEST(DnnlMatmul, DeclinesDegenerateShapes) {
-  DnnlGemm g;
+  DnnlGemm g(DnnlGemm::Type::BF16);
   std::vector<uint16_t> A(16, 0), B(16, 0), C(16, 0);
   EXPECT_FALSE(g.gemm(false, false, 4, 4, 0, 1.0f, A.data(), 1, B.data(), 4,
                       1.0f, C.data(), 4));

@@ -191,12 +191,6 @@ private:
 
 size_t sz(int64_t a) { return size_t(a); }
 
-#ifdef TPC_HAVE_DNNL
-/// A 16-bit tensor's elements, for the oneDNN GEMMs of the bf16 table.
-uint16_t *u16(void *p) { return static_cast<uint16_t *>(p); }
-const uint16_t *u16(const void *p) { return static_cast<const uint16_t *>(p); }
-#endif
-
 /// dst[i] = round(src[i]) for a 16-bit storage type.
 void store_all(uint16_t *dst, const float *src, size_t n,
                uint16_t (*round)(float)) {
@@ -209,8 +203,10 @@ template <class S> class CpuKernels final : public Kernels {
 public:
   CpuKernels() {
 #ifdef TPC_HAVE_DNNL
-    if constexpr (kIsBF16<S>)
-      dnnl_ = std::make_unique<cpu::DnnlGemm>();
+    if constexpr (kIsF32<S>)
+      dnnl_ = std::make_unique<cpu::DnnlGemm>(cpu::DnnlGemm::Type::F32);
+    else if constexpr (kIsBF16<S>)
+      dnnl_ = std::make_unique<cpu::DnnlGemm>(cpu::DnnlGemm::Type::BF16);
 #endif
   }
 
@@ -231,8 +227,9 @@ public:
             const void *A, int lda, const void *B, int ldb, float beta, void *C,
             int ldc) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ && dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, u16(A), lda,
-                             u16(B), ldb, beta, u16(C), ldc))
+    if (dnnl_ &&
+        dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C,
+                    ldc))
       return;
 #endif
     // Row-major extents of the stored operands.
@@ -291,8 +288,8 @@ public:
                       const void *bias, int N, int C, int OC,
                       bool transposed) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ && dnnl_->matmul_forward(u16(out), u16(inp), u16(weight),
-                                       u16(bias), N, C, OC, transposed))
+    if (dnnl_ &&
+        dnnl_->matmul_forward(out, inp, weight, bias, N, C, OC, transposed))
       return;
 #endif
     In<S> x(inp, sz(N) * C), w(weight, sz(C) * OC), b(bias, OC);
@@ -307,8 +304,8 @@ public:
                        int OC, bool transposed) const override {
 #ifdef TPC_HAVE_DNNL
     if (dnnl_ &&
-        dnnl_->matmul_backward(u16(dinp), u16(dweight), u16(dbias), u16(dout),
-                               u16(inp), u16(weight), N, C, OC, transposed))
+        dnnl_->matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C,
+                               OC, transposed))
       return;
 #endif
     In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
@@ -565,8 +562,9 @@ public:
 
 private:
 #ifdef TPC_HAVE_DNNL
-  // The bf16 table's GEMMs and their cached primitives; null in the other
-  // tables. Calls fall back to the widening path where oneDNN declines.
+  // The fp32 and bf16 tables' GEMMs and their cached primitives; null in
+  // the fp16 table. Calls fall back to OpenBLAS (on bf16 widened to fp32)
+  // where oneDNN declines.
   std::unique_ptr<cpu::DnnlGemm> dnnl_;
 #endif
 };

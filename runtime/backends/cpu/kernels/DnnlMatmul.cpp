@@ -1,4 +1,4 @@
-//===- DnnlMatmul.cpp - bf16 GEMMs through oneDNN -------------------------===//
+//===- DnnlMatmul.cpp - fp32 and bf16 GEMMs through oneDNN ----------------===//
 //
 // Row-major operands are described to oneDNN by their strides, so a
 // transposed operand or a leading dimension wider than the matrix costs no
@@ -70,11 +70,12 @@ Key make_key(bool trans_a, bool trans_b, bool bias, int M, int N, int K,
   return k;
 }
 
-/// A (rows, cols) bf16 matrix stored row-major with leading dimension ld,
-/// or its transpose (stored (cols, rows)).
-memory::desc matrix(int rows, int cols, int ld, bool trans) {
+/// A (rows, cols) matrix stored row-major with leading dimension ld, or its
+/// transpose (stored (cols, rows)).
+memory::desc matrix(memory::data_type type, int rows, int cols, int ld,
+                    bool trans) {
   memory::dims strides = trans ? memory::dims{1, ld} : memory::dims{ld, 1};
-  return memory::desc({rows, cols}, memory::data_type::bf16, strides);
+  return memory::desc({rows, cols}, type, strides);
 }
 
 struct Entry {
@@ -91,6 +92,11 @@ struct Entry {
 constexpr size_t kMaxPrimitives = 256;
 
 struct DnnlGemm::Impl {
+  explicit Impl(Type t)
+      : type(t), data_type(t == Type::F32 ? memory::data_type::f32
+                                          : memory::data_type::bf16) {}
+  Type type;
+  memory::data_type data_type;
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   std::map<Key, Entry> cache;
@@ -104,8 +110,8 @@ struct DnnlGemm::Impl {
     if (cache.size() >= kMaxPrimitives)
       cache.clear();
   }
-  void run(const Entry &e, const uint16_t *A, const uint16_t *B,
-           const uint16_t *bias, uint16_t *C);
+  void run(const Entry &e, const void *A, const void *B, const void *bias,
+           void *C);
 };
 
 const Entry &DnnlGemm::Impl::entry(const Key &k) {
@@ -117,9 +123,9 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
   // defines them (C = beta * C).
   if (k.M > 0 && k.N > 0 && k.K > 0 && value(k.alpha) != 0.0f) {
     try {
-      e.a = matrix(k.M, k.K, k.lda, k.trans_a);
-      e.b = matrix(k.K, k.N, k.ldb, k.trans_b);
-      e.c = matrix(k.M, k.N, k.ldc, false);
+      e.a = matrix(data_type, k.M, k.K, k.lda, k.trans_a);
+      e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
+      e.c = matrix(data_type, k.M, k.N, k.ldc, false);
       dnnl::primitive_attr attr;
       if (value(k.alpha) != 1.0f)
         attr.set_output_scales(0, {value(k.alpha)});
@@ -131,16 +137,15 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
       dnnl::matmul::desc desc = [&] {
         if (!k.bias)
           return dnnl::matmul::desc(e.a, e.b, e.c);
-        e.bias = memory::desc({1, k.N}, memory::data_type::bf16,
-                              memory::dims{k.N, 1});
+        e.bias = memory::desc({1, k.N}, data_type, memory::dims{k.N, 1});
         return dnnl::matmul::desc(e.a, e.b, e.bias, e.c);
       }();
       dnnl::matmul::primitive_desc pd(desc, attr, engine,
                                       /*allow_empty=*/true);
       if (pd) {
         e.impl = pd.impl_info_str();
-        // A reference implementation is many times slower than widening to
-        // fp32 for OpenBLAS.
+        // A reference implementation is many times slower than OpenBLAS
+        // (on bf16 widened to fp32).
         e.usable = e.impl.rfind("ref", 0) != 0;
         if (e.usable)
           e.prim = dnnl::matmul(pd);
@@ -155,26 +160,26 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
   return cache.emplace(k, std::move(e)).first->second;
 }
 
-void DnnlGemm::Impl::run(const Entry &e, const uint16_t *A, const uint16_t *B,
-                         const uint16_t *bias, uint16_t *C) {
+void DnnlGemm::Impl::run(const Entry &e, const void *A, const void *B,
+                         const void *bias, void *C) {
   // oneDNN takes non-const handles; it does not write its inputs.
   std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, memory(e.a, engine, const_cast<uint16_t *>(A))},
-      {DNNL_ARG_WEIGHTS, memory(e.b, engine, const_cast<uint16_t *>(B))},
+      {DNNL_ARG_SRC, memory(e.a, engine, const_cast<void *>(A))},
+      {DNNL_ARG_WEIGHTS, memory(e.b, engine, const_cast<void *>(B))},
       {DNNL_ARG_DST, memory(e.c, engine, C)}};
   if (bias)
     args.emplace(DNNL_ARG_BIAS,
-                 memory(e.bias, engine, const_cast<uint16_t *>(bias)));
+                 memory(e.bias, engine, const_cast<void *>(bias)));
   e.prim.execute(stream, args);
   stream.wait();
 }
 
-DnnlGemm::DnnlGemm() : impl_(std::make_unique<Impl>()) {}
+DnnlGemm::DnnlGemm(Type type) : impl_(std::make_unique<Impl>(type)) {}
 DnnlGemm::~DnnlGemm() = default;
 
 bool DnnlGemm::gemm(bool trans_a, bool trans_b, int M, int N, int K,
-                    float alpha, const uint16_t *A, int lda, const uint16_t *B,
-                    int ldb, float beta, uint16_t *C, int ldc) {
+                    float alpha, const void *A, int lda, const void *B, int ldb,
+                    float beta, void *C, int ldc) {
   Key k =
       make_key(trans_a, trans_b, false, M, N, K, alpha, lda, ldb, beta, ldc);
   std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -186,9 +191,9 @@ bool DnnlGemm::gemm(bool trans_a, bool trans_b, int M, int N, int K,
   return true;
 }
 
-bool DnnlGemm::matmul_forward(uint16_t *out, const uint16_t *inp,
-                              const uint16_t *weight, const uint16_t *bias,
-                              int N, int C, int OC, bool transposed) {
+bool DnnlGemm::matmul_forward(void *out, const void *inp, const void *weight,
+                              const void *bias, int N, int C, int OC,
+                              bool transposed) {
   Key k = make_key(false, transposed, bias != nullptr, N, OC, C, 1.0f, C,
                    transposed ? C : OC, 0.0f, OC);
   std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -200,10 +205,10 @@ bool DnnlGemm::matmul_forward(uint16_t *out, const uint16_t *inp,
   return true;
 }
 
-bool DnnlGemm::matmul_backward(uint16_t *dinp, uint16_t *dweight,
-                               uint16_t *dbias, const uint16_t *dout,
-                               const uint16_t *inp, const uint16_t *weight,
-                               int N, int C, int OC, bool transposed) {
+bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
+                               const void *dout, const void *inp,
+                               const void *weight, int N, int C, int OC,
+                               bool transposed) {
   // Both GEMMs are looked up before either runs: a caller that falls back
   // must find its gradients untouched.
   std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -233,16 +238,20 @@ bool DnnlGemm::matmul_backward(uint16_t *dinp, uint16_t *dweight,
     else
       impl_->run(*dw, inp, dout, nullptr, dweight);
   }
-  if (dbias) {
+  if (dbias && impl_->type == Type::F32) {
+    column_sum_accumulate(static_cast<float *>(dbias),
+                          static_cast<const float *>(dout), N, OC);
+  } else if (dbias) {
     // Summed in fp32 from the old values and rounded once, as the fp32 path.
+    auto *db = static_cast<uint16_t *>(dbias);
+    const auto *d = static_cast<const uint16_t *>(dout);
     std::vector<float> acc(static_cast<size_t>(OC));
     for (int o = 0; o < OC; ++o)
-      acc[o] = bf16_to_f32(dbias[o]);
-    column_reduce(acc.data(), N, OC, [=](int n, int o) {
-      return bf16_to_f32(dout[size_t(n) * OC + o]);
-    });
+      acc[o] = bf16_to_f32(db[o]);
+    column_reduce(acc.data(), N, OC,
+                  [=](int n, int o) { return bf16_to_f32(d[size_t(n) * OC + o]); });
     for (int o = 0; o < OC; ++o)
-      dbias[o] = f32_to_bf16(acc[o]);
+      db[o] = f32_to_bf16(acc[o]);
   }
   return true;
 }

@@ -1,10 +1,12 @@
-//===- DnnlMatmul.h - bf16 GEMMs through oneDNN -----------------*- C++ -*-===//
+//===- DnnlMatmul.h - fp32 and bf16 GEMMs through oneDNN --------*- C++ -*-===//
 //
-// The bf16 kernel table's GEMMs, on oneDNN's bf16 matmul: bf16 operands go
-// to the CPU's bf16 dot-product instructions as they are, instead of being
-// widened for an fp32 sgemm. Products and sums are fp32 and each result is
-// rounded to bf16 once, as the Kernels interface asks. Only built with
-// oneDNN (TPC_HAVE_DNNL); the header has no oneDNN types in it.
+// The fp32 and bf16 kernel tables' GEMMs, on oneDNN's matmul primitives.
+// fp32: oneDNN's AVX-512 kernels run about 1.7 times faster than the
+// OpenBLAS sgemm this machine gets. bf16: bf16 operands go to the CPU's
+// bf16 dot-product instructions as they are, instead of being widened for
+// an fp32 sgemm; products and sums are fp32 and each result is rounded to
+// bf16 once, as the Kernels interface asks. Only built with oneDNN
+// (TPC_HAVE_DNNL); the header has no oneDNN types in it.
 //
 // oneDNN picks an implementation per shape when its primitive is created.
 // Where the best it has is a reference one (a CPU without AVX-512, say) a
@@ -24,12 +26,14 @@
 namespace tpc::cpu {
 
 /// One oneDNN CPU engine and stream, and the matmul primitives created on
-/// them, one per shape (oneDNN's advice: primitive creation costs far more
-/// than a small GEMM). bf16 tensors are uint16_t bit patterns. Calls may
-/// come from several threads; they run one at a time.
+/// them for one element type, one per shape (oneDNN's advice: primitive
+/// creation costs far more than a small GEMM). Tensors are float (F32) or
+/// uint16_t bf16 bit patterns (BF16). Calls may come from several threads;
+/// they run one at a time.
 class DnnlGemm {
 public:
-  DnnlGemm();
+  enum class Type { F32, BF16 };
+  explicit DnnlGemm(Type type);
   ~DnnlGemm();
   DnnlGemm(const DnnlGemm &) = delete;
   DnnlGemm &operator=(const DnnlGemm &) = delete;
@@ -37,20 +41,18 @@ public:
   /// Row-major C (M,N) = alpha * op(A) (M,K) * op(B) (K,N) + beta * C, as
   /// cblas_sgemm; C is not read when beta is 0.
   bool gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-            const uint16_t *A, int lda, const uint16_t *B, int ldb, float beta,
-            uint16_t *C, int ldc);
+            const void *A, int lda, const void *B, int ldb, float beta,
+            void *C, int ldc);
 
-  /// The matmul kernels of cpu/kernels/Kernels.h on bf16 tensors: out (N,OC)
+  /// The matmul kernels of cpu/kernels/Kernels.h: out (N,OC)
   /// = inp (N,C) . weight (C,OC) (weight^T with weight (OC,C) when
   /// transposed) + bias (OC, may be null).
-  bool matmul_forward(uint16_t *out, const uint16_t *inp,
-                      const uint16_t *weight, const uint16_t *bias, int N,
-                      int C, int OC, bool transposed);
+  bool matmul_forward(void *out, const void *inp, const void *weight,
+                      const void *bias, int N, int C, int OC, bool transposed);
   /// dinp, dweight, dbias accumulate; null ones are skipped.
-  bool matmul_backward(uint16_t *dinp, uint16_t *dweight, uint16_t *dbias,
-                       const uint16_t *dout, const uint16_t *inp,
-                       const uint16_t *weight, int N, int C, int OC,
-                       bool transposed);
+  bool matmul_backward(void *dinp, void *dweight, void *dbias,
+                       const void *dout, const void *inp, const void *weight,
+                       int N, int C, int OC, bool transposed);
 
   /// oneDNN's name for the implementation gemm() would run for this call
   /// ("brg:avx512_core_bf16", say), "ref:..." for one it declines; for
