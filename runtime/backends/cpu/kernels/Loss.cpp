@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/VecMath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,14 +45,39 @@ struct RowStats {
   float sumexp;
 };
 
-RowStats row_stats(const float *row, int V) {
+/// The largest of row[0, V).
+TPC_VECTOR_CLONES
+float row_max(const float *row, int V) {
   float m = -std::numeric_limits<float>::infinity();
+#pragma omp simd reduction(max : m)
   for (int v = 0; v < V; ++v)
     m = std::max(m, row[v]);
+  return m;
+}
+
+/// The sum of e^(row[v] - m) over [0, V), in double.
+TPC_VECTOR_CLONES
+double sum_exp(const float *row, int V, float m) {
   double s = 0.0;
+#pragma omp simd reduction(+ : s)
   for (int v = 0; v < V; ++v)
-    s += std::exp(row[v] - m);
-  return {m, float(s)};
+    s += exp_approx(row[v] - m);
+  return s;
+}
+
+/// d[v] = softmax(row)[v] * scale over [0, V), given the row's max and
+/// 1 / sum of exponentials.
+TPC_VECTOR_CLONES
+void softmax_scaled(float *d, const float *row, int V, float m, float inv,
+                    float scale) {
+#pragma omp simd
+  for (int v = 0; v < V; ++v)
+    d[v] = exp_approx(row[v] - m) * inv * scale;
+}
+
+RowStats row_stats(const float *row, int V) {
+  float m = row_max(row, V);
+  return {m, float(sum_exp(row, V, m))};
 }
 
 } // namespace
@@ -98,8 +124,7 @@ void crossentropy_backward(float *dlogits, const float *logits,
     }
     RowStats st = row_stats(row, V);
     float inv = 1.0f / st.sumexp;
-    for (int v = 0; v < V; ++v)
-      d[v] = std::exp(row[v] - st.max) * inv * scale;
+    softmax_scaled(d, row, V, st.max, inv, scale);
     for (int v = V; v < Vp; ++v)
       d[v] = 0.0f;
     d[t] -= scale;
@@ -111,11 +136,7 @@ void vocab_parallel_ce_max(float *row_max, const float *logits, int N, int Vl,
   int valid = valid_columns(Vl, vstart, V);
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
-    const float *row = logits + size_t(n) * Vl;
-    float m = -std::numeric_limits<float>::infinity();
-    for (int j = 0; j < valid; ++j)
-      m = std::max(m, row[j]);
-    row_max[n] = m;
+    row_max[n] = cpu::row_max(logits + size_t(n) * Vl, valid);
   }
 }
 
@@ -129,10 +150,7 @@ void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
   for (int n = 0; n < N; ++n) {
     const float *row = logits + size_t(n) * Vl;
     float m = row_max[n];
-    double s = 0.0;
-    for (int j = 0; j < valid; ++j)
-      s += std::exp(row[j] - m);
-    sumexp[n] = float(s);
+    sumexp[n] = float(sum_exp(row, valid, m));
     int local = targets[n] - vstart;
     bool owned = targets[n] != ignore_index && local >= 0 && local < valid;
     target_logit[n] = owned ? row[local] : 0.0f;
@@ -174,8 +192,7 @@ void vocab_parallel_ce_backward(float *dlogits, const float *logits,
       continue;
     }
     float m = row_max[n], inv = 1.0f / sumexp[n];
-    for (int j = 0; j < valid; ++j)
-      d[j] = std::exp(row[j] - m) * inv * scale;
+    softmax_scaled(d, row, valid, m, inv, scale);
     for (int j = valid; j < Vl; ++j)
       d[j] = 0.0f;
     int local = t - vstart;

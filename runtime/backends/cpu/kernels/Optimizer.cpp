@@ -8,28 +8,51 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/VecMath.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tpc::cpu {
 
-void adamw_update(float *param, const float *grad, float *m, float *v, size_t n,
-                  const AdamWParams &p) {
-  const float bc1 = 1.0f - float(std::pow(double(p.beta1), double(p.step)));
-  const float bc2 = 1.0f - float(std::pow(double(p.beta2), double(p.step)));
-#pragma omp parallel for simd schedule(static)
+/// Elements per parallel task.
+static constexpr size_t kChunk = 16384;
+
+/// Runs f(first, count) over [0, n) in chunks on the OpenMP threads.
+template <class F> static void in_chunks(size_t n, F f) {
+  size_t chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static)
+  for (size_t c = 0; c < chunks; ++c)
+    f(c * kChunk, std::min(kChunk, n - c * kChunk));
+}
+
+TPC_VECTOR_CLONES
+static void adamw_chunk(float *param, const float *grad, float *m, float *v,
+                        size_t n, const AdamWParams &p, float bc1, float bc2) {
+  // Locals, so that no store to the arrays could change them.
+  const float scale = p.grad_scale, beta1 = p.beta1, beta2 = p.beta2,
+              lr = p.lr, eps = p.eps, decay = p.weight_decay;
+#pragma omp simd
   for (size_t i = 0; i < n; ++i) {
-    float g = grad[i] * p.grad_scale;
-    float mi = p.beta1 * m[i] + (1.0f - p.beta1) * g;
-    float vi = p.beta2 * v[i] + (1.0f - p.beta2) * g * g;
+    float g = grad[i] * scale;
+    float mi = beta1 * m[i] + (1.0f - beta1) * g;
+    float vi = beta2 * v[i] + (1.0f - beta2) * g * g;
     m[i] = mi;
     v[i] = vi;
     float mhat = mi / bc1, vhat = vi / bc2;
     // Decoupled decay (Loshchilov & Hutter): applied to the weight, not
     // folded into the gradient.
-    param[i] -=
-        p.lr * (mhat / (std::sqrt(vhat) + p.eps) + p.weight_decay * param[i]);
+    param[i] -= lr * (mhat / (std::sqrt(vhat) + eps) + decay * param[i]);
   }
+}
+
+void adamw_update(float *param, const float *grad, float *m, float *v, size_t n,
+                  const AdamWParams &p) {
+  const float bc1 = 1.0f - float(std::pow(double(p.beta1), double(p.step)));
+  const float bc2 = 1.0f - float(std::pow(double(p.beta2), double(p.step)));
+  in_chunks(n, [&](size_t i, size_t k) {
+    adamw_chunk(param + i, grad + i, m + i, v + i, k, p, bc1, bc2);
+  });
 }
 
 void sgd_update(float *param, const float *grad, float *momentum_buf, size_t n,

@@ -1,0 +1,80 @@
+//===- VecMath.h - exp and tanh that vectorize ------------------*- C++ -*-===//
+//
+// libm's expf and tanhf are calls the compiler cannot vectorize (glibc's
+// vector variants need -ffast-math), and they were a tenth of a training
+// step. These are branch-free, so a loop over them becomes vector code:
+// Cody and Waite's range reduction and Cephes' degree-6 polynomial for
+// exp (within 2 ulp of expf), tanh from exp.
+//
+// TPC_VECTOR_CLONES on a kernel's inner function compiles it for AVX-512,
+// for AVX2 with FMA and for the baseline x86-64, and the loader picks the
+// best the CPU has (GCC's and clang's target_clones), so one binary runs
+// everywhere and uses the wide vectors where they exist. OpenMP's parallel
+// regions are outlined before cloning, so the attribute goes on functions
+// called inside a region, not on the ones that open it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
+#define TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+// Sanitized builds keep one version: the clones' resolvers run before the
+// sanitizer runtime is set up.
+#if defined(__SANITIZE_ADDRESS__)
+#define TPC_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TPC_SANITIZED 1
+#endif
+#endif
+#if defined(__x86_64__) && !defined(TPC_SANITIZED)
+#define TPC_VECTOR_CLONES                                                      \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TPC_VECTOR_CLONES
+#endif
+
+namespace tpc::cpu {
+
+/// e^x. NaN stays NaN; below -87.34 (where e^x leaves the normal floats)
+/// the result is 0, above 88 (e^88 = 1.65e38, a little before expf
+/// overflows) +inf.
+inline float exp_approx(float x) {
+  constexpr float kLo = -87.33654475f, kHi = 88.0f;
+  constexpr float kLog2e = 1.44269504088896341f;
+  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
+  float xc = x < kLo ? kLo : x;
+  xc = xc > kHi ? kHi : xc;
+  xc = xc == xc ? xc : 0.0f; // keeps the integer conversion defined
+  float n = std::floor(xc * kLog2e + 0.5f);
+  float r = xc - n * kLn2Hi - n * kLn2Lo;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  int32_t bits = (int32_t(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  float y = p * scale;
+  y = x < kLo ? 0.0f : y;
+  y = x > kHi ? std::numeric_limits<float>::infinity() : y;
+  return x == x ? y : x;
+}
+
+/// tanh(x) = 1 - 2 / (e^2x + 1): within 2^-23 of tanh in absolute terms
+/// (what GELU needs, which adds it to 1), not in relative terms near 0.
+inline float tanh_approx(float x) {
+  return 1.0f - 2.0f / (exp_approx(2.0f * x) + 1.0f);
+}
+
+} // namespace tpc::cpu
+
+#endif // TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
