@@ -23,11 +23,15 @@ Runs with Debian's python3-torch (/usr/bin/python3); torch and numpy only.
   reference_gpt2.py train --load CKPT --heads A --data TOKENS --batch B --seq T --steps N
                           [--lr ...] [--log OUT.jsonl] [--threads N]
                           (one JSON line per step, as tpc-run train --log writes)
+  reference_gpt2.py generate --load CKPT --heads A --prompt-ids 1,2,3 --tokens N
+                          [--threads N]  (greedy, with a KV cache; one JSON line:
+                          the ids and decode steps/s, timed as tpc-run generate)
 """
 import argparse
 import json
 import math
 import re
+import resource
 import struct
 import sys
 import time
@@ -199,6 +203,34 @@ class GPT2:
         return loss, logits
 
 
+    def decode(self, token, pos, cache):
+        """Logits [V] of one token at position pos, appending its keys and
+        values to cache (a list of per-layer [k, v] lists, each [A, pos, D]),
+        as Hugging Face's past_key_values do."""
+        p = self.params
+        H, A = self.hidden, self.heads
+        D = H // A
+        x = p['wte.weight'][token] + p['wpe.weight'][pos]
+        for i in range(self.layers):
+            q = 'h.%d.' % i
+            a = F.layer_norm(x, (H,), p[q + 'ln_1.weight'], p[q + 'ln_1.bias'], 1e-5)
+            qkv = a @ p[q + 'attn.c_attn.weight'] + p[q + 'attn.c_attn.bias']
+            qs, ks, vs = (t.view(A, 1, D) for t in qkv.split(H))
+            if len(cache) <= i:
+                cache.append([ks, vs])
+            else:
+                cache[i] = [torch.cat([cache[i][0], ks], 1), torch.cat([cache[i][1], vs], 1)]
+            k_all, v_all = cache[i]
+            att = ((qs @ k_all.transpose(-2, -1)) * (1.0 / math.sqrt(D))).softmax(dim=-1)
+            y = (att @ v_all).reshape(H)
+            x = x + (y @ p[q + 'attn.c_proj.weight'] + p[q + 'attn.c_proj.bias'])
+            m = F.layer_norm(x, (H,), p[q + 'ln_2.weight'], p[q + 'ln_2.bias'], 1e-5)
+            u = F.gelu(m @ p[q + 'mlp.c_fc.weight'] + p[q + 'mlp.c_fc.bias'], approximate='tanh')
+            x = x + (u @ p[q + 'mlp.c_proj.weight'] + p[q + 'mlp.c_proj.bias'])
+        x = F.layer_norm(x, (H,), p['ln_f.weight'], p['ln_f.bias'], 1e-5)
+        return x @ p.get('lm_head.weight', p['wte.weight']).t()
+
+
 # Non-parameter buffers of Hugging Face's GPT2Model / GPT2LMHeadModel.
 _BUFFER = re.compile(r'h\.\d+\.attn\.(bias|masked_bias)$')
 
@@ -356,6 +388,28 @@ def cmd_train(args):
     train(model, batches, args, on_step)
 
 
+def cmd_generate(args):
+    model = GPT2(load_checkpoint(args.load), args.heads)
+    ids = [int(t) for t in args.prompt_ids.split(',')]
+    cache = []
+    steps = 0
+    with torch.no_grad():
+        # One decode step per position, the prompt's and then one per new
+        # token but the last, all timed: tpc-run generate's steps/s.
+        start = time.perf_counter()
+        for pos, t in enumerate(ids[:-1]):
+            model.decode(t, pos, cache)
+            steps += 1
+        for k in range(args.tokens):
+            logits = model.decode(ids[-1], len(ids) - 1, cache)
+            steps += 1
+            ids.append(int(torch.argmax(logits)))
+        seconds = time.perf_counter() - start
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+    print(json.dumps({'ids': ids, 'steps': steps, 'seconds': seconds,
+                      'steps_per_s': steps / seconds, 'peak_rss_mib': rss}))
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     sub = ap.add_subparsers(dest='command', required=True)
@@ -397,10 +451,17 @@ def main(argv):
             p.add_argument('--eps', type=float, default=1e-8)
             p.add_argument('--clip', type=float, default=1.0)
             p.add_argument('--log', default='')
+    gen = sub.add_parser('generate', help='greedy decoding with a KV cache')
+    gen.add_argument('--load', required=True)
+    gen.add_argument('--heads', type=int, required=True)
+    gen.add_argument('--prompt-ids', required=True, help='comma-separated token ids')
+    gen.add_argument('--tokens', type=int, required=True)
+    gen.add_argument('--threads', type=int, default=0)
     args = ap.parse_args(argv)
     if getattr(args, 'threads', 0) > 0:
         torch.set_num_threads(args.threads)
-    {'init': cmd_init, 'eval': cmd_eval, 'train': cmd_train}[args.command](args)
+    {'init': cmd_init, 'eval': cmd_eval, 'train': cmd_train,
+     'generate': cmd_generate}[args.command](args)
 
 
 if __name__ == '__main__':

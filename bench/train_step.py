@@ -16,10 +16,13 @@ figures. tokens/s and ms/step come from
 the per-step times (tpc-run's JSON lines log; the same span of work, data to
 updated weights, in PyTorch). GFLOP/s are model FLOPs (the program's own count
 that tpc-run prints for its MFU: 6 N per token plus attention) times tokens/s,
-and the peak they are compared with is the better of two sgemm rates on 2
-threads: the probe tpc-run runs before training (1024^3 OpenBLAS sgemm, the
-tp=1 run's) and torch.mm at the same size (best of 3). The first-step losses of
-the three runs must agree (printed, not timed).
+and the peak they are compared with is the best fp32 GEMM rate measured on
+the same threads: the probe tpc-run runs before training (1024^3 on its fp32
+GEMMs, oneDNN's when the build has it; the tp=1 run's), torch.mm at the same
+size (best of 3), and tpc-bench-gemm's OpenBLAS sgemm and oneDNN f32 rates
+over one training step's GEMMs. Each row also gives the peak resident memory
+of a rank (tpc-run's log) or of the PyTorch process. The first-step losses
+of the three runs must agree (printed, not timed).
 
 With --precision bf16, the tpc programs are compiled with --precision bf16
 (bf16 weights, activations and GEMMs on oneDNN, fp32 masters) and PyTorch
@@ -95,7 +98,8 @@ def summarize(steps, warmup):
     seconds = [s['tokens'] / s['tokens_per_s'] for s in timed]
     tokens = sum(s['tokens'] for s in timed)
     return {'tokens_per_s': tokens / sum(seconds), 'ms_per_step': 1e3 * sum(seconds) / len(seconds),
-            'first_loss': steps[0]['loss'], 'last_loss': steps[-1]['loss']}
+            'first_loss': steps[0]['loss'], 'last_loss': steps[-1]['loss'],
+            'rss': steps[-1].get('peak_rss_mib')}
 
 
 def probe_line(stdout):
@@ -130,15 +134,25 @@ def compile_programs(tools, path, cfg, threads, prefix, log, precision='fp32', t
         run(cmd, log)
 
 
-def onednn_step_rate(build_dir, threads, quick, log):
-    """tpc-bench-gemm's oneDNN bf16 rate over one training step's GEMMs
-    (FLOP/s), or None when the build has no oneDNN or no tpc-bench-gemm."""
+def gemm_step_rates(build_dir, threads, quick, log):
+    """tpc-bench-gemm's rates over one training step's GEMMs (FLOP/s):
+    {'sgemm': OpenBLAS fp32, 'onednn_f32': ..., 'onednn_bf16': ...}, None
+    for what the build lacks (no oneDNN, no tpc-bench-gemm)."""
+    rates = {'sgemm': None, 'onednn_f32': None, 'onednn_bf16': None}
     bench = os.path.join(build_dir, 'bin', 'tpc-bench-gemm')
     if not os.access(bench, os.X_OK):
-        return None
+        return rates
     out = run([bench, '--threads', str(threads)] + (['--quick'] if quick else []), log)
-    m = re.search(r'oneDNN bf16 [0-9.]+ ms \(([0-9.]+) GFLOP/s\)', out)
-    return float(m.group(1)) * 1e9 if m else None
+    for key, label in (('sgemm', 'sgemm f32'), ('onednn_f32', 'oneDNN f32'),
+                       ('onednn_bf16', 'oneDNN bf16')):
+        m = re.search(label + r' [0-9.]+ ms \(([0-9.]+) GFLOP/s\)', out)
+        if m:
+            rates[key] = float(m.group(1)) * 1e9
+    return rates
+
+
+def gflops_text(rate):
+    return '%.1f' % (rate / 1e9) if rate else 'not in this build'
 
 
 def run_tpc(tools, path, threads, train, mpirun, env, prefix, log):
@@ -244,8 +258,10 @@ def main(argv):
     torch_steps = []
     ref.train(model, batches, opts, torch_steps.append)
     del model, batches
+    import resource
+    torch_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
     mm_peak = torch_mm_peak(threads, dtype=torch.bfloat16 if bf16 else torch.float32)
-    step_rate = onednn_step_rate(args.build_dir, threads, args.quick, log) if bf16 else None
+    rates = gemm_step_rates(args.build_dir, threads, args.quick, log)
 
     tag = ' bf16' if bf16 else ''
     rows = [('tpc%s tp=1 (%d threads)' % (tag, threads), summarize(steps_of(path('tp1.jsonl')), warmup)),
@@ -267,27 +283,35 @@ def main(argv):
     print('model FLOPs per token: %.4g (the program\'s count)' % flops_per_token)
     probe = peak
     if bf16:
-        peak = max(mm_peak, step_rate or 0.0)
+        peak = max(mm_peak, rates['onednn_bf16'] or 0.0)
         print('bf16 GEMM peak: %.1f GFLOP/s on %d threads, the better of torch.mm bf16 1024^3 '
               '(%.1f, best of 3) and tpc-bench-gemm\'s oneDNN bf16 over one step\'s GEMMs (%s)'
-              % (peak / 1e9, threads, mm_peak / 1e9,
-                 '%.1f' % (step_rate / 1e9) if step_rate else 'not in this build'))
+              % (peak / 1e9, threads, mm_peak / 1e9, gflops_text(rates['onednn_bf16'])))
     else:
-        peak = max(probe, mm_peak)
-        print('sgemm peak: %.1f GFLOP/s on %d threads, the better of tpc-run\'s 1024^3 OpenBLAS '
-              'sgemm probe (%.1f) and torch.mm 1024^3 (%.1f, best of 3)'
-              % (peak / 1e9, threads, probe / 1e9, mm_peak / 1e9))
+        peak = max(probe, mm_peak, rates['sgemm'] or 0.0, rates['onednn_f32'] or 0.0)
+        print('fp32 GEMM peak: %.1f GFLOP/s on %d threads, the best of tpc-run\'s 1024^3 GEMM '
+              'probe (%.1f), torch.mm 1024^3 (%.1f, best of 3) and tpc-bench-gemm over one '
+              'step\'s GEMMs: OpenBLAS sgemm (%s), oneDNN f32 (%s)'
+              % (peak / 1e9, threads, probe / 1e9, mm_peak / 1e9, gflops_text(rates['sgemm']),
+                 gflops_text(rates['onednn_f32'])))
     print()
-    print('| run | tokens/s | ms/step | GFLOP/s | %% of %s peak |' % ('bf16 GEMM' if bf16 else 'sgemm'))
-    print('|---|---:|---:|---:|---:|')
+    print('| run | tokens/s | ms/step | GFLOP/s | %% of %s peak | peak RSS (MiB, per rank) |'
+          % ('bf16 GEMM' if bf16 else 'fp32 GEMM'))
+    print('|---|---:|---:|---:|---:|---:|')
     for name, r in rows:
         gflops = flops_per_token * r['tokens_per_s'] / 1e9
-        print('| %s | %.1f | %.1f | %.2f | %.1f%% |'
-              % (name, r['tokens_per_s'], r['ms_per_step'], gflops, 100.0 * gflops * 1e9 / peak))
+        rss = r.get('rss')
+        if rss is None and name.startswith('PyTorch'):
+            rss = torch_rss
+        print('| %s | %.1f | %.1f | %.2f | %.1f%% | %s |'
+              % (name, r['tokens_per_s'], r['ms_per_step'], gflops, 100.0 * gflops * 1e9 / peak,
+                 '%.0f' % rss if rss is not None else '-'))
     print()
     torch_rate = rows[2][1]['tokens_per_s']
     for name, r in rows[:2]:
         print('ratio %s / PyTorch: %.2fx' % (name.split(' (')[0], r['tokens_per_s'] / torch_rate))
+    print('ratio %s / %s: %.2fx' % (rows[1][0].split(' (')[0], rows[0][0].split(' (')[0],
+                                    rows[1][1]['tokens_per_s'] / rows[0][1]['tokens_per_s']))
     if bf16:
         print('ratio tpc bf16 tp=1 / tpc fp32 tp=1: %.2fx'
               % (rows[0][1]['tokens_per_s'] / rows[3][1]['tokens_per_s']))

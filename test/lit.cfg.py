@@ -100,6 +100,9 @@ config.substitutions.append(
     ("%bench_precision_curves",
      "bash " + os.path.join(config.tpc_src_root, "bench", "precision_curves.sh")))
 config.substitutions.append(
+    ("%bench_decode",
+     torch_python + " " + os.path.join(config.tpc_src_root, "bench", "decode.py")))
+config.substitutions.append(
     ("%bench_train_step",
      torch_python + " " + os.path.join(config.tpc_src_root, "bench", "train_step.py")))
 

@@ -2,6 +2,7 @@
 
 #include "runtime/run/Command.h"
 #include "runtime/run/Generate.h"
+#include "runtime/run/Metrics.h"
 #include "runtime/run/Run.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
 
@@ -159,6 +160,8 @@ int generate_command(Session &s, const CommandOptions &opt) {
     emit(id, false);
     std::fflush(stdout);
   });
+  double rss = peak_rss_mib();
+  comm.all_reduce(&rss, 1, ReduceOp::Max, Group::World);
   if (root) {
     std::printf("\n");
     std::fflush(stdout);
@@ -169,9 +172,10 @@ int generate_command(Session &s, const CommandOptions &opt) {
                    r.generated, opt.tokens, entry.capacity);
     std::fprintf(stderr,
                  "generate: %d prompt tokens, %d new tokens, %d decode steps "
-                 "in %.3f s (%.1f tokens/s, tp %d)\n",
+                 "in %.3f s (%.1f tokens/s, tp %d); peak resident memory "
+                 "%.0f MiB per rank\n",
                  int(g.prompt.size()), r.generated, r.steps, r.seconds,
-                 r.steps / std::max(r.seconds, 1e-9), comm.tp_size());
+                 r.steps / std::max(r.seconds, 1e-9), comm.tp_size(), rss);
   }
   if (!opt.logits_out.empty())
     write_f32_on_root(s, opt.logits_out, logits);

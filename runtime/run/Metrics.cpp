@@ -2,6 +2,8 @@
 
 #include "runtime/run/Metrics.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -31,6 +33,13 @@ double probe_peak_flops(Backend &backend, ElementType dtype, int n) {
   for (void *p : {a, b, c})
     backend.free(p);
   return 2.0 * double(n) * n * n * reps / std::max(seconds, 1e-9);
+}
+
+double peak_rss_mib() {
+  struct rusage u;
+  if (getrusage(RUSAGE_SELF, &u) != 0)
+    return 0.0;
+  return double(u.ru_maxrss) / 1024.0; // KiB on Linux
 }
 
 double model_flops_utilization(double flops_per_token, double tokens,
@@ -103,9 +112,10 @@ void JsonLog::write(const StepResult &r, int tp, int dp,
   std::fprintf(file_,
                "{\"step\": %lld, \"loss\": %.9g, \"lr\": %.9g, "
                "\"grad_norm\": %s, \"tokens\": %lld, "
-               "\"tokens_per_s\": %.6g, \"tp\": %d, \"dp\": %d",
+               "\"tokens_per_s\": %.6g, \"tp\": %d, \"dp\": %d, "
+               "\"peak_rss_mib\": %.0f",
                (long long)r.step, r.loss, r.lr, norm, (long long)r.tokens,
-               r.tokens / std::max(r.seconds, 1e-9), tp, dp);
+               r.tokens / std::max(r.seconds, 1e-9), tp, dp, peak_rss_mib());
   if (r.loss_scale)
     std::fprintf(file_, ", \"loss_scale\": %.9g, \"skipped\": %s",
                  *r.loss_scale, r.skipped ? "true" : "false");

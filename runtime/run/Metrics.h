@@ -31,6 +31,10 @@ double probe_peak_flops(Backend &backend, ElementType dtype = ElementType::F32,
 double model_flops_utilization(double flops_per_token, double tokens,
                                double seconds, double peak, int ranks);
 
+/// This process's peak resident memory so far, in MiB (the kernel's
+/// high-water mark of its resident set).
+double peak_rss_mib();
+
 /// "1h02m", "3m05s" or "12s".
 std::string duration(double seconds);
 

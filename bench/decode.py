@@ -1,0 +1,159 @@
+#!/usr/bin/python3
+"""Decoding benchmark: tpc-run generate against a PyTorch reference with its own KV cache.
+
+GPT-2 124M (tpc-model gpt2 --preset 124m) with the same initial weights
+(tpc-run init --save) decodes greedily --tokens new tokens after a prompt
+of --prompt tokens (the first tokens of the Brown corpus when
+scripts/fetch-data.sh has prepared it, else seeded random ids), batch 1:
+  - tpc tp=1: tpc-run generate --threads N (one process),
+  - tpc tp=2: mpirun -np 2 tpc-run generate --threads N/2,
+  - PyTorch:  bench/reference_gpt2.py generate --threads N (Hugging Face's
+              past_key_values scheme: keys and values of earlier positions
+              are kept, each step runs one position).
+Both time every decode step, the prompt's and the new tokens', and the
+table gives decode steps per second, ms per step and the peak resident
+memory of each process (tpc-run prints its ranks' largest; the reference's
+comes from the operating system). It also says whether the greedy ids of
+the runs agree: fp32 round-off in a different summation order may flip a
+near tie of a random model, which is reported, not hidden.
+
+Builds nothing: it runs tpc-model, tpc-compile and tpc-run from
+<build-dir>/bin (default: build/ at the repository root).
+
+Usage: /usr/bin/python3 bench/decode.py [--tokens N] [--prompt N] [--threads N]
+                                      [--quick] [--build-dir DIR]
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import reference_gpt2 as ref  # noqa: E402
+
+FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'name': 'GPT-2 124M'}
+QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab', '512',
+                   '--seq', '64'], 'heads': 4, 'vocab': 512, 'name': 'GPT-2 2x64, vocabulary 512'}
+
+
+def run_measured(cmd, log, env=None):
+    """Runs cmd, appending its output to log; returns (stdout, stderr).
+    Exits with the output on failure."""
+    with open(log, 'a') as f:
+        f.write('$ ' + ' '.join(cmd) + '\n')
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with open(log, 'a') as f:
+        f.write(p.stdout + p.stderr)
+    if p.returncode != 0:
+        sys.exit('decode: %s failed (exit %d):\n%s%s' % (cmd[0], p.returncode, p.stdout, p.stderr))
+    return p.stdout, p.stderr
+
+
+def tpc_rate(err):
+    m = re.search(r'(\d+) decode steps in ([0-9.]+) s \(([0-9.]+) tokens/s', err)
+    if not m:
+        sys.exit('decode: tpc-run generate printed no rate:\n' + err)
+    steps, seconds = int(m.group(1)), float(m.group(2))
+    rss = re.search(r'peak resident memory ([0-9.]+) MiB', err)
+    return {'steps': steps, 'seconds': seconds, 'rss': float(rss.group(1)) if rss else None}
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--tokens', type=int, default=None, help='new tokens (default 128; --quick 16)')
+    ap.add_argument('--prompt', type=int, default=16, help='prompt tokens')
+    ap.add_argument('--threads', type=int, default=2,
+                    help='threads of tpc tp=1 and of PyTorch; tp=2 splits them over 2 ranks')
+    ap.add_argument('--quick', action='store_true', help='a tiny model: a smoke run')
+    ap.add_argument('--build-dir', default=os.environ.get('TPC_BUILD_DIR', os.path.join(ROOT, 'build')))
+    ap.add_argument('--work-dir', default='')
+    args = ap.parse_args(argv)
+    cfg = QUICK if args.quick else FULL
+    tokens = args.tokens if args.tokens is not None else (16 if args.quick else 128)
+    threads = args.threads
+    if tokens < 1 or args.prompt < 1 or threads < 2 or threads % 2:
+        sys.exit('decode: --tokens and --prompt must be >= 1, --threads even and >= 2')
+    bindir = os.path.join(args.build_dir, 'bin')
+    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
+    for t, p in tools.items():
+        if not os.access(p, os.X_OK):
+            sys.exit('decode: %s not found; build it first' % p)
+    mpirun = shutil.which('mpirun')
+    if not mpirun:
+        sys.exit('decode: mpirun not found (openmpi-bin); tp=2 needs it')
+
+    work = args.work_dir or tempfile.mkdtemp(prefix='tpc-decode-')
+    os.makedirs(work, exist_ok=True)
+    log = os.path.join(work, 'commands.log')
+    path = lambda name: os.path.join(work, name)  # noqa: E731
+    positions = args.prompt + tokens
+    run_measured([tools['tpc-model'], 'gpt2'] + cfg['model'] + ['-o', path('model.mlir')], log)
+    for tp in (1, 2):
+        run_measured([tools['tpc-compile'], path('model.mlir'), '--tp', str(tp), '--micro-batch',
+                      '1', '--seq', str(positions), '-o', path('tp%d.tpc' % tp)], log)
+    run_measured([tools['tpc-run'], path('tp1.tpc'), 'init', '--save', path('init.safetensors')],
+                 log)
+
+    cache = os.environ.get('TPC_CACHE', os.path.join(os.path.expanduser('~'), '.cache', 'tpc'))
+    brown = os.path.join(cache, 'data', 'brown_train.bin')
+    if not args.quick and os.path.exists(brown):
+        prompt = [int(t) for t in ref.read_tokens(brown)[:args.prompt]]
+        prompt_note = 'the first %d tokens of the Brown corpus' % args.prompt
+    else:
+        import numpy as np
+        prompt = [int(t) for t in np.random.default_rng(1).integers(0, cfg['vocab'], args.prompt)]
+        prompt_note = '%d random ids (seed 1)' % args.prompt
+    ids = ','.join(str(t) for t in prompt)
+    env = dict(os.environ)
+    if hasattr(os, 'geteuid') and os.geteuid() == 0:
+        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
+        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+    gen = ['generate', '--load', path('init.safetensors'), '--prompt-ids', ids, '--tokens',
+           str(tokens), '--temperature', '0']
+
+    rows = []
+    out, err = run_measured([tools['tpc-run'], path('tp1.tpc'), '--threads', str(threads)] + gen,
+                            log, env)
+    rows.append(('tpc tp=1 (%d threads)' % threads, tpc_rate(err), out.split()))
+    out, err = run_measured([mpirun, '--oversubscribe', '-np', '2', tools['tpc-run'],
+                             path('tp2.tpc'), '--threads', str(threads // 2)] + gen, log, env)
+    per_rank = '%d thread%s' % (threads // 2, '' if threads == 2 else 's')
+    rows.append(('tpc tp=2 (2 ranks x %s)' % per_rank, tpc_rate(err), out.split()))
+    out, _ = run_measured(['/usr/bin/python3', os.path.join(HERE, 'reference_gpt2.py'),
+                           'generate', '--load', path('init.safetensors'), '--heads',
+                           str(cfg['heads']), '--prompt-ids', ids, '--tokens', str(tokens),
+                           '--threads', str(threads)], log, env)
+    r = json.loads(out.strip().splitlines()[-1])
+    import torch
+    rows.append(('PyTorch %s (%d threads)' % (torch.__version__, threads),
+                 {'steps': r['steps'], 'seconds': r['seconds'], 'rss': r['peak_rss_mib']},
+                 [str(t) for t in r['ids']]))
+
+    print('decode: %s, batch 1, greedy, prompt: %s, %d new tokens; %d decode steps per run'
+          % (cfg['name'], prompt_note, tokens, rows[0][1]['steps']))
+    print()
+    print('| run | steps/s | ms/step | peak RSS (MiB, per rank) | ids as PyTorch |')
+    print('|---|---:|---:|---:|---|')
+    want = rows[-1][2]
+    for name, m, got in rows:
+        agree = sum(1 for a, b in zip(got, want) if a == b) - args.prompt
+        rss = '%.0f' % m['rss'] if m['rss'] is not None else '-'
+        same = 'all' if got == want else '%d of %d' % (max(agree, 0), tokens)
+        print('| %s | %.2f | %.1f | %s | %s |' % (name, m['steps'] / m['seconds'],
+                                                 1e3 * m['seconds'] / m['steps'], rss, same))
+    base = rows[-1][1]['steps'] / rows[-1][1]['seconds']
+    print()
+    for name, m, _ in rows[:-1]:
+        print('ratio %s / PyTorch: %.2fx' % (name.split(' (')[0], m['steps'] / m['seconds'] / base))
+    if not args.work_dir:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1:])
