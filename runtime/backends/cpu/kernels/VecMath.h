@@ -4,7 +4,7 @@
 // vector variants need -ffast-math), and they were a tenth of a training
 // step. These are branch-free, so a loop over them becomes vector code:
 // Cody and Waite's range reduction and Cephes' degree-6 polynomial for
-// exp (within 2 ulp of expf), tanh from exp.
+// exp (within 2 ulp of exp), tanh from exp.
 //
 // TPC_VECTOR_CLONES on a kernel's inner function compiles it for AVX-512,
 // for AVX2 with FMA and for the baseline x86-64, and the loader picks the
@@ -51,7 +51,11 @@ inline float exp_approx(float x) {
   float xc = x < kLo ? kLo : x;
   xc = xc > kHi ? kHi : xc;
   xc = xc == xc ? xc : 0.0f; // keeps the integer conversion defined
-  float n = std::floor(xc * kLog2e + 0.5f);
+  // n = the integer nearest x log2(e): adding and subtracting 1.5 * 2^23
+  // rounds a float of magnitude below 2^22 to an integer in any vector
+  // width, where floorf is a call.
+  constexpr float kRound = 12582912.0f;
+  float n = (xc * kLog2e + kRound) - kRound;
   float r = xc - n * kLn2Hi - n * kLn2Lo;
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
