@@ -2,15 +2,18 @@
 
 #include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/VecMath.h"
 #ifdef TPC_HAVE_DNNL
 #include "runtime/backends/cpu/kernels/DnnlMatmul.h"
 #endif
 #include "runtime/util/Float16.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <type_traits>
@@ -79,6 +82,13 @@ struct F16Storage {
 template <class S> constexpr bool kIsF32 = std::is_same_v<S, F32Storage>;
 template <class S> constexpr bool kIsBF16 = std::is_same_v<S, BF16Storage>;
 
+/// An fp32 buffer of a widened view. Unlike a std::vector it does not
+/// zero what it grows into: every view writes all of its elements first.
+struct WideBuffer {
+  std::unique_ptr<float[]> data;
+  size_t capacity = 0;
+};
+
 /// The fp32 buffers of the widened views below, kept for the next call: a
 /// training step widens the same large tensors (the logits) every time, and
 /// a fresh allocation of that size costs its page faults again on every
@@ -86,36 +96,85 @@ template <class S> constexpr bool kIsBF16 = std::is_same_v<S, BF16Storage>;
 /// the smallest free buffer that holds it and gives it back when it ends.
 class WidePool {
 public:
-  std::vector<float> take(size_t n) {
+  WideBuffer take(size_t n) {
     size_t best = free_.size();
     for (size_t i = 0; i < free_.size(); ++i)
-      if (free_[i].capacity() >= n &&
-          (best == free_.size() ||
-           free_[i].capacity() < free_[best].capacity()))
+      if (free_[i].capacity >= n &&
+          (best == free_.size() || free_[i].capacity < free_[best].capacity))
         best = i;
-    std::vector<float> v;
-    if (best == free_.size() && !free_.empty())
-      best = free_.size() - 1; // none is large enough: grow the newest
+    WideBuffer b;
     if (best < free_.size()) {
-      v = std::move(free_[best]);
+      b = std::move(free_[best]);
       free_.erase(free_.begin() + std::ptrdiff_t(best));
+    } else if (!free_.empty()) {
+      free_.pop_back(); // none is large enough: replace the newest
     }
-    v.resize(n);
-    return v;
+    if (b.capacity < n) {
+      b.data.reset(new float[n]);
+      b.capacity = n;
+    }
+    return b;
   }
-  void give(std::vector<float> v) {
+  void give(WideBuffer b) {
     if (free_.size() < kMaxFree)
-      free_.push_back(std::move(v));
+      free_.push_back(std::move(b));
   }
 
 private:
   static constexpr size_t kMaxFree = 16;
-  std::vector<std::vector<float>> free_;
+  std::vector<WideBuffer> free_;
 };
 
 WidePool &wide_pool() {
   thread_local WidePool pool;
   return pool;
+}
+
+/// Elements per parallel task of the conversions.
+constexpr size_t kConvertChunk = 65536;
+
+TPC_VECTOR_CLONES
+void widen_bf16_chunk(float *dst, const uint16_t *src, size_t n) {
+#pragma omp simd
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = bf16_to_f32(src[i]);
+}
+
+TPC_VECTOR_CLONES
+void narrow_bf16_chunk(uint16_t *dst, const float *src, size_t n) {
+#pragma omp simd
+  for (size_t i = 0; i < n; ++i)
+    dst[i] = f32_to_bf16(src[i]);
+}
+
+/// dst (fp32) = src (storage type S), n elements.
+template <class S> void widen(float *dst, const void *p, size_t n) {
+  const auto *src = static_cast<const typename S::type *>(p);
+  size_t chunks = (n + kConvertChunk - 1) / kConvertChunk;
+#pragma omp parallel for if (chunks > 1)
+  for (size_t c = 0; c < chunks; ++c) {
+    size_t i = c * kConvertChunk, k = std::min(kConvertChunk, n - i);
+    if constexpr (kIsBF16<S>)
+      widen_bf16_chunk(dst + i, src + i, k);
+    else
+      for (size_t j = i; j < i + k; ++j)
+        dst[j] = S::load(src[j]);
+  }
+}
+
+/// dst (storage type S) = src (fp32) rounded, n elements.
+template <class S> void narrow(void *p, const float *src, size_t n) {
+  auto *dst = static_cast<typename S::type *>(p);
+  size_t chunks = (n + kConvertChunk - 1) / kConvertChunk;
+#pragma omp parallel for if (chunks > 1)
+  for (size_t c = 0; c < chunks; ++c) {
+    size_t i = c * kConvertChunk, k = std::min(kConvertChunk, n - i);
+    if constexpr (kIsBF16<S>)
+      narrow_bf16_chunk(dst + i, src + i, k);
+    else
+      for (size_t j = i; j < i + k; ++j)
+        dst[j] = S::store(src[j]);
+  }
 }
 
 /// An fp32 view of n elements of storage type S: the tensor itself for
@@ -127,12 +186,8 @@ public:
       ptr_ = static_cast<const float *>(p);
     } else if (p) {
       buf_ = wide_pool().take(n);
-      const auto *src = static_cast<const typename S::type *>(p);
-      float *buf = buf_.data();
-#pragma omp parallel for if (n > 65536)
-      for (size_t i = 0; i < n; ++i)
-        buf[i] = S::load(src[i]);
-      ptr_ = buf;
+      widen<S>(buf_.data.get(), p, n);
+      ptr_ = buf_.data.get();
     }
   }
   ~In() {
@@ -145,7 +200,7 @@ public:
 
 private:
   const float *ptr_ = nullptr;
-  std::vector<float> buf_;
+  WideBuffer buf_;
 };
 
 /// A writable fp32 view of n elements of storage type S, rounded back into
@@ -158,11 +213,11 @@ public:
       ptr_ = static_cast<float *>(p);
     } else if (p) {
       buf_ = wide_pool().take(n);
-      float *buf = buf_.data();
-      const auto *src = static_cast<const typename S::type *>(p);
-#pragma omp parallel for if (n > 65536)
-      for (size_t i = 0; i < n; ++i)
-        buf[i] = accumulates ? S::load(src[i]) : 0.0f;
+      float *buf = buf_.data.get();
+      if (accumulates)
+        widen<S>(buf, p, n);
+      else
+        std::memset(buf, 0, n * sizeof(float));
       ptr_ = buf;
     }
   }
@@ -170,11 +225,7 @@ public:
     if constexpr (!kIsF32<S>) {
       if (!dst_)
         return;
-      auto *dst = static_cast<typename S::type *>(dst_);
-      const float *buf = buf_.data();
-#pragma omp parallel for if (n_ > 65536)
-      for (size_t i = 0; i < n_; ++i)
-        dst[i] = S::store(buf[i]);
+      narrow<S>(dst_, buf_.data.get(), n_);
       wide_pool().give(std::move(buf_));
     }
   }
@@ -186,18 +237,11 @@ private:
   void *dst_;
   size_t n_;
   float *ptr_ = nullptr;
-  std::vector<float> buf_;
+  WideBuffer buf_;
 };
 
 size_t sz(int64_t a) { return size_t(a); }
 
-/// dst[i] = round(src[i]) for a 16-bit storage type.
-void store_all(uint16_t *dst, const float *src, size_t n,
-               uint16_t (*round)(float)) {
-#pragma omp parallel for if (n > 65536)
-  for (size_t i = 0; i < n; ++i)
-    dst[i] = round(src[i]);
-}
 
 template <class S> class CpuKernels final : public Kernels {
 public:
@@ -343,10 +387,10 @@ public:
       std::memcpy(out, src, n * sizeof(float));
       return;
     case ElementType::BF16:
-      store_all(static_cast<uint16_t *>(out), src, n, f32_to_bf16);
+      narrow<BF16Storage>(out, src, n);
       return;
     case ElementType::F16:
-      store_all(static_cast<uint16_t *>(out), src, n, f32_to_f16);
+      narrow<F16Storage>(out, src, n);
       return;
     case ElementType::I32:
       break;

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace tpc::cpu {
 
@@ -69,11 +70,26 @@ void sgd_update(float *param, const float *grad, float *momentum_buf, size_t n,
   }
 }
 
-double sum_of_squares(const float *x, size_t n) {
+TPC_VECTOR_CLONES
+static double sum_of_squares_chunk(const float *x, size_t n) {
   double acc = 0.0;
-#pragma omp parallel for reduction(+ : acc) schedule(static)
+#pragma omp simd reduction(+ : acc)
   for (size_t i = 0; i < n; ++i)
     acc += double(x[i]) * x[i];
+  return acc;
+}
+
+double sum_of_squares(const float *x, size_t n) {
+  // Partial sums per chunk, added in chunk order: the result does not
+  // depend on the thread count.
+  size_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<double> partial(chunks);
+  in_chunks(n, [&](size_t i, size_t k) {
+    partial[i / kChunk] = sum_of_squares_chunk(x + i, k);
+  });
+  double acc = 0.0;
+  for (double p : partial)
+    acc += p;
   return acc;
 }
 
