@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -40,6 +41,20 @@ double probe_peak_flops(Backend &backend, ElementType dtype, int n) {
 }
 
 double peak_rss_mib() {
+  // VmHWM, the high-water mark of this address space. getrusage's
+  // ru_maxrss would do on a process of its own, but Linux carries it over
+  // an exec: started by a large parent (a Python harness with PyTorch
+  // loaded), tpc-run would report the parent's resident set at fork.
+  if (std::FILE *f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    double kib = -1.0;
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1)
+        break;
+    std::fclose(f);
+    if (kib >= 0.0)
+      return kib / 1024.0;
+  }
   struct rusage u;
   if (getrusage(RUSAGE_SELF, &u) != 0)
     return 0.0;

@@ -31,8 +31,9 @@ double probe_peak_flops(Backend &backend, ElementType dtype = ElementType::F32,
 double model_flops_utilization(double flops_per_token, double tokens,
                                double seconds, double peak, int ranks);
 
-/// This process's peak resident memory so far, in MiB (the kernel's
-/// high-water mark of its resident set).
+/// This process's peak resident memory so far, in MiB: the kernel's
+/// high-water mark of its address space's resident set, not counting the
+/// parent that started it.
 double peak_rss_mib();
 
 /// "1h02m", "3m05s" or "12s".
