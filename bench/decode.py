@@ -114,6 +114,9 @@ def main(argv):
     if hasattr(os, 'geteuid') and os.geteuid() == 0:
         env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
         env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+    # Open MPI's session files in a directory of this run's: jobs of other
+    # runs (tests side by side) sharing one would remove it under each other.
+    env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
     gen = ['generate', '--load', path('init.safetensors'), '--prompt-ids', ids, '--tokens',
            str(tokens), '--temperature', '0']
 

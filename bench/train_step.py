@@ -240,6 +240,9 @@ def main(argv):
     if hasattr(os, 'geteuid') and os.geteuid() == 0:
         env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
         env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+    # Open MPI's session files in a directory of this run's: jobs of other
+    # runs (tests side by side) sharing one would remove it under each other.
+    env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
     flops_per_token, peak = run_tpc(tools, path, threads, train, mpirun, env, '', log)
     if bf16:
         run([tools['tpc-run'], path('fp32-tp1.tpc'), '--threads', str(threads)] + train +

@@ -82,7 +82,10 @@ if shutil.which("mpirun"):
         config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     # More ranks than cores: --oversubscribe also makes idle ranks yield.
-    config.substitutions.append(("%mpirun", "mpirun --oversubscribe"))
+    # Each job gets a session directory of its own (see the script).
+    config.substitutions.append(
+        ("%mpirun", os.path.join(config.tpc_src_root, "test", "e2e",
+                                 "mpirun-isolated.sh")))
 
 # Debian's python3-torch is importable by /usr/bin/python3 only: the PyTorch
 # reference GPT-2 of bench/ and the tests that compare tpc with it.
