@@ -80,6 +80,15 @@ public:
                                   const void *dout, const void *inp,
                                   const void *weight, const float *mean,
                                   const float *rstd, int N, int C) const = 0;
+  /// RMSNorm: out (N,C) = inp * rstd * weight, rstd (N) = 1/sqrt(mean(inp^2)
+  /// + eps) in fp32, saved for the backward call; weight (C) of the storage
+  /// type, as layernorm's.
+  virtual void rmsnorm_forward(void *out, float *rstd, const void *inp,
+                               const void *weight, int N, int C,
+                               float eps) const = 0;
+  virtual void rmsnorm_backward(void *dinp, void *dweight, const void *dout,
+                                const void *inp, const void *weight,
+                                const float *rstd, int N, int C) const = 0;
 
   /// transposed: weight (OC,C) instead of (C,OC).
   virtual void matmul_forward(void *out, const void *inp, const void *weight,

@@ -202,6 +202,19 @@ Ref layernorm_ref(const Ref &x, const Ref &w, const Ref &b, int N, int C) {
   return out;
 }
 
+Ref rmsnorm_ref(const Ref &x, const Ref &w, int N, int C, double eps) {
+  Ref out(x.size());
+  for (int n = 0; n < N; ++n) {
+    double ss = 0;
+    for (int c = 0; c < C; ++c)
+      ss += x[n * C + c] * x[n * C + c];
+    double rstd = 1.0 / std::sqrt(ss / C + eps);
+    for (int c = 0; c < C; ++c)
+      out[n * C + c] = x[n * C + c] * rstd * w[c];
+  }
+  return out;
+}
+
 Ref gelu_ref(const Ref &x) {
   Ref out(x.size());
   for (size_t i = 0; i < x.size(); ++i)
@@ -393,6 +406,44 @@ TEST_P(Conformance, LayerNorm) {
       numeric_grad(
           rb, rd, [&](const Ref &v) { return layernorm_ref(rx, rw, v, N, C); }),
       "layernorm_backward dbias", 4.0);
+}
+
+TEST_P(Conformance, RmsNorm) {
+  const int N = 7, C = 13;
+  const float eps = 1e-6f;
+  auto x = values(N * C, 80, 2.0f), w = values(C, 81), d = values(N * C, 82);
+  void *X = tensor(x), *W = tensor(w), *D = tensor(d);
+  void *out = tensor(std::vector<float>(N * C, 0.0f));
+  float *rstd = floats(std::vector<float>(N));
+  k_->rmsnorm_forward(out, rstd, X, W, N, C, eps);
+  Ref rx = wide(x), rw = wide(w), rd = wide(d);
+  expect_near(read(out, N * C), rmsnorm_ref(rx, rw, N, C, eps),
+              "rmsnorm_forward");
+  Ref want_rstd(N);
+  for (int n = 0; n < N; ++n) {
+    double ss = 0;
+    for (int c = 0; c < C; ++c)
+      ss += rx[n * C + c] * rx[n * C + c];
+    want_rstd[n] = 1.0 / std::sqrt(ss / C + eps);
+  }
+  // Statistics are fp32 whatever the storage type.
+  std::vector<float> got_rstd = read_floats(rstd, N);
+  for (int n = 0; n < N; ++n)
+    EXPECT_NEAR(got_rstd[n], want_rstd[n], 1e-5 * want_rstd[n]);
+
+  void *dx = tensor(std::vector<float>(N * C, 0.0f));
+  void *dw = tensor(std::vector<float>(C, 0.0f));
+  k_->rmsnorm_backward(dx, dw, D, X, W, rstd, N, C);
+  expect_near(
+      read(dx, N * C),
+      numeric_grad(rx, rd,
+                   [&](const Ref &v) { return rmsnorm_ref(v, rw, N, C, eps); }),
+      "rmsnorm_backward dinp");
+  expect_near(
+      read(dw, C),
+      numeric_grad(rw, rd,
+                   [&](const Ref &v) { return rmsnorm_ref(rx, v, N, C, eps); }),
+      "rmsnorm_backward dweight", 4.0);
 }
 
 TEST_P(Conformance, Embeddings) {

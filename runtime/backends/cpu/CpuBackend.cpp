@@ -327,6 +327,20 @@ public:
     Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true), db(dbias, C, true);
     cpu::layernorm_backward(dx, dw, db, d, x, w, mean, rstd, N, C);
   }
+  void rmsnorm_forward(void *out, float *rstd, const void *inp,
+                       const void *weight, int N, int C,
+                       float eps) const override {
+    In<S> x(inp, sz(N) * C), w(weight, C);
+    Out<S> o(out, sz(N) * C, false);
+    cpu::rmsnorm_forward(o, rstd, x, w, N, C, eps);
+  }
+  void rmsnorm_backward(void *dinp, void *dweight, const void *dout,
+                        const void *inp, const void *weight, const float *rstd,
+                        int N, int C) const override {
+    In<S> d(dout, sz(N) * C), x(inp, sz(N) * C), w(weight, C);
+    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true);
+    cpu::rmsnorm_backward(dx, dw, d, x, w, rstd, N, C);
+  }
 
   void matmul_forward(void *out, const void *inp, const void *weight,
                       const void *bias, int N, int C, int OC,

@@ -60,6 +60,15 @@ void layernorm_backward(float *dinp, float *dweight, float *dbias,
                         const float *weight, const float *mean,
                         const float *rstd, int N, int C);
 
+// RMSNorm (Llama): out (N,C) = inp * rstd * weight with rstd[n] =
+// 1/sqrt(mean over c of inp^2 + eps), in fp32; weight (C). Saves rstd (N)
+// for backward.
+void rmsnorm_forward(float *out, float *rstd, const float *inp,
+                     const float *weight, int N, int C, float eps);
+void rmsnorm_backward(float *dinp, float *dweight, const float *dout,
+                      const float *inp, const float *weight, const float *rstd,
+                      int N, int C);
+
 //===----------------------------------------------------------------------===//
 // Matmul (Matmul.cpp)
 //===----------------------------------------------------------------------===//
