@@ -102,6 +102,13 @@ public:
   virtual void gelu_forward(void *out, const void *inp, size_t n) const = 0;
   virtual void gelu_backward(void *dinp, const void *inp, const void *dout,
                              size_t n) const = 0;
+  /// out (n) = silu(gate) * up; backward: dgate += dout * up * silu'(gate),
+  /// dup += dout * silu(gate).
+  virtual void swiglu_forward(void *out, const void *gate, const void *up,
+                              size_t n) const = 0;
+  virtual void swiglu_backward(void *dgate, void *dup, const void *dout,
+                               const void *gate, const void *up,
+                               size_t n) const = 0;
   virtual void residual_forward(void *out, const void *a, const void *b,
                                 size_t n) const = 0;
   /// out (n elements of `to`, a floating-point type) = inp, rounded to the

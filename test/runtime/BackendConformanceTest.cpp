@@ -215,6 +215,13 @@ Ref rmsnorm_ref(const Ref &x, const Ref &w, int N, int C, double eps) {
   return out;
 }
 
+Ref swiglu_ref(const Ref &gate, const Ref &up) {
+  Ref out(gate.size());
+  for (size_t i = 0; i < gate.size(); ++i)
+    out[i] = gate[i] / (1 + std::exp(-gate[i])) * up[i];
+  return out;
+}
+
 Ref gelu_ref(const Ref &x) {
   Ref out(x.size());
   for (size_t i = 0; i < x.size(); ++i)
@@ -444,6 +451,27 @@ TEST_P(Conformance, RmsNorm) {
       numeric_grad(rw, rd,
                    [&](const Ref &v) { return rmsnorm_ref(rx, v, N, C, eps); }),
       "rmsnorm_backward dweight", 4.0);
+}
+
+TEST_P(Conformance, SwiGlu) {
+  const size_t n = 1001;
+  auto g = values(n, 83, 3.0f), u = values(n, 84), d = values(n, 85);
+  void *G = tensor(g), *U = tensor(u), *D = tensor(d);
+  void *out = tensor(std::vector<float>(n, 0.0f));
+  Ref rg = wide(g), ru = wide(u), rd = wide(d);
+  k_->swiglu_forward(out, G, U, n);
+  expect_near(read(out, n), swiglu_ref(rg, ru), "swiglu_forward");
+  void *dg = tensor(std::vector<float>(n, 0.0f));
+  void *du = tensor(std::vector<float>(n, 0.0f));
+  k_->swiglu_backward(dg, du, D, G, U, n);
+  Ref wdg(n), wdu(n);
+  for (size_t i = 0; i < n; ++i) {
+    double sg = 1 / (1 + std::exp(-rg[i]));
+    wdg[i] = rd[i] * ru[i] * sg * (1 + rg[i] * (1 - sg));
+    wdu[i] = rd[i] * rg[i] * sg;
+  }
+  expect_near(read(dg, n), wdg, "swiglu_backward dgate");
+  expect_near(read(du, n), wdu, "swiglu_backward dup");
 }
 
 TEST_P(Conformance, Embeddings) {

@@ -386,6 +386,19 @@ public:
     Out<S> dx(dinp, n, true);
     cpu::gelu_backward(dx, x, d, n);
   }
+  void swiglu_forward(void *out, const void *gate, const void *up,
+                      size_t n) const override {
+    In<S> g(gate, n), u(up, n);
+    Out<S> o(out, n, false);
+    cpu::swiglu_forward(o, g, u, n);
+  }
+  void swiglu_backward(void *dgate, void *dup, const void *dout,
+                       const void *gate, const void *up,
+                       size_t n) const override {
+    In<S> d(dout, n), g(gate, n), u(up, n);
+    Out<S> dg(dgate, n, true), du(dup, n, true);
+    cpu::swiglu_backward(dg, du, d, g, u, n);
+  }
   void residual_forward(void *out, const void *a, const void *b,
                         size_t n) const override {
     In<S> a_(a, n), b_(b, n);

@@ -106,6 +106,13 @@ void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
 void gelu_forward(float *out, const float *inp, size_t n);
 void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n);
 
+// SwiGLU (Llama's MLP): out (n) = silu(gate) * up, silu(x) = x * sigmoid(x).
+// Finite for any finite input: the sigmoid never forms e^|x|.
+void swiglu_forward(float *out, const float *gate, const float *up, size_t n);
+// dgate += dout * up * silu'(gate); dup += dout * silu(gate).
+void swiglu_backward(float *dgate, float *dup, const float *dout,
+                     const float *gate, const float *up, size_t n);
+
 //===----------------------------------------------------------------------===//
 // Elementwise (Elementwise.cpp)
 //===----------------------------------------------------------------------===//
