@@ -150,6 +150,24 @@ public:
   virtual void decode_cross_attention_forward(
       void *out, void *kcache, void *vcache, const void *q, const void *kv,
       const int *pos, int capacity, const AttentionConfig &cfg) const = 0;
+  /// Grouped-query attention with optional RoPE (cfg.KVH, cfg.rope): q
+  /// (B,T,C), k, v (B,T,cfg.C_kv()); out (B,T,C); att (B,NH,T,T) as
+  /// attention_forward's.
+  virtual void gqa_attention_forward(void *out, float *att, const void *q,
+                                     const void *k, const void *v,
+                                     const AttentionConfig &cfg) const = 0;
+  virtual void gqa_attention_backward(void *dq, void *dk, void *dv,
+                                      const void *dout, const void *q,
+                                      const void *k, const void *v,
+                                      const float *att,
+                                      const AttentionConfig &cfg) const = 0;
+  /// q (B,1,C), k, v (B,1,C_kv) of position *pos (a device i32); kcache,
+  /// vcache (B,capacity,C_kv) hold the rotated keys and the values.
+  virtual void
+  decode_gqa_attention_forward(void *out, void *kcache, void *vcache,
+                               const void *q, const void *k, const void *v,
+                               const int *pos, int capacity,
+                               const AttentionConfig &cfg) const = 0;
 
   //===--------------------------------------------------------------------===//
   // Losses. totals is a device float[2] that gets += {loss sum, target

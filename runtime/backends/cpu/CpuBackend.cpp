@@ -519,6 +519,38 @@ public:
         o(out, sz(cfg.B) * cfg.C(), false);
     cpu::decode_cross_attention_forward(o, k, v, q_, kv_, *pos, capacity, cfg);
   }
+  void gqa_attention_forward(void *out, float *att, const void *q,
+                             const void *k, const void *v,
+                             const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> q_(q, rows * cfg.C()), k_(k, rows * cfg.C_kv()),
+        v_(v, rows * cfg.C_kv());
+    Out<S> o(out, rows * cfg.C(), false);
+    cpu::gqa_attention_forward(o, att, q_, k_, v_, cfg);
+  }
+  void gqa_attention_backward(void *dq, void *dk, void *dv, const void *dout,
+                              const void *q, const void *k, const void *v,
+                              const float *att,
+                              const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
+        k_(k, rows * cfg.C_kv()), v_(v, rows * cfg.C_kv());
+    Out<S> dq_(dq, rows * cfg.C(), true), dk_(dk, rows * cfg.C_kv(), true),
+        dv_(dv, rows * cfg.C_kv(), true);
+    cpu::gqa_attention_backward(dq_, dk_, dv_, d, q_, k_, v_, att, cfg);
+  }
+  void decode_gqa_attention_forward(void *out, void *kcache, void *vcache,
+                                    const void *q, const void *k, const void *v,
+                                    const int *pos, int capacity,
+                                    const AttentionConfig &cfg) const override {
+    size_t cache = sz(cfg.B) * capacity * cfg.C_kv();
+    In<S> q_(q, sz(cfg.B) * cfg.C()), k_(k, sz(cfg.B) * cfg.C_kv()),
+        v_(v, sz(cfg.B) * cfg.C_kv());
+    Out<S> kc(kcache, cache, true), vc(vcache, cache, true),
+        o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_gqa_attention_forward(o, kc, vc, q_, k_, v_, *pos, capacity,
+                                      cfg);
+  }
 
   void crossentropy_forward(float *losses, float *totals, const void *logits,
                             const int *targets, int N, int V, int Vp,
