@@ -28,6 +28,7 @@
   bigram OUT V ROW:TARGET:LOSS ...    a bigram checkpoint ("table" [V,V]) whose row ROW gives
                                       TARGET the cross-entropy LOSS (the other rows are zero)
   ids-tokens IDS OUT                  a token file of the ids on the first line of IDS
+  same-ids REF.json IDS               the first line of IDS holds REF.json's "ids"
                                       (the output of tpc-run generate --prompt-ids)
   greedy LOGITS.f32 V PROMPT IDS      every id IDS generated after a PROMPT-token prompt
                                       is an argmax (within 1e-5) of the logits [T,V] of
@@ -286,6 +287,11 @@ def main(argv):
             f.write(struct.pack('<%df' % (v * v), *table))
     elif cmd == 'ids-tokens':
         write_tokens(argv[2], ids_of(argv[1]))
+    elif cmd == 'same-ids':
+        want = json.load(open(argv[1]))['ids']
+        got = ids_of(argv[2])
+        if want != got:
+            sys.exit('%s: ids %s, but %s has %s' % (argv[2], got, argv[1], want))
     elif cmd == 'greedy':
         data = open(argv[1], 'rb').read()
         v, prompt, ids = int(argv[2]), int(argv[3]), ids_of(argv[4])
