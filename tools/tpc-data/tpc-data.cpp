@@ -89,8 +89,8 @@ int run_encode(const EncodeOptions &opt) {
         std::to_string(total - 1) + " tokens");
 
   // Train is the text's beginning, val its end.
-  std::vector<uint16_t> train(ids.begin(), ids.end() - val);
-  std::vector<uint16_t> valid(ids.end() - val, ids.end());
+  std::vector<uint32_t> train(ids.begin(), ids.end() - val);
+  std::vector<uint32_t> valid(ids.end() - val, ids.end());
   const std::string train_path = opt.prefix + "_train.bin";
   const std::string val_path = opt.prefix + "_val.bin";
   write_token_file(train_path, train);
@@ -118,8 +118,17 @@ int run_decode(const std::string &vocab_dir, const std::string &path,
                              " reaches past the end of its " +
                              std::to_string(file.num_tokens()) + " tokens");
   Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(vocab_dir);
-  std::vector<uint16_t> tokens(n);
+  std::vector<uint32_t> tokens(n);
   file.read(start, n, tokens.data());
+  // Checked here, before an id past INT_MAX could wrap to a negative int.
+  const uint32_t vocab = uint32_t(tokenizer.vocab_size());
+  for (uint64_t i = 0; i < n; ++i)
+    if (tokens[i] >= vocab)
+      throw std::runtime_error(
+          path + ": token " + std::to_string(tokens[i]) + " at position " +
+          std::to_string(start + i) + " is outside the vocabulary of " +
+          std::to_string(vocab) + " tokens in " + vocab_dir +
+          "; decode with the vocabulary the file was encoded with");
   std::string text =
       tokenizer.decode(std::vector<int>(tokens.begin(), tokens.end()));
   std::fwrite(text.data(), 1, text.size(), stdout);
