@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Helpers of the end-to-end tests (standard library only).
 
-  tokens OUT COUNT VOCAB [--seed S] [--magic M] [--truncate]  write an llm.c token file
+  tokens OUT COUNT VOCAB [--seed S] [--magic M] [--version V] [--truncate]
+                                      write an llm.c token file (version 2: uint32 tokens)
   same-loss RTOL A.json B.json ...    every file's "loss" equals the first's within RTOL
   loss-near VALUE TOL A.json          |loss - VALUE| <= TOL (VALUE may be ln:V)
   same-f32 ATOL A.f32 B.f32           raw float32 files agree elementwise within ATOL
@@ -129,10 +130,11 @@ def main(argv):
         out, count, vocab = argv[1], int(argv[2]), int(argv[3])
         seed = int(argv[argv.index('--seed') + 1]) if '--seed' in argv else 1
         magic = int(argv[argv.index('--magic') + 1]) if '--magic' in argv else 20240520
+        version = int(argv[argv.index('--version') + 1]) if '--version' in argv else 1
         rng = random.Random(seed)
         tokens = [rng.randrange(vocab) for _ in range(count)]
-        data = struct.pack('<256i', *([magic, 1, count] + [0] * 253))
-        data += struct.pack('<%dH' % count, *tokens)
+        data = struct.pack('<256i', *([magic, version, count] + [0] * 253))
+        data += struct.pack('<%d%s' % (count, 'I' if version == 2 else 'H'), *tokens)
         if '--truncate' in argv:
             data = data[:len(data) - count]
         with open(out, 'wb') as f:
