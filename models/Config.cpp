@@ -82,6 +82,15 @@ llvm::Error checkProbability(llvm::StringRef flag, double p) {
                number(p));
 }
 
+llvm::Error checkHeads(int64_t hidden, int64_t heads) {
+  if (hidden % heads == 0)
+    return llvm::Error::success();
+  return error("--hidden " + llvm::Twine(hidden) +
+               " is not a multiple of --heads " + llvm::Twine(heads) +
+               "; every head needs hidden/heads features: choose a head "
+               "count that divides the hidden size");
+}
+
 llvm::Error checkInput(const InputShape &input) {
   if (input.batch != kOpen && input.batch < 1)
     return error("--batch must be >= 1, got " + llvm::Twine(input.batch) +
@@ -158,11 +167,8 @@ llvm::Error tpc::models::validate(const GPT2Config &c) {
     return e;
   if (llvm::Error e = checkPositive("seq", c.positions))
     return e;
-  if (c.hidden % c.heads != 0)
-    return error("--hidden " + llvm::Twine(c.hidden) +
-                 " is not a multiple of --heads " + llvm::Twine(c.heads) +
-                 "; every head needs hidden/heads features: choose a head "
-                 "count that divides the hidden size");
+  if (llvm::Error e = checkHeads(c.hidden, c.heads))
+    return e;
   if (llvm::Error e = checkProbability("embd-pdrop", c.embdPdrop))
     return e;
   if (llvm::Error e = checkProbability("resid-pdrop", c.residPdrop))
@@ -210,11 +216,8 @@ llvm::Error tpc::models::validate(const LlamaConfig &c) {
         {"seq", c.positions}})
     if (llvm::Error e = checkPositive(flag, value))
       return e;
-  if (c.hidden % c.heads != 0)
-    return error("--hidden " + llvm::Twine(c.hidden) +
-                 " is not a multiple of --heads " + llvm::Twine(c.heads) +
-                 "; every head needs hidden/heads features: choose a head "
-                 "count that divides the hidden size");
+  if (llvm::Error e = checkHeads(c.hidden, c.heads))
+    return e;
   if (c.heads % c.kvHeads != 0)
     return error("--heads " + llvm::Twine(c.heads) +
                  " is not a multiple of --kv-heads " + llvm::Twine(c.kvHeads) +

@@ -123,6 +123,22 @@ FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
   return hidden;
 }
 
+LogicalResult checkRmsNormWeight(const OpDiag &loc, RankedTensorType input,
+                                 RankedTensorType weight) {
+  if (failed(expectRank(loc, "weight", weight, 1)))
+    return failure();
+  if (!sameExtent(weight.getDimSize(0), input.getShape().back()))
+    return fail(loc, "weight " + str(weight) +
+                         " does not match the last dimension of " + str(input));
+  if (weight.getElementType() != input.getElementType() &&
+      !weight.getElementType().isF32())
+    return fail(loc, "weight of element type " + str(weight.getElementType()) +
+                         " cannot normalize an input of " +
+                         str(input.getElementType()) +
+                         "; use the input's element type or f32");
+  return success();
+}
+
 LogicalResult checkRope(Operation *op, double theta, int64_t dims, Value q,
                         int64_t heads) {
   if (!(theta >= 0.0) || !std::isfinite(theta))

@@ -107,6 +107,12 @@ mlir::FailureOr<int64_t>
 groupedAttentionFeatures(const OpDiag &loc, mlir::Value q, mlir::Value k,
                          mlir::Value v, int64_t heads, int64_t kvHeads);
 
+/// An RMS norm's `weight` against its `input` (rank >= 1): [H] of the
+/// input's last dimension, of the input's element type or f32.
+mlir::LogicalResult checkRmsNormWeight(const OpDiag &loc,
+                                       mlir::RankedTensorType input,
+                                       mlir::RankedTensorType weight);
+
 /// The rotary attributes of the grouped attention ops: theta >= 0 (0: no
 /// rotation), rope_dims even, >= 0 and at most the head dimension.
 mlir::LogicalResult checkRope(mlir::Operation *op, double theta,

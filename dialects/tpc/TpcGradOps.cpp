@@ -193,17 +193,8 @@ LogicalResult RmsNormGradOp::inferReturnTypes(
   if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), input,
                            "rmsnorm")))
     return failure();
-  if (failed(expectRank(loc, "weight", weight, 1)))
+  if (failed(checkRmsNormWeight(loc, input, weight)))
     return failure();
-  if (!sameExtent(weight.getDimSize(0), input.getShape().back()))
-    return fail(loc, "weight " + str(weight) +
-                         " does not match the last dimension of " + str(input));
-  if (weight.getElementType() != input.getElementType() &&
-      !weight.getElementType().isF32())
-    return fail(loc, "weight of element type " + str(weight.getElementType()) +
-                         " cannot normalize an input of " +
-                         str(input.getElementType()) +
-                         "; use the input's element type or f32");
   types.append({input, weight});
   return success();
 }

@@ -39,6 +39,17 @@ template <typename T> void override(T &field, const std::optional<T> &flag) {
 }
 } // namespace
 
+/// The error for a --preset that `presets` does not name.
+template <typename PresetT>
+static llvm::Error unknownPreset(llvm::ArrayRef<PresetT> presets) {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(presets, os, [&](const PresetT &p) { os << p.name; });
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown preset '" + *preset +
+                                     "'; choose one of " + names);
+}
+
 static InputShape inputShape() {
   InputShape input;
   override(input.batch, batch);
@@ -51,15 +62,8 @@ static llvm::Expected<GPT2Config> transformerConfig() {
   GPT2Config config;
   if (preset) {
     const Preset *p = findPreset(*preset);
-    if (!p) {
-      std::string names;
-      llvm::raw_string_ostream os(names);
-      llvm::interleaveComma(gpt2Presets(), os,
-                            [&](const Preset &p) { os << p.name; });
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "unknown preset '" + *preset +
-                                         "'; choose one of " + names);
-    }
+    if (!p)
+      return unknownPreset(gpt2Presets());
     config = configOf(*p);
   }
   override(config.layers, layers);
@@ -81,15 +85,8 @@ static llvm::Expected<LlamaConfig> llamaConfig() {
   LlamaConfig config;
   if (preset) {
     const LlamaPreset *p = findLlamaPreset(*preset);
-    if (!p) {
-      std::string names;
-      llvm::raw_string_ostream os(names);
-      llvm::interleaveComma(llamaPresets(), os,
-                            [&](const LlamaPreset &p) { os << p.name; });
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "unknown preset '" + *preset +
-                                         "'; choose one of " + names);
-    }
+    if (!p)
+      return unknownPreset(llamaPresets());
     config = p->config;
   }
   override(config.layers, layers);
