@@ -356,8 +356,9 @@ def cmd_init(args):
     print('wrote %d tensors to %s' % (len(out), args.o))
 
 
-def cmd_eval(args):
-    model = GPT2(load_checkpoint(args.load), args.heads)
+def evaluate(model, args):
+    """Prints the token-weighted mean loss over --max-batches batches (all
+    of the file by default) as one JSON line."""
     batches = Batches(read_tokens(args.data), args.batch, args.seq)
     count = batches.per_epoch()
     if args.max_batches > 0:
@@ -372,8 +373,9 @@ def cmd_eval(args):
     print(json.dumps({'loss': total / tokens, 'tokens': tokens, 'batches': count}))
 
 
-def cmd_train(args):
-    model = GPT2(load_checkpoint(args.load), args.heads)
+def train_logged(model, args):
+    """Trains --steps steps, printing a progress line per step and writing
+    tpc-run train --log's JSON lines to --log."""
     batches = Batches(read_tokens(args.data), args.batch, args.seq)
     log = open(args.log, 'w') if args.log else None
 
@@ -388,8 +390,18 @@ def cmd_train(args):
     train(model, batches, args, on_step)
 
 
-def cmd_generate(args):
-    model = GPT2(load_checkpoint(args.load), args.heads)
+def cmd_eval(args):
+    evaluate(GPT2(load_checkpoint(args.load), args.heads), args)
+
+
+def cmd_train(args):
+    train_logged(GPT2(load_checkpoint(args.load), args.heads), args)
+
+
+def generate(model, args):
+    """Greedy decoding with the model's KV cache (model.decode(token, pos,
+    cache) -> logits); prints the ids and the decode steps/s as one JSON
+    line."""
     ids = [int(t) for t in args.prompt_ids.split(',')]
     cache = []
     steps = 0
@@ -408,6 +420,25 @@ def cmd_generate(args):
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
     print(json.dumps({'ids': ids, 'steps': steps, 'seconds': seconds,
                       'steps_per_s': steps / seconds, 'peak_rss_mib': rss}))
+
+
+def cmd_generate(args):
+    generate(GPT2(load_checkpoint(args.load), args.heads), args)
+
+
+def add_train_args(p):
+    """The flags of `train`, with tpc-run train's defaults."""
+    p.add_argument('--steps', type=int, required=True)
+    p.add_argument('--lr', type=float, default=3e-4)
+    p.add_argument('--min-lr', type=float, default=0.0)
+    p.add_argument('--warmup', type=int, default=0)
+    p.add_argument('--schedule', default='cosine', choices=['cosine', 'constant'])
+    p.add_argument('--weight-decay', type=float, default=0.1)
+    p.add_argument('--beta1', type=float, default=0.9)
+    p.add_argument('--beta2', type=float, default=0.95)
+    p.add_argument('--eps', type=float, default=1e-8)
+    p.add_argument('--clip', type=float, default=1.0)
+    p.add_argument('--log', default='')
 
 
 def main(argv):
@@ -440,17 +471,7 @@ def main(argv):
         if name == 'eval':
             p.add_argument('--max-batches', type=int, default=0)
         else:
-            p.add_argument('--steps', type=int, required=True)
-            p.add_argument('--lr', type=float, default=3e-4)
-            p.add_argument('--min-lr', type=float, default=0.0)
-            p.add_argument('--warmup', type=int, default=0)
-            p.add_argument('--schedule', default='cosine', choices=['cosine', 'constant'])
-            p.add_argument('--weight-decay', type=float, default=0.1)
-            p.add_argument('--beta1', type=float, default=0.9)
-            p.add_argument('--beta2', type=float, default=0.95)
-            p.add_argument('--eps', type=float, default=1e-8)
-            p.add_argument('--clip', type=float, default=1.0)
-            p.add_argument('--log', default='')
+            add_train_args(p)
     gen = sub.add_parser('generate', help='greedy decoding with a KV cache')
     gen.add_argument('--load', required=True)
     gen.add_argument('--heads', type=int, required=True)

@@ -248,8 +248,9 @@ void Analysis::findVocabulary() {
 }
 
 // Saved activations follow the runtime's kernels (runtime/backend): a
-// linear keeps its input, layernorm its input and per-row mean and 1/std,
-// gelu its input, attention its q|k|v and the attention probabilities
+// linear keeps its input, layernorm its input and per-row mean and 1/std
+// (rmsnorm its input and 1/rms), gelu its input, swiglu both inputs,
+// attention its q|k|v and the attention probabilities
 // [B, heads, T, T], dropout a one-byte mask, cross-entropy the logits and
 // targets (the vocab-parallel loss also its row max and sum of exponentials),
 // embedding the token ids. Parameters are not activations.
@@ -290,7 +291,24 @@ OpCost Analysis::costOf(Operation *op) {
         cost.flops =
             2 * (numElements(linear.getInput().getType()) / in) * in * out;
       })
+      .Case([&](RmsNormOp norm) {
+        save(norm.getInput());
+        save(norm.getWeight());
+        cost.bufferBytes = rows(norm.getInput()) * kStatBytes;
+      })
       .Case([&](GeluOp gelu) { save(gelu.getInput()); })
+      .Case([&](SwiGluOp swiglu) {
+        save(swiglu.getGate());
+        save(swiglu.getUp());
+      })
+      .Case([&](GroupedAttentionOp attention) {
+        save(attention.getQ());
+        save(attention.getK());
+        save(attention.getV());
+        RankedTensorType q = attention.getQ().getType();
+        attentionFlops(q, q.getDimSize(2), attention.getHeadParallel());
+        probabilities(q, attention.getHeads());
+      })
       .Case([&](SelfAttentionOp attention) {
         save(attention.getQkv());
         RankedTensorType qkv = attention.getQkv().getType();
@@ -370,7 +388,8 @@ void Analysis::findLayers() {
   SmallVector<int64_t> attentionsBefore(ops.size() + 1, 0);
   for (auto [i, op] : llvm::enumerate(ops))
     attentionsBefore[i + 1] =
-        attentionsBefore[i] + (isa<SelfAttentionOp>(op) ? 1 : 0);
+        attentionsBefore[i] +
+        (isa<SelfAttentionOp, GroupedAttentionOp>(op) ? 1 : 0);
 
   int64_t layer = -1, layerEnd = -1;
   SmallVector<std::pair<int64_t, int64_t>> spans;
@@ -788,7 +807,8 @@ legend
   optimizer-state sharding.
   Activations of one micro-batch: each distinct value that a backward op
   reads (linear: input; layernorm: input and fp32 mean and 1/std per row;
-  gelu: input; attention: q|k|v and the fp32 [B, heads, T, T] probabilities;
+  rmsnorm: input and fp32 1/rms per row; gelu: input; swiglu: gate and up;
+  attention: q|k|v and the fp32 [B, heads, T, T] probabilities;
   dropout: a 1-byte mask; loss: logits and targets, the vocab-parallel loss
   also fp32 row max and sum of exp; embedding: token ids). f's result is its
   input's buffer. Parameters are not activations. Where tpc-plan-memory

@@ -5,6 +5,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 
+#include <cmath>
+
 using namespace tpc::models;
 
 namespace {
@@ -29,6 +31,34 @@ const Preset kPresets[] = {
      3072, 32, 50257, 1024},
 };
 
+// Hugging Face's configurations of TinyLlama 1.1B (v1.0), Llama 2 7B and
+// Llama 3 8B.
+LlamaConfig llama(int64_t layers, int64_t hidden, int64_t heads,
+                  int64_t kvHeads, int64_t intermediate, int64_t vocab,
+                  int64_t positions, double ropeTheta) {
+  LlamaConfig c;
+  c.layers = layers;
+  c.hidden = hidden;
+  c.heads = heads;
+  c.kvHeads = kvHeads;
+  c.intermediate = intermediate;
+  c.vocab = vocab;
+  c.positions = positions;
+  c.ropeTheta = ropeTheta;
+  return c;
+}
+
+const LlamaPreset kLlamaPresets[] = {
+    {"tinyllama-1.1b",
+     "TinyLlama 1.1B: 22 layers, hidden 2048, 32 heads, 4 KV heads",
+     llama(22, 2048, 32, 4, 5632, 32000, 2048, 10000.0)},
+    {"llama-2-7b", "Llama 2 7B: 32 layers, hidden 4096, 32 heads",
+     llama(32, 4096, 32, 32, 11008, 32000, 4096, 10000.0)},
+    {"llama-3-8b",
+     "Llama 3 8B: 32 layers, hidden 4096, 32 heads, 8 KV heads, vocab 128256",
+     llama(32, 4096, 32, 8, 14336, 128256, 8192, 500000.0)},
+};
+
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -50,6 +80,15 @@ llvm::Error checkProbability(llvm::StringRef flag, double p) {
     return llvm::Error::success();
   return error("--" + flag + " must be a probability in [0, 1), got " +
                number(p));
+}
+
+llvm::Error checkHeads(int64_t hidden, int64_t heads) {
+  if (hidden % heads == 0)
+    return llvm::Error::success();
+  return error("--hidden " + llvm::Twine(hidden) +
+               " is not a multiple of --heads " + llvm::Twine(heads) +
+               "; every head needs hidden/heads features: choose a head "
+               "count that divides the hidden size");
 }
 
 llvm::Error checkInput(const InputShape &input) {
@@ -97,6 +136,16 @@ const Preset *tpc::models::findPreset(llvm::StringRef name) {
   return it == std::end(kPresets) ? nullptr : it;
 }
 
+llvm::ArrayRef<LlamaPreset> tpc::models::llamaPresets() {
+  return kLlamaPresets;
+}
+
+const LlamaPreset *tpc::models::findLlamaPreset(llvm::StringRef name) {
+  const LlamaPreset *it = llvm::find_if(
+      kLlamaPresets, [&](const LlamaPreset &p) { return p.name == name; });
+  return it == std::end(kLlamaPresets) ? nullptr : it;
+}
+
 GPT2Config tpc::models::configOf(const Preset &preset) {
   GPT2Config config;
   config.layers = preset.layers;
@@ -118,11 +167,8 @@ llvm::Error tpc::models::validate(const GPT2Config &c) {
     return e;
   if (llvm::Error e = checkPositive("seq", c.positions))
     return e;
-  if (c.hidden % c.heads != 0)
-    return error("--hidden " + llvm::Twine(c.hidden) +
-                 " is not a multiple of --heads " + llvm::Twine(c.heads) +
-                 "; every head needs hidden/heads features: choose a head "
-                 "count that divides the hidden size");
+  if (llvm::Error e = checkHeads(c.hidden, c.heads))
+    return e;
   if (llvm::Error e = checkProbability("embd-pdrop", c.embdPdrop))
     return e;
   if (llvm::Error e = checkProbability("resid-pdrop", c.residPdrop))
@@ -157,6 +203,56 @@ llvm::Error tpc::models::validate(const BigramConfig &c) {
   if (llvm::Error e = checkPositive("vocab", c.vocab))
     return e;
   return checkInput(c.input);
+}
+
+llvm::Error tpc::models::validate(const LlamaConfig &c) {
+  for (auto [flag, value] :
+       {std::pair<llvm::StringRef, int64_t>{"layers", c.layers},
+        {"hidden", c.hidden},
+        {"heads", c.heads},
+        {"kv-heads", c.kvHeads},
+        {"intermediate", c.intermediate},
+        {"vocab", c.vocab},
+        {"seq", c.positions}})
+    if (llvm::Error e = checkPositive(flag, value))
+      return e;
+  if (llvm::Error e = checkHeads(c.hidden, c.heads))
+    return e;
+  if (c.heads % c.kvHeads != 0)
+    return error("--heads " + llvm::Twine(c.heads) +
+                 " is not a multiple of --kv-heads " + llvm::Twine(c.kvHeads) +
+                 "; each key/value head serves a whole group of query heads");
+  if ((c.hidden / c.heads) % 2 != 0)
+    return error("the head dimension " + llvm::Twine(c.hidden / c.heads) +
+                 " (--hidden / --heads) is odd; rotary embeddings rotate "
+                 "pairs of dimensions: choose sizes with an even head "
+                 "dimension");
+  if (!(c.ropeTheta > 0.0) || !std::isfinite(c.ropeTheta))
+    return error("--rope-theta must be a finite number > 0, got " +
+                 number(c.ropeTheta));
+  if (!(c.normEps > 0.0) || !std::isfinite(c.normEps))
+    return error("--norm-eps must be a finite number > 0, got " +
+                 number(c.normEps));
+  if (llvm::Error e = checkInput(c.input))
+    return e;
+  if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
+    return error("--seq-len " + llvm::Twine(c.input.seqLen) +
+                 " exceeds the context length " + llvm::Twine(c.positions) +
+                 "; raise --seq or shorten --seq-len");
+  return llvm::Error::success();
+}
+
+std::string tpc::models::commandLine(const LlamaConfig &c) {
+  std::string s =
+      "tpc-model llama --layers " + std::to_string(c.layers) + " --hidden " +
+      std::to_string(c.hidden) + " --heads " + std::to_string(c.heads) +
+      " --kv-heads " + std::to_string(c.kvHeads) + " --intermediate " +
+      std::to_string(c.intermediate) + " --vocab " + std::to_string(c.vocab) +
+      " --seq " + std::to_string(c.positions) + " --rope-theta " +
+      number(c.ropeTheta) + " --norm-eps " + number(c.normEps);
+  if (c.tied)
+    s += " --tied";
+  return s + inputFlags(c.input);
 }
 
 std::string tpc::models::commandLine(const GPT2Config &c) {

@@ -65,6 +65,37 @@ struct StagFormerConfig {
   std::optional<int64_t> window;
 };
 
+/// A Llama decoder (Touvron et al. 2023; Hugging Face LlamaForCausalLM):
+/// RMSNorm before each sublayer and at the end, rotary positions, grouped-
+/// query attention, a SwiGLU MLP, no biases, an untied output layer unless
+/// `tied`. Parameter names and [out, in] weights are Hugging Face's. The
+/// defaults are TinyLlama 1.1B's.
+struct LlamaConfig {
+  int64_t layers = 22;
+  int64_t hidden = 2048;
+  int64_t heads = 32;
+  int64_t kvHeads = 4;
+  int64_t intermediate = 5632;
+  int64_t vocab = 32000;
+  /// The longest sequence (max_position_embeddings): sizes the KV caches.
+  int64_t positions = 2048;
+  double ropeTheta = 10000.0;
+  double normEps = 1e-5;
+  bool tied = false;
+  InputShape input;
+};
+
+/// A named Llama size.
+struct LlamaPreset {
+  llvm::StringRef name;
+  llvm::StringRef description;
+  LlamaConfig config;
+};
+
+llvm::ArrayRef<LlamaPreset> llamaPresets();
+/// The Llama preset called `name`, or nullptr.
+const LlamaPreset *findLlamaPreset(llvm::StringRef name);
+
 /// Logits are a row of a learned [V, V] table indexed by the current token.
 struct BigramConfig {
   int64_t vocab = 50257;
@@ -89,11 +120,13 @@ GPT2Config configOf(const Preset &preset);
 llvm::Error validate(const GPT2Config &config);
 llvm::Error validate(const StagFormerConfig &config);
 llvm::Error validate(const BigramConfig &config);
+llvm::Error validate(const LlamaConfig &config);
 
 /// The tpc-model command line that writes the same module.
 std::string commandLine(const GPT2Config &config);
 std::string commandLine(const StagFormerConfig &config);
 std::string commandLine(const BigramConfig &config);
+std::string commandLine(const LlamaConfig &config);
 
 /// Builders. The configuration must have passed validate(); the module
 /// holds the parameters at their global shapes and `func.func @forward(
@@ -104,6 +137,8 @@ mlir::OwningOpRef<mlir::ModuleOp>
 buildStagFormer(mlir::MLIRContext &context, const StagFormerConfig &config);
 mlir::OwningOpRef<mlir::ModuleOp> buildBigram(mlir::MLIRContext &context,
                                               const BigramConfig &config);
+mlir::OwningOpRef<mlir::ModuleOp> buildLlama(mlir::MLIRContext &context,
+                                             const LlamaConfig &config);
 
 /// Prints the parameter count of a module: the total with thousands
 /// separators, then one line per block (embeddings, layers grouped by stack

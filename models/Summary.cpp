@@ -89,6 +89,8 @@ Place placeOf(StringRef name) {
     h = 0;
   else if (parts.size() >= 4 && parts[0].starts_with("s") && parts[1] == "h")
     h = 1;
+  else if (parts.size() >= 4 && parts[0] == "model" && parts[1] == "layers")
+    h = 1; // Llama: model.layers.<i>.*
   int64_t layer;
   if (h == parts.size() || parts[h + 1].getAsInteger(10, layer))
     return {"", -1, component.str()};

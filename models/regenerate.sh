@@ -23,6 +23,7 @@ models=(
   "megatron-8.3b gpt2 --preset megatron-8.3b"
   "gpt2-tiny gpt2 --layers 2 --hidden 64 --heads 4 --vocab 512 --seq 64"
   "stagformer-tiny stagformer --stacks 2 --layers 2 --hidden 64 --heads 4 --vocab 512 --seq 64"
+  "llama-tiny llama --layers 2 --hidden 64 --heads 4 --kv-heads 2 --intermediate 176 --vocab 512 --seq 64"
   "bigram-tiny bigram --vocab 512"
 )
 

@@ -50,7 +50,9 @@ struct DecodePass : public tpc::impl::DecodeBase<DecodePass> {
 
   void runOnOperation() override;
   /// The number of positions the caches hold: the rows of the shortest
-  /// position table, else the sequence length `forward` was specialized to.
+  /// position table, else the module's context length (kContextAttrName,
+  /// for models with rotary positions), else the sequence length `forward`
+  /// was specialized to.
   FailureOr<int64_t> capacityOf(func::FuncOp forward,
                                 const llvm::SmallPtrSet<Operation *, 32> &ops);
 };
@@ -67,6 +69,14 @@ DecodePass::capacityOf(func::FuncOp forward,
     }
   if (capacity > 0)
     return capacity;
+  if (auto context = forward->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+          kContextAttrName)) {
+    if (context.getInt() < 1)
+      return forward.emitOpError("module attribute ")
+             << kContextAttrName << " = " << context.getInt()
+             << " must be >= 1; it is the longest sequence the model reads";
+    return context.getInt();
+  }
   auto tokens = cast<RankedTensorType>(forward.getArgumentTypes()[0]);
   int64_t seq = tokens.getRank() == 2 ? tokens.getDimSize(1) : 0;
   if (ShapedType::isDynamic(seq) || seq < 1)
@@ -117,16 +127,21 @@ void DecodePass::runOnOperation() {
       }
     // Bidirectional attention sees later positions, which decoding does not
     // have yet: such a model gets no decode_step.
-    if (auto self = dyn_cast<SelfAttentionOp>(op); self && !self.getCausal()) {
-      self.emitWarning("bidirectional self-attention cannot be decoded one "
-                       "position at a time; the program gets no @")
+    bool bidirectional = false;
+    if (auto self = dyn_cast<SelfAttentionOp>(op))
+      bidirectional = !self.getCausal();
+    else if (auto grouped = dyn_cast<GroupedAttentionOp>(op))
+      bidirectional = !grouped.getCausal();
+    if (bidirectional) {
+      op->emitWarning("bidirectional self-attention cannot be decoded one "
+                      "position at a time; the program gets no @")
           << kDecodeStep;
       return;
     }
   }
   // Only attention keeps a cache; a model without it needs no capacity.
   bool attends = llvm::any_of(ops, [](Operation *op) {
-    return isa<SelfAttentionOp, CrossAttentionOp>(op);
+    return isa<SelfAttentionOp, GroupedAttentionOp, CrossAttentionOp>(op);
   });
   FailureOr<int64_t> capacity = attends ? capacityOf(*forward, ops) : 0;
   if (failed(capacity))
@@ -160,6 +175,14 @@ void DecodePass::runOnOperation() {
           self.getHeadsAttr(), capacityAttr, self.getWindowAttr(),
           self.getHeadParallelAttr());
       map.map(self.getResult(), step.getResult());
+    } else if (auto grouped = dyn_cast<GroupedAttentionOp>(op)) {
+      auto step = DecodeGroupedAttentionOp::create(
+          builder, grouped.getLoc(), map.lookup(grouped.getQ()),
+          map.lookup(grouped.getK()), map.lookup(grouped.getV()), pos,
+          grouped.getHeadsAttr(), grouped.getKvHeadsAttr(), capacityAttr,
+          grouped.getWindowAttr(), grouped.getRopeThetaAttr(),
+          grouped.getRopeDimsAttr(), grouped.getHeadParallelAttr());
+      map.map(grouped.getResult(), step.getResult());
     } else if (auto cross = dyn_cast<CrossAttentionOp>(op)) {
       auto step = DecodeCrossAttentionOp::create(
           builder, cross.getLoc(), map.lookup(cross.getQuery()),

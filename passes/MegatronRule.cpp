@@ -92,7 +92,7 @@ LinearOp columnProducer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
   if (!produced)
     return {};
   auto linear = produced.getDefiningOp<LinearOp>();
-  if (!linear || linear.getTransposed() || !readsParams(linear))
+  if (!linear || !readsParams(linear))
     return {};
   return linear;
 }
@@ -101,7 +101,7 @@ LinearOp columnProducer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
 LinearOp rowConsumer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
   SmallVector<DropoutOp> after;
   auto linear = dyn_cast_or_null<LinearOp>(skipDropoutsForward(value, after));
-  if (!linear || linear.getTransposed() || !getReadParam(linear.getWeight()))
+  if (!linear || !getReadParam(linear.getWeight()))
     return {};
   Value input = after.empty() ? value : after.back().getResult();
   if (linear.getInput() != input)
@@ -121,6 +121,19 @@ std::optional<TpBlock> matchBlock(Operation *op) {
     block.kind = BlockKind::SelfAttention;
     if (LinearOp qkv = columnProducer(attention.getQkv(), block.dropouts))
       block.columns.push_back(qkv);
+  } else if (auto swiglu = dyn_cast<SwiGluOp>(op)) {
+    block.kind = BlockKind::Mlp;
+    LinearOp gate = columnProducer(swiglu.getGate(), block.dropouts);
+    LinearOp up = columnProducer(swiglu.getUp(), block.dropouts);
+    if (gate && up && gate != up)
+      block.columns.append({gate, up});
+  } else if (auto grouped = dyn_cast<GroupedAttentionOp>(op)) {
+    block.kind = BlockKind::SelfAttention;
+    LinearOp q = columnProducer(grouped.getQ(), block.dropouts);
+    LinearOp k = columnProducer(grouped.getK(), block.dropouts);
+    LinearOp v = columnProducer(grouped.getV(), block.dropouts);
+    if (q && k && v && q != k && k != v && q != v)
+      block.columns.append({q, k, v});
   } else if (auto cross = dyn_cast<CrossAttentionOp>(op)) {
     block.kind = BlockKind::CrossAttention;
     LinearOp q = columnProducer(cross.getQuery(), block.dropouts);
@@ -227,23 +240,32 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
   for (TpBlock &block : model.blocks) {
     StringRef name = blockName(block.kind);
     for (auto [index, column] : llvm::enumerate(block.columns)) {
-      // Cross-attention columns are [query, kv] by construction.
+      // Cross-attention columns are [query, kv], grouped attention's
+      // [q, k, v] and SwiGLU's [gate, up] by construction.
       int64_t blocks = 1;
       std::string what = "column-parallel";
-      if (block.kind == BlockKind::SelfAttention) {
+      if (isa<SelfAttentionOp>(block.core)) {
         blocks = 3;
         what = "fused q|k|v";
+      } else if (isa<GroupedAttentionOp>(block.core)) {
+        what = index == 0 ? "query" : index == 1 ? "key" : "value";
+      } else if (isa<SwiGluOp>(block.core)) {
+        what = index == 0 ? "gate" : "up";
       } else if (block.kind == BlockKind::CrossAttention) {
         blocks = index == 0 ? 1 : 2;
         what = index == 0 ? "query" : "fused k|v";
       }
-      demand(column->getOpOperand(1), LayoutAttr::getSplit(ctx, 1, blocks),
+      // A transposed weight is [out, in]: its output features are dim 0.
+      int64_t outDim = column.getTransposed() ? 0 : 1;
+      demand(column->getOpOperand(1),
+             LayoutAttr::getSplit(ctx, outDim, blocks),
              what + " weight of the " + name);
       if (column.getBias())
         demand(column->getOpOperand(2), LayoutAttr::getSplit(ctx, 0, blocks),
                what + " bias of the " + name);
     }
-    demand(block.row->getOpOperand(1), LayoutAttr::getSplit(ctx, 0),
+    demand(block.row->getOpOperand(1),
+           LayoutAttr::getSplit(ctx, block.row.getTransposed() ? 1 : 0),
            "row-parallel weight of the " + name);
     if (block.row.getBias())
       demand(block.row->getOpOperand(2), LayoutAttr::getReplicated(ctx),
@@ -317,32 +339,49 @@ LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
     Operation *first;
     int64_t heads;
     int count;
+    bool kv = false; // key/value heads of a grouped attention
   };
   std::vector<HeadsProblem> headProblems;
   for (const TpBlock &block : model.blocks) {
     int64_t heads = 0;
-    if (auto self = dyn_cast<SelfAttentionOp>(block.core))
+    bool kv = false;
+    if (auto self = dyn_cast<SelfAttentionOp>(block.core)) {
       heads = self.getHeads();
-    else if (auto cross = dyn_cast<CrossAttentionOp>(block.core))
+    } else if (auto cross = dyn_cast<CrossAttentionOp>(block.core)) {
       heads = cross.getHeads();
+    } else if (auto grouped = dyn_cast<GroupedAttentionOp>(block.core)) {
+      // Each rank holds whole query groups: its query heads and the key and
+      // value heads they read.
+      heads = grouped.getHeads();
+      if (heads > 0 && heads % tp == 0 && grouped.getKvHeads() % tp != 0) {
+        heads = grouped.getKvHeads();
+        kv = true;
+      }
+    }
     if (heads <= 0 || heads % tp == 0)
       continue;
     auto same = llvm::find_if(headProblems, [&](const HeadsProblem &p) {
-      return p.heads == heads &&
+      return p.heads == heads && p.kv == kv &&
              p.first->getName() == block.core->getName();
     });
     if (same != headProblems.end())
       ++same->count;
     else
-      headProblems.push_back({block.core, heads, 1});
+      headProblems.push_back({block.core, heads, 1, kv});
   }
   for (const HeadsProblem &p : headProblems) {
-    InFlightDiagnostic diag =
-        p.first->emitOpError("has ")
-        << p.heads << " heads, which tp = " << tp
-        << " cannot split into whole heads per rank; choose a tp that "
-           "divides "
-        << p.heads;
+    InFlightDiagnostic diag = p.first->emitOpError("has ");
+    if (p.kv)
+      diag << p.heads << " key/value heads, which tp = " << tp
+           << " cannot split into whole query groups per rank (replicating "
+              "key/value heads across ranks is not supported); choose a tp "
+              "that divides "
+           << p.heads;
+    else
+      diag << p.heads << " heads, which tp = " << tp
+           << " cannot split into whole heads per rank; choose a tp that "
+              "divides "
+           << p.heads;
     if (p.count > 1)
       diag << " (" << p.count << " " << p.first->getName()
            << " ops have this problem; this is the first)";

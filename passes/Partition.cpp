@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace tpc {
 #define GEN_PASS_DEF_PARTITION
@@ -25,11 +26,23 @@ using namespace mlir;
 using namespace tpc;
 
 namespace {
-/// Feeds the input of a column-parallel linear through f.
-void insertF(OpBuilder &builder, LinearOp column) {
-  builder.setInsertionPoint(column);
-  auto f = FOp::create(builder, column.getLoc(), column.getInput(), Group::tp);
-  column.getInputMutable().assign(f);
+/// Feeds the input of a column-parallel linear through f. Columns of one
+/// block that read the same value (q, k and v; gate and up) share one f, so
+/// a layer keeps Megatron's two f per forward.
+void insertF(OpBuilder &builder, ArrayRef<LinearOp> columns) {
+  llvm::MapVector<Value, LinearOp> first;
+  for (LinearOp column : columns) {
+    auto [it, inserted] = first.insert({column.getInput(), column});
+    if (!inserted && column->isBeforeInBlock(it->second))
+      it->second = column;
+  }
+  for (auto [input, earliest] : first) {
+    builder.setInsertionPoint(earliest);
+    Value f = FOp::create(builder, earliest.getLoc(), input, Group::tp);
+    for (LinearOp column : columns)
+      if (column.getInput() == input)
+        column.getInputMutable().assign(f);
+  }
 }
 
 /// linear(x, W, b) -> bias_add(g(linear(x, W)), b).
@@ -37,7 +50,7 @@ void splitRowParallel(OpBuilder &builder, LinearOp row) {
   builder.setInsertionPoint(row);
   Location loc = row.getLoc();
   Value out = LinearOp::create(builder, loc, row.getInput(), row.getWeight(),
-                               /*bias=*/Value(), /*transposed=*/false);
+                               /*bias=*/Value(), row.getTransposedAttr());
   out = GOp::create(builder, loc, out, Group::tp);
   if (Value bias = row.getBias())
     out = BiasAddOp::create(builder, loc, out, bias);
@@ -53,6 +66,10 @@ void splitHeads(Operation *core, int64_t tp) {
   } else if (auto cross = dyn_cast<CrossAttentionOp>(core)) {
     cross.setHeads(cross.getHeads() / tp);
     cross.setHeadParallel(true);
+  } else if (auto grouped = dyn_cast<GroupedAttentionOp>(core)) {
+    grouped.setHeads(grouped.getHeads() / tp);
+    grouped.setKvHeads(grouped.getKvHeads() / tp);
+    grouped.setHeadParallel(true);
   }
 }
 
@@ -132,8 +149,7 @@ void PartitionPass::runOnOperation() {
   // The graph: collectives, local heads, per-rank dropout streams.
   OpBuilder builder(ctx);
   for (TpBlock &block : model->blocks) {
-    for (LinearOp column : block.columns)
-      insertF(builder, column);
+    insertF(builder, block.columns);
     splitHeads(block.core, tp);
     for (DropoutOp dropout : block.dropouts) {
       int64_t lastDim = dropout.getInput().getType().getRank() - 1;
@@ -151,7 +167,7 @@ void PartitionPass::runOnOperation() {
   }
   for (VocabLoss &loss : model->losses) {
     if (auto linear = dyn_cast<LinearOp>(loss.producer))
-      insertF(builder, linear);
+      insertF(builder, {linear});
     CrossEntropyOp old = loss.loss;
     builder.setInsertionPoint(old);
     auto fused = VocabParallelCrossEntropyOp::create(

@@ -100,6 +100,9 @@ config.substitutions.append(
     ("%gpt2_reference",
      torch_python + " " + os.path.join(config.tpc_src_root, "bench", "reference_gpt2.py")))
 config.substitutions.append(
+    ("%llama_reference",
+     torch_python + " " + os.path.join(config.tpc_src_root, "bench", "reference_llama.py")))
+config.substitutions.append(
     ("%bench_precision_curves",
      "bash " + os.path.join(config.tpc_src_root, "bench", "precision_curves.sh")))
 config.substitutions.append(

@@ -89,4 +89,78 @@ FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc, Value queryValue,
   return hidden;
 }
 
+FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
+                                            Value kValue, Value vValue,
+                                            int64_t heads, int64_t kvHeads) {
+  auto q = cast<RankedTensorType>(qValue.getType());
+  auto k = cast<RankedTensorType>(kValue.getType());
+  auto v = cast<RankedTensorType>(vValue.getType());
+  for (auto [name, t] : {std::pair<StringRef, RankedTensorType>{"k", k},
+                         std::pair<StringRef, RankedTensorType>{"v", v}})
+    if (!sameExtent(q.getDimSize(0), t.getDimSize(0)) ||
+        !sameExtent(q.getDimSize(1), t.getDimSize(1)))
+      return fail(loc, "q " + str(q) + " and " + name + " " + str(t) +
+                           " must have the same batch and sequence length");
+  if (failed(expectSameElementType(
+          loc, {{"q", qValue}, {"k", kValue}, {"v", vValue}})))
+    return failure();
+  if (kvHeads < 1 || heads < 1 || heads % kvHeads != 0)
+    return fail(loc, "heads " + Twine(heads) + " must be a positive multiple "
+                         "of kv_heads " + Twine(kvHeads) +
+                         "; every key/value head serves a whole group of "
+                         "query heads");
+  int64_t hidden = q.getDimSize(2), kvFeatures = k.getDimSize(2);
+  if (failed(checkHeads(loc, hidden, heads)))
+    return failure();
+  if (!ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(kvFeatures) &&
+      kvFeatures * heads != hidden * kvHeads)
+    return fail(loc, "k " + str(k) + " must hold kv_heads " + Twine(kvHeads) +
+                         " heads of the query's head dimension " +
+                         Twine(hidden / heads) + ", i.e. " +
+                         Twine(hidden / heads * kvHeads) + " features");
+  if (ShapedType::isDynamic(hidden) && !ShapedType::isDynamic(kvFeatures))
+    hidden = kvFeatures / kvHeads * heads;
+  return hidden;
+}
+
+LogicalResult checkRmsNormWeight(const OpDiag &loc, RankedTensorType input,
+                                 RankedTensorType weight) {
+  if (failed(expectRank(loc, "weight", weight, 1)))
+    return failure();
+  if (!sameExtent(weight.getDimSize(0), input.getShape().back()))
+    return fail(loc, "weight " + str(weight) +
+                         " does not match the last dimension of " + str(input));
+  if (weight.getElementType() != input.getElementType() &&
+      !weight.getElementType().isF32())
+    return fail(loc, "weight of element type " + str(weight.getElementType()) +
+                         " cannot normalize an input of " +
+                         str(input.getElementType()) +
+                         "; use the input's element type or f32");
+  return success();
+}
+
+LogicalResult checkRope(Operation *op, double theta, int64_t dims, Value q,
+                        int64_t heads) {
+  if (!(theta >= 0.0) || !std::isfinite(theta))
+    return op->emitOpError("rope theta must be a finite number >= 0, got ")
+           << theta << "; Llama uses 1.0e+04 (Llama 3: 5.0e+05), 0 disables it";
+  if (dims < 0 || dims % 2 != 0)
+    return op->emitOpError("rope_dims must be even and >= 0, got ")
+           << dims << "; it counts the rotated dimensions of each head";
+  if (dims > 0 && theta == 0.0)
+    return op->emitOpError("has rope_dims ")
+           << dims << " but no rope theta; give `rope THETA` or drop rope_dims";
+  int64_t hidden = cast<RankedTensorType>(q.getType()).getDimSize(2);
+  if (heads > 0 && !ShapedType::isDynamic(hidden) && hidden % heads == 0) {
+    int64_t headDim = hidden / heads;
+    if (dims > headDim)
+      return op->emitOpError("rope_dims ")
+             << dims << " exceeds the head dimension " << headDim;
+    if (theta > 0.0 && dims == 0 && headDim % 2 != 0)
+      return op->emitOpError("rotates whole heads of odd dimension ")
+             << headDim << "; give an even rope_dims";
+  }
+  return success();
+}
+
 } // namespace tpc::detail

@@ -99,6 +99,25 @@ mlir::FailureOr<int64_t> selfAttentionFeatures(const OpDiag &loc,
                                                mlir::RankedTensorType qkv,
                                                int64_t heads);
 
+/// The features of a grouped attention's q [B, T, heads * D] and k, v
+/// [B, T, kv_heads * D] (ranks already checked): one batch and sequence
+/// length, one element type, whole heads, heads a multiple of kv_heads.
+/// Returns heads * D.
+mlir::FailureOr<int64_t>
+groupedAttentionFeatures(const OpDiag &loc, mlir::Value q, mlir::Value k,
+                         mlir::Value v, int64_t heads, int64_t kvHeads);
+
+/// An RMS norm's `weight` against its `input` (rank >= 1): [H] of the
+/// input's last dimension, of the input's element type or f32.
+mlir::LogicalResult checkRmsNormWeight(const OpDiag &loc,
+                                       mlir::RankedTensorType input,
+                                       mlir::RankedTensorType weight);
+
+/// The rotary attributes of the grouped attention ops: theta >= 0 (0: no
+/// rotation), rope_dims even, >= 0 and at most the head dimension.
+mlir::LogicalResult checkRope(mlir::Operation *op, double theta,
+                              int64_t dims, mlir::Value q, int64_t heads);
+
 /// The features of a cross attention's query [B, T, C] and fused kv
 /// [B, T, 2C] (ranks already checked): kv holds twice the query's features,
 /// of the same element type, in whole heads. Returns C.

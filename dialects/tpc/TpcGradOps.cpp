@@ -182,6 +182,28 @@ LogicalResult LayerNormGradOp::verify() {
                        "; use the forward layernorm's");
 }
 
+LogicalResult RmsNormGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType input = tensorType(adaptor.getInput());
+  RankedTensorType weight = tensorType(adaptor.getWeight());
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), input,
+                           "rmsnorm")))
+    return failure();
+  if (failed(checkRmsNormWeight(loc, input, weight)))
+    return failure();
+  types.append({input, weight});
+  return success();
+}
+
+LogicalResult RmsNormGradOp::verify() {
+  return verifyEpsilon(*this, getEpsilon().convertToDouble(),
+                       "; use the forward rmsnorm's");
+}
+
 LogicalResult LinearGradOp::inferReturnTypes(MLIRContext *,
                                              std::optional<Location> location,
                                              Adaptor adaptor,
@@ -244,6 +266,34 @@ LogicalResult SelfAttentionGradOp::inferReturnTypes(
 }
 
 LogicalResult SelfAttentionGradOp::verify() {
+  return checkWindowAndDropout(*this, getWindow(),
+                               getDropout().convertToDouble(), getKey());
+}
+
+LogicalResult GroupedAttentionGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType q = tensorType(adaptor.getQ());
+  RankedTensorType k = tensorType(adaptor.getK());
+  RankedTensorType v = tensorType(adaptor.getV());
+  if (failed(expectRank(loc, "q", q, 3)) || failed(expectRank(loc, "k", k, 3)) ||
+      failed(expectRank(loc, "v", v, 3)))
+    return failure();
+  if (failed(groupedAttentionFeatures(loc, adaptor.getQ(), adaptor.getK(),
+                                      adaptor.getV(), adaptor.getHeads(),
+                                      adaptor.getKvHeads())) ||
+      failed(expectAdjoint(loc, tensorType(adaptor.getDout()), q,
+                           "grouped_attention")))
+    return failure();
+  types.append({q, k, v});
+  return success();
+}
+
+LogicalResult GroupedAttentionGradOp::verify() {
+  if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
+                       getQ(), getHeads())))
+    return failure();
   return checkWindowAndDropout(*this, getWindow(),
                                getDropout().convertToDouble(), getKey());
 }

@@ -138,6 +138,29 @@ def Tpc_LayerNormGradOp
   let hasVerifier = 1;
 }
 
+def Tpc_RmsNormGradOp : Tpc_Op<"rmsnorm_grad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Gradient of RMS normalization (recomputes the statistics)";
+  let description = [{
+    Given `dout`, the forward op's `input` and `weight`, and its epsilon,
+    returns the adjoints of the input and of the weight. The kernel
+    (`rmsnorm_backward`) recomputes each row's reciprocal RMS from `input`
+    in fp32.
+
+    ```mlir
+    %dx, %dw = tpc.rmsnorm_grad %dout, %x, %w eps 1.000000e-05 : tensor<2x8x32xf32>, tensor<2x8x32xf32>, tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$input,
+                       Tpc_FloatTensor:$weight,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Tpc_FloatTensor:$dinput, Tpc_FloatTensor:$dweight);
+  let assemblyFormat = [{
+    $dout `,` $input `,` $weight `eps` $epsilon attr-dict `:` type($dout) `,`
+    type($input) `,` type($weight)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tpc_LinearGradOp : Tpc_Op<"linear_grad", [Pure, InferTypeOpAdaptor]> {
   let summary = "Gradient of x * W + b: the adjoints of x, W and b";
   let description = [{
@@ -194,6 +217,22 @@ def Tpc_GeluGradOp : Tpc_Op<"gelu_grad", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$dout `,` $input attr-dict `:` type($dout)";
 }
 
+def Tpc_SwiGluGradOp : Tpc_Op<"swiglu_grad", [Pure, AllTypesMatch<["dout", "gate", "up", "dgate", "dup"]>]> {
+  let summary = "Gradient of SwiGLU at the forward inputs";
+  let description = [{
+    dgate = dout * up * silu'(gate), dup = dout * silu(gate). Kernel:
+    `swiglu_backward`.
+
+    ```mlir
+    %dgate, %dup = tpc.swiglu_grad %dout, %gate, %up : tensor<2x8x64xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$gate,
+                       Tpc_FloatTensor:$up);
+  let results = (outs Tpc_FloatTensor:$dgate, Tpc_FloatTensor:$dup);
+  let assemblyFormat = "$dout `,` $gate `,` $up attr-dict `:` type($dout)";
+}
+
 def Tpc_SelfAttentionGradOp
     : Tpc_Op<"self_attention_grad", [InferTypeOpAdaptor]> {
   let summary = "Gradient of self-attention (recomputes the probabilities)";
@@ -220,6 +259,43 @@ def Tpc_SelfAttentionGradOp
     $dout `,` $qkv `heads` $heads (`causal` $causal^)? (`window` $window^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($dout) `,` type($qkv)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_GroupedAttentionGradOp
+    : Tpc_Op<"grouped_attention_grad", [
+        InferTypeOpAdaptor, AllTypesMatch<["dout", "q"]>,
+        AllTypesMatch<["k", "v"]>]> {
+  let summary = "Gradient of grouped-query attention (recomputes the probabilities)";
+  let description = [{
+    Given `dout` [B, T, heads * D] and the forward op's `q`, `k` and `v`,
+    returns dq, dk and dv. The attributes are the forward op's: the kernel
+    (`gqa_attention_backward`) rotates q and k again, recomputes the
+    probabilities and their dropout, and rotates the adjoints of the rotated
+    q and k back. The adjoint of a key or value head sums over the query
+    heads of its group.
+
+    ```mlir
+    %dq, %dk, %dv = tpc.grouped_attention_grad %dout, %q, %k, %v heads 4 kv_heads 2 causal rope 1.000000e+04 : tensor<2x8x32xf32>, tensor<2x8x16xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$q,
+                       Tpc_FloatTensor:$k, Tpc_FloatTensor:$v,
+                       I64Attr:$heads, I64Attr:$kv_heads, UnitAttr:$causal,
+                       OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout,
+                       DefaultValuedAttr<I64Attr, "0">:$key,
+                       UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$dq, Tpc_FloatTensor:$dk,
+                      Tpc_FloatTensor:$dv);
+  let assemblyFormat = [{
+    $dout `,` $q `,` $k `,` $v `heads` $heads `kv_heads` $kv_heads
+    (`causal` $causal^)? (`window` $window^)? (`rope` $rope_theta^)?
+    (`rope_dims` $rope_dims^)? (`dropout` $dropout^ `key` $key)?
+    (`head_parallel` $head_parallel^)? attr-dict `:` type($q) `,` type($k)
   }];
   let hasVerifier = 1;
 }

@@ -248,6 +248,26 @@ LogicalResult LayerNormOp::verify() {
                        " (GPT-2 uses 1.0e-05)");
 }
 
+LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  auto input = cast<RankedTensorType>(adaptor.getInput().getType());
+  auto weight = cast<RankedTensorType>(adaptor.getWeight().getType());
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (failed(checkRmsNormWeight(loc, input, weight)))
+    return failure();
+  types.push_back(input);
+  return success();
+}
+
+LogicalResult RmsNormOp::verify() {
+  return verifyEpsilon(*this, getEpsilon().convertToDouble(),
+                       " (Llama uses 1.0e-05 or 1.0e-06)");
+}
+
 LogicalResult LinearOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> location,
                                          Adaptor adaptor,
@@ -322,6 +342,35 @@ LogicalResult SelfAttentionOp::verify() {
                                getDropout().convertToDouble(), getKey());
 }
 
+LogicalResult GroupedAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  auto q = cast<RankedTensorType>(adaptor.getQ().getType());
+  if (failed(expectRank(loc, "q", q, 3)) ||
+      failed(expectRank(loc, "k",
+                        cast<RankedTensorType>(adaptor.getK().getType()), 3)) ||
+      failed(expectRank(loc, "v",
+                        cast<RankedTensorType>(adaptor.getV().getType()), 3)))
+    return failure();
+  FailureOr<int64_t> hidden = groupedAttentionFeatures(
+      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
+      adaptor.getKvHeads());
+  if (failed(hidden))
+    return failure();
+  types.push_back(RankedTensorType::get(
+      {q.getDimSize(0), q.getDimSize(1), *hidden}, q.getElementType()));
+  return success();
+}
+
+LogicalResult GroupedAttentionOp::verify() {
+  if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
+                       getQ(), getHeads())))
+    return failure();
+  return checkWindowAndDropout(*this, getWindow(),
+                               getDropout().convertToDouble(), getKey());
+}
+
 LogicalResult CrossAttentionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
@@ -389,6 +438,34 @@ LogicalResult DecodeAttentionOp::inferReturnTypes(
 }
 
 LogicalResult DecodeAttentionOp::verify() {
+  return checkCapacityAndWindow(*this, getCapacity(), getWindow());
+}
+
+LogicalResult DecodeGroupedAttentionOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  auto q = cast<RankedTensorType>(adaptor.getQ().getType());
+  if (failed(expectOnePosition(loc, "q", q)) ||
+      failed(expectOnePosition(
+          loc, "k", cast<RankedTensorType>(adaptor.getK().getType()))) ||
+      failed(expectOnePosition(
+          loc, "v", cast<RankedTensorType>(adaptor.getV().getType()))))
+    return failure();
+  FailureOr<int64_t> hidden = groupedAttentionFeatures(
+      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
+      adaptor.getKvHeads());
+  if (failed(hidden))
+    return failure();
+  types.push_back(
+      RankedTensorType::get({q.getDimSize(0), 1, *hidden}, q.getElementType()));
+  return success();
+}
+
+LogicalResult DecodeGroupedAttentionOp::verify() {
+  if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
+                       getQ(), getHeads())))
+    return failure();
   return checkCapacityAndWindow(*this, getCapacity(), getWindow());
 }
 

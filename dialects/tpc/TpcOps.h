@@ -27,6 +27,11 @@ inline constexpr llvm::StringLiteral kTpAttrName = "tpc.tp";
 /// (tpc-compile --dp); absent means 1.
 inline constexpr llvm::StringLiteral kDpAttrName = "tpc.dp";
 
+/// The module attribute (i64) of a model without a position table (rotary
+/// positions): the longest sequence it reads, which sizes decoding's KV
+/// caches.
+inline constexpr llvm::StringLiteral kContextAttrName = "tpc.context";
+
 /// The tensor-parallel size a module has been partitioned for.
 int64_t getModuleTp(mlir::ModuleOp module);
 } // namespace tpc

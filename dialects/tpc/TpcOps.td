@@ -199,6 +199,29 @@ def Tpc_LayerNormOp : Tpc_Op<"layernorm", [
   let hasVerifier = 1;
 }
 
+def Tpc_RmsNormOp : Tpc_Op<"rmsnorm", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "RMS normalization over the last dimension (Llama)";
+  let description = [{
+    `input` is [..., H] and `weight` [H]: x * rsqrt(mean(x^2) + eps) *
+    weight, with no mean subtracted and no shift. The statistics accumulate
+    in fp32 whatever the element type. `weight` has the input's element type
+    or f32, as `tpc.layernorm`'s scale. The result has the input's type.
+
+    ```mlir
+    %y = tpc.rmsnorm %x, %w eps 1.0e-05 : tensor<?x?x4096xf32>, tensor<4096xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_FloatTensor:$weight,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight `eps` $epsilon attr-dict `:` type($input) `,`
+    type($weight)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tpc_LinearOp : Tpc_Op<"linear", [
     Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Affine map x * W + b";
@@ -251,6 +274,24 @@ def Tpc_GeluOp : Tpc_Op<"gelu", [
   let assemblyFormat = "$input attr-dict `:` type($input)";
 }
 
+def Tpc_SwiGluOp : Tpc_Op<"swiglu", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "SwiGLU gating: silu(gate) * up (Llama's MLP)";
+  let description = [{
+    Elementwise silu(gate) * up with silu(x) = x * sigmoid(x), where `gate`
+    and `up` are the outputs of the MLP's gate and up projections; the down
+    projection follows.
+
+    ```mlir
+    %h = tpc.swiglu %gate, %up : tensor<?x?x11008xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$gate, Tpc_FloatTensor:$up);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$gate `,` $up attr-dict `:` type($gate)";
+}
+
 def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [
     InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Multi-head self-attention over a fused q|k|v tensor";
@@ -279,6 +320,46 @@ def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [
     $qkv `heads` $heads (`causal` $causal^)? (`window` $window^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($qkv)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_GroupedAttentionOp : Tpc_Op<"grouped_attention", [
+    InferTypeOpAdaptor, AllTypesMatch<["k", "v"]>, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "Grouped-query self-attention over separate q, k, v, with RoPE";
+  let description = [{
+    Llama's attention. `q` is [B, T, heads * D], `k` and `v` are
+    [B, T, kv_heads * D]; the result is [B, T, heads * D]. Query head h
+    attends with key/value head h / (heads / kv_heads): `kv_heads = heads`
+    is multi-head attention, `kv_heads = 1` multi-query attention. Scores are
+    scaled by 1/sqrt(D).
+
+    With `rope THETA`, q and k are rotated before the dot products (rotary
+    position embedding, Hugging Face's rotate-half convention): for position
+    t and pair i < R/2, the angle t * THETA^(-2i/R) rotates (x[i],
+    x[i + R/2]); `rope_dims R` rotates only the first R of each head's D
+    dimensions (default D). `causal`, `window`, `dropout`, `key` and
+    `head_parallel` (which here holds heads and kv_heads of this rank) are as
+    in `tpc.self_attention`.
+
+    ```mlir
+    %a = tpc.grouped_attention %q, %k, %v heads 32 kv_heads 8 causal rope 5.0e+05 : tensor<?x?x4096xf32>, tensor<?x?x1024xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$q, Tpc_FloatTensor:$k,
+                       Tpc_FloatTensor:$v, I64Attr:$heads, I64Attr:$kv_heads,
+                       UnitAttr:$causal, OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
+                       DefaultValuedAttr<F64Attr, "0.0">:$dropout,
+                       DefaultValuedAttr<I64Attr, "0">:$key,
+                       UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v `heads` $heads `kv_heads` $kv_heads
+    (`causal` $causal^)? (`window` $window^)? (`rope` $rope_theta^)?
+    (`rope_dims` $rope_dims^)? (`dropout` $dropout^ `key` $key)?
+    (`head_parallel` $head_parallel^)? attr-dict `:` type($q) `,` type($k)
   }];
   let hasVerifier = 1;
 }
@@ -343,6 +424,39 @@ def Tpc_DecodeAttentionOp : Tpc_Op<"decode_attention", [
     $qkv `,` $pos `heads` $heads `capacity` $capacity (`window` $window^)?
     (`head_parallel` $head_parallel^)? attr-dict `:` type($qkv) `,`
     type($pos)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_DecodeGroupedAttentionOp : Tpc_Op<"decode_grouped_attention", [
+    InferTypeOpAdaptor, AllTypesMatch<["k", "v"]>, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Grouped-query attention of one position over a KV cache";
+  let description = [{
+    The decoding form of a causal `tpc.grouped_attention`. `q` is
+    [B, 1, heads * D], `k` and `v` [B, 1, kv_heads * D] at position `pos`.
+    The op rotates q and k at `pos` (with `rope`), caches the rotated key and
+    the value, and attends to positions [0, pos] (with `window W`,
+    [pos - W + 1, pos]) exactly as the training op does at position pos.
+    Cache, `capacity` and `head_parallel` as `tpc.decode_attention`; the
+    cache holds kv_heads heads per position.
+
+    ```mlir
+    %a = tpc.decode_grouped_attention %q, %k, %v, %pos heads 32 kv_heads 8 capacity 2048 rope 1.0e+04 : tensor<1x1x4096xf32>, tensor<1x1x1024xf32>, tensor<i32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$q, Tpc_FloatTensor:$k,
+                       Tpc_FloatTensor:$v, Tpc_ScalarI32:$pos,
+                       I64Attr:$heads, I64Attr:$kv_heads, I64Attr:$capacity,
+                       OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
+                       UnitAttr:$head_parallel);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v `,` $pos `heads` $heads `kv_heads` $kv_heads `capacity`
+    $capacity (`window` $window^)? (`rope` $rope_theta^)?
+    (`rope_dims` $rope_dims^)? (`head_parallel` $head_parallel^)? attr-dict
+    `:` type($q) `,` type($k) `,` type($pos)
   }];
   let hasVerifier = 1;
 }

@@ -80,6 +80,17 @@ LogicalResult LayerNormOp::buildVjp(OpBuilder &builder,
   return success();
 }
 
+LogicalResult RmsNormOp::buildVjp(OpBuilder &builder,
+                                  ArrayRef<Value> resultAdjoints,
+                                  SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  auto grad = RmsNormGradOp::create(builder, getLoc(), resultAdjoints[0],
+                                    getInput(), getWeight(), getEpsilonAttr());
+  operandAdjoints[0] = grad.getDinput();
+  operandAdjoints[1] = grad.getDweight();
+  return success();
+}
+
 LogicalResult LinearOp::buildVjp(OpBuilder &builder,
                                  ArrayRef<Value> resultAdjoints,
                                  SmallVectorImpl<Value> &operandAdjoints) {
@@ -111,6 +122,33 @@ LogicalResult GeluOp::buildVjp(OpBuilder &builder,
   resetAdjoints(*this, operandAdjoints);
   operandAdjoints[0] =
       GeluGradOp::create(builder, getLoc(), resultAdjoints[0], getInput());
+  return success();
+}
+
+LogicalResult SwiGluOp::buildVjp(OpBuilder &builder,
+                                 ArrayRef<Value> resultAdjoints,
+                                 SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  auto grad = SwiGluGradOp::create(builder, getLoc(), getGate().getType(),
+                                   getUp().getType(), resultAdjoints[0],
+                                   getGate(), getUp());
+  operandAdjoints[0] = grad.getDgate();
+  operandAdjoints[1] = grad.getDup();
+  return success();
+}
+
+LogicalResult
+GroupedAttentionOp::buildVjp(OpBuilder &builder, ArrayRef<Value> resultAdjoints,
+                             SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  auto grad = GroupedAttentionGradOp::create(
+      builder, getLoc(), resultAdjoints[0], getQ(), getK(), getV(),
+      getHeadsAttr(), getKvHeadsAttr(), getCausalAttr(), getWindowAttr(),
+      getRopeThetaAttr(), getRopeDimsAttr(), getDropoutAttr(), getKeyAttr(),
+      getHeadParallelAttr());
+  operandAdjoints[0] = grad.getDq();
+  operandAdjoints[1] = grad.getDk();
+  operandAdjoints[2] = grad.getDv();
   return success();
 }
 

@@ -29,12 +29,23 @@ enum class AttentionMask {
   StrictlyEarlier, // s < t (and s >= t - window): StagFormer cross-attention
 };
 
+/// Rotary position embedding (Hugging Face's rotate-half convention) applied
+/// to q and k: theta = 0 disables it. dims: rotated leading dimensions of each
+/// head (even, <= HS; 0 means HS).
+struct RopeParams {
+  double theta = 0.0;
+  int dims = 0;
+};
+
 /// Shapes and options of one attention call on this rank. C = NH * HS is
 /// the local width; the rank holds global heads [head_offset,
 /// head_offset + NH) of nh_global and global sequences [batch_offset,
-/// batch_offset + B).
+/// batch_offset + B). With grouped-query attention the rank holds KVH key
+/// and value heads, and local query head h reads KV head h / (NH / KVH);
+/// NH must be a multiple of KVH.
 struct AttentionConfig {
   int B = 0, T = 0, NH = 0, HS = 0;
+  int KVH = 0; // local KV heads; 0: same as NH (multi-head)
   AttentionMask mask = AttentionMask::Causal;
   int window = 0; // 0: no window
   DropoutParams dropout;
@@ -43,9 +54,12 @@ struct AttentionConfig {
   // Global index of local sequence 0 (dp_rank * B), so that data-parallel
   // ranks draw the probability-dropout masks of their own sequences.
   int batch_offset = 0;
+  RopeParams rope;
 
   int C() const { return NH * HS; }
   int global_heads() const { return nh_global ? nh_global : NH; }
+  int kv_heads() const { return KVH ? KVH : NH; }
+  int C_kv() const { return kv_heads() * HS; }
 };
 
 /// A loss as the caller needs it for token-weighted means across

@@ -80,6 +80,15 @@ public:
                                   const void *dout, const void *inp,
                                   const void *weight, const float *mean,
                                   const float *rstd, int N, int C) const = 0;
+  /// RMSNorm: out (N,C) = inp * rstd * weight, rstd (N) = 1/sqrt(mean(inp^2)
+  /// + eps) in fp32, saved for the backward call; weight (C) of the storage
+  /// type, as layernorm's.
+  virtual void rmsnorm_forward(void *out, float *rstd, const void *inp,
+                               const void *weight, int N, int C,
+                               float eps) const = 0;
+  virtual void rmsnorm_backward(void *dinp, void *dweight, const void *dout,
+                                const void *inp, const void *weight,
+                                const float *rstd, int N, int C) const = 0;
 
   /// transposed: weight (OC,C) instead of (C,OC).
   virtual void matmul_forward(void *out, const void *inp, const void *weight,
@@ -93,6 +102,13 @@ public:
   virtual void gelu_forward(void *out, const void *inp, size_t n) const = 0;
   virtual void gelu_backward(void *dinp, const void *inp, const void *dout,
                              size_t n) const = 0;
+  /// out (n) = silu(gate) * up; backward: dgate += dout * up * silu'(gate),
+  /// dup += dout * silu(gate).
+  virtual void swiglu_forward(void *out, const void *gate, const void *up,
+                              size_t n) const = 0;
+  virtual void swiglu_backward(void *dgate, void *dup, const void *dout,
+                               const void *gate, const void *up,
+                               size_t n) const = 0;
   virtual void residual_forward(void *out, const void *a, const void *b,
                                 size_t n) const = 0;
   /// out (n elements of `to`, a floating-point type) = inp, rounded to the
@@ -134,6 +150,24 @@ public:
   virtual void decode_cross_attention_forward(
       void *out, void *kcache, void *vcache, const void *q, const void *kv,
       const int *pos, int capacity, const AttentionConfig &cfg) const = 0;
+  /// Grouped-query attention with optional RoPE (cfg.KVH, cfg.rope): q
+  /// (B,T,C), k, v (B,T,cfg.C_kv()); out (B,T,C); att (B,NH,T,T) as
+  /// attention_forward's.
+  virtual void gqa_attention_forward(void *out, float *att, const void *q,
+                                     const void *k, const void *v,
+                                     const AttentionConfig &cfg) const = 0;
+  virtual void gqa_attention_backward(void *dq, void *dk, void *dv,
+                                      const void *dout, const void *q,
+                                      const void *k, const void *v,
+                                      const float *att,
+                                      const AttentionConfig &cfg) const = 0;
+  /// q (B,1,C), k, v (B,1,C_kv) of position *pos (a device i32); kcache,
+  /// vcache (B,capacity,C_kv) hold the rotated keys and the values.
+  virtual void
+  decode_gqa_attention_forward(void *out, void *kcache, void *vcache,
+                               const void *q, const void *k, const void *v,
+                               const int *pos, int capacity,
+                               const AttentionConfig &cfg) const = 0;
 
   //===--------------------------------------------------------------------===//
   // Losses. totals is a device float[2] that gets += {loss sum, target

@@ -181,7 +181,8 @@ void load_parameter(const SafetensorsReader &file,
         "' of this model is " + shape_string(slice.unpadded_shape) +
         "; the checkpoint is of another model configuration: generate the "
         "model with the checkpoint's sizes (tpc-model --vocab, --layers, "
-        "--hidden, --seq) and compile it again");
+        "--hidden, --seq; for Llama also --heads, --kv-heads, "
+        "--intermediate) and compile it again");
   fill_slice(slice, out, [&](float *valid) {
     file.read_f32(*found, slice.unpadded_shape, valid, slice.valid);
   });
@@ -200,9 +201,11 @@ void check_checkpoint_tensors(const SafetensorsReader &file,
                ? name.substr(prefix.size())
                : name;
   };
-  // Hugging Face GPT-2's causal mask and its masked value are buffers, not
-  // parameters.
-  static const std::regex buffer(R"(h\.[0-9]+\.attn\.(bias|masked_bias))");
+  // Hugging Face GPT-2's causal mask and its masked value, and older Llama
+  // checkpoints' rotary frequencies, are buffers, not parameters.
+  static const std::regex buffer(
+      R"(h\.[0-9]+\.attn\.(bias|masked_bias)|)"
+      R"(model\.layers\.[0-9]+\.self_attn\.rotary_emb\.inv_freq)");
   bool tied = params.count("wte") && !params.count("lm_head.weight");
   for (const std::string &name : file.names()) {
     std::string n = bare(name);

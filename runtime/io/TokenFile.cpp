@@ -3,12 +3,19 @@
 #include "runtime/io/TokenFile.h"
 #include "runtime/io/FileUtil.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+
+// Tokens and header are little endian on disk and read as they lie.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "token files are little endian; reading them needs a "
+              "little-endian host");
 
 namespace tpc {
 
@@ -17,18 +24,55 @@ static std::runtime_error token_error(const std::string &path,
   return std::runtime_error(path + ": " + what);
 }
 
+int32_t token_file_version_for(const std::vector<uint32_t> &tokens) {
+  for (uint32_t t : tokens)
+    if (t > UINT16_MAX)
+      return kTokenFileVersion32;
+  return kTokenFileVersion16;
+}
+
 void write_token_file(const std::string &path,
-                      const std::vector<uint16_t> &tokens) {
+                      const std::vector<uint32_t> &tokens, int32_t version) {
+  if (version == 0)
+    version = token_file_version_for(tokens);
+  if (version != kTokenFileVersion16 && version != kTokenFileVersion32)
+    throw token_error(path, "cannot write token file version " +
+                                std::to_string(version) +
+                                "; the versions are 1 (uint16 tokens) and 2 "
+                                "(uint32 tokens)");
   if (tokens.size() > uint64_t(INT32_MAX))
     throw token_error(path, "cannot hold " + std::to_string(tokens.size()) +
                                 " tokens; the header counts at most 2^31-1");
+  if (version == kTokenFileVersion16) {
+    auto big = std::find_if(tokens.begin(), tokens.end(),
+                            [](uint32_t t) { return t > UINT16_MAX; });
+    if (big != tokens.end())
+      throw token_error(path, "token " + std::to_string(*big) +
+                                  " at position " +
+                                  std::to_string(big - tokens.begin()) +
+                                  " does not fit a version-1 file's uint16 "
+                                  "tokens; write version 2 (uint32 tokens) "
+                                  "instead");
+  }
   std::vector<int32_t> header(kTokenFileHeaderInts, 0);
   header[0] = kTokenFileMagic;
-  header[1] = kTokenFileVersion;
+  header[1] = version;
   header[2] = int32_t(tokens.size());
   AtomicFileWriter out(path);
   out.write(header.data(), header.size() * sizeof(int32_t));
-  out.write(tokens.data(), tokens.size() * sizeof(uint16_t));
+  if (version == kTokenFileVersion32) {
+    out.write(tokens.data(), tokens.size() * sizeof(uint32_t));
+  } else {
+    // In pieces, so a large corpus needs no second copy in memory.
+    const size_t piece = size_t(1) << 16;
+    std::vector<uint16_t> narrow(std::min(tokens.size(), piece));
+    for (size_t i = 0; i < tokens.size(); i += piece) {
+      size_t m = std::min(piece, tokens.size() - i);
+      for (size_t j = 0; j < m; ++j)
+        narrow[j] = uint16_t(tokens[i + j]);
+      out.write(narrow.data(), m * sizeof(uint16_t));
+    }
+  }
   out.commit();
 }
 
@@ -58,31 +102,37 @@ TokenFile::TokenFile(const std::string &path) : path_(path) {
                                   " (expected " +
                                   std::to_string(kTokenFileMagic) +
                                   "); not an llm.c token file");
-    if (header[1] != kTokenFileVersion)
+    if (header[1] != kTokenFileVersion16 && header[1] != kTokenFileVersion32)
       throw token_error(
           path, "token file version " + std::to_string(header[1]) +
-                    " is not supported (expected " +
-                    std::to_string(kTokenFileVersion) +
-                    ": uint16 tokens); regenerate it with tpc-data encode");
+                    " is not supported (version 1 holds uint16 tokens, "
+                    "version 2 uint32 tokens); regenerate it with tpc-data "
+                    "encode");
     if (header[2] < 0)
       throw token_error(path, "header says " + std::to_string(header[2]) +
                                   " tokens; the header is corrupt");
+    const int32_t version = header[1];
+    const uint64_t width = token_file_width(version);
+    const std::string kind =
+        std::string(version == kTokenFileVersion16 ? "uint16" : "uint32") +
+        " tokens (version " + std::to_string(version) + ")";
     uint64_t count = uint64_t(header[2]);
     uint64_t data = size - header_bytes;
-    if (data % sizeof(uint16_t) != 0)
+    if (data % width != 0)
       throw token_error(path, "token data is " + std::to_string(data) +
-                                  " bytes, not a whole number of uint16 "
-                                  "tokens; the file is corrupt — regenerate "
-                                  "it with tpc-data encode");
-    uint64_t held = data / sizeof(uint16_t);
+                                  " bytes, not a whole number of " + kind +
+                                  "; the file is corrupt — regenerate it "
+                                  "with tpc-data encode");
+    uint64_t held = data / width;
     if (held != count)
       throw token_error(path, "header says " + std::to_string(count) +
                                   " tokens but the file holds " +
-                                  std::to_string(held) +
+                                  std::to_string(held) + " " + kind +
                                   (held < count ? "; the file is truncated"
                                                 : "; the file has trailing "
                                                   "data") +
                                   " — regenerate it with tpc-data encode");
+    version_ = version;
     num_tokens_ = count;
   } catch (...) {
     ::close(fd_);
@@ -97,7 +147,7 @@ TokenFile::~TokenFile() {
 }
 
 TokenFile::TokenFile(TokenFile &&other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_),
+    : path_(std::move(other.path_)), fd_(other.fd_), version_(other.version_),
       num_tokens_(other.num_tokens_) {
   other.fd_ = -1;
 }
@@ -108,25 +158,36 @@ TokenFile &TokenFile::operator=(TokenFile &&other) noexcept {
       ::close(fd_);
     path_ = std::move(other.path_);
     fd_ = other.fd_;
+    version_ = other.version_;
     num_tokens_ = other.num_tokens_;
     other.fd_ = -1;
   }
   return *this;
 }
 
-void TokenFile::read(uint64_t pos, uint64_t n, uint16_t *out) const {
+void TokenFile::read(uint64_t pos, uint64_t n, uint32_t *out) const {
   if (pos > num_tokens_ || n > num_tokens_ - pos)
     throw token_error(path_, "tokens [" + std::to_string(pos) + ", " +
                                  std::to_string(pos + n) +
                                  ") are past the end of the file (" +
                                  std::to_string(num_tokens_) + " tokens)");
-  pread_all(fd_, out, n * sizeof(uint16_t),
-            kTokenFileHeaderInts * sizeof(int32_t) + pos * sizeof(uint16_t),
-            path_);
+  const size_t width = token_width();
+  pread_all(fd_, out, n * width,
+            kTokenFileHeaderInts * sizeof(int32_t) + pos * width, path_);
+  if (width == sizeof(uint32_t))
+    return;
+  // Widen in place from the end: token i's two bytes lie at 2i, below the
+  // four bytes at 4i it becomes, and every token before it lies lower still.
+  const unsigned char *bytes = reinterpret_cast<const unsigned char *>(out);
+  for (uint64_t i = n; i-- > 0;) {
+    uint16_t t;
+    std::memcpy(&t, bytes + 2 * i, sizeof(t));
+    out[i] = t;
+  }
 }
 
-std::vector<uint16_t> TokenFile::read_all() const {
-  std::vector<uint16_t> tokens(num_tokens_);
+std::vector<uint32_t> TokenFile::read_all() const {
+  std::vector<uint32_t> tokens(num_tokens_);
   read(0, num_tokens_, tokens.data());
   return tokens;
 }
@@ -174,15 +235,21 @@ void TokenBatcher::next(int *inputs, int *targets) {
   uint64_t start = position_ + uint64_t(dp_rank_) * B_ * T_;
   size_t n = size_t(B_) * T_;
   file_.read(start, n + 1, buffer_.data());
-  if (vocab_size_ > 0)
-    for (size_t i = 0; i <= n; ++i)
-      if (buffer_[i] >= vocab_size_)
-        throw token_error(file_.path(),
-                          "token " + std::to_string(buffer_[i]) +
-                              " at position " + std::to_string(start + i) +
-                              " is outside the model's vocabulary of " +
-                              std::to_string(vocab_size_) +
-                              "; the file was encoded with another tokenizer");
+  // Ids become ints: without a vocabulary, a token must still fit one.
+  const uint64_t limit =
+      vocab_size_ > 0 ? uint64_t(vocab_size_) : uint64_t(INT32_MAX) + 1;
+  for (size_t i = 0; i <= n; ++i)
+    if (buffer_[i] >= limit)
+      throw token_error(
+          file_.path(),
+          "token " + std::to_string(buffer_[i]) + " at position " +
+              std::to_string(start + i) +
+              (vocab_size_ > 0
+                   ? " is outside the model's vocabulary of " +
+                         std::to_string(vocab_size_) +
+                         "; the file was encoded with another tokenizer"
+                   : " does not fit an int token id; the file is corrupt "
+                     "— regenerate it with tpc-data encode"));
   for (size_t i = 0; i < n; ++i) {
     inputs[i] = buffer_[i];
     targets[i] = buffer_[i + 1];

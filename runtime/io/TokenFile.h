@@ -1,7 +1,9 @@
 //===- TokenFile.h - llm.c token files --------------------------*- C++ -*-===//
 //
 // The format of llm.c's data files: a header of 256 int32 (magic 20240520,
-// version 1, token count, the rest zero), then the tokens as uint16.
+// version, token count, the rest zero), then the tokens, little endian.
+// Version 1 (llm.c's) holds uint16 tokens; version 2 holds uint32 tokens, for
+// vocabularies past 65536 ids such as Llama 3's 128,256.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,13 +18,28 @@
 namespace tpc {
 
 constexpr int32_t kTokenFileMagic = 20240520;
-constexpr int32_t kTokenFileVersion = 1;
+/// uint16 tokens: llm.c's format.
+constexpr int32_t kTokenFileVersion16 = 1;
+/// uint32 tokens.
+constexpr int32_t kTokenFileVersion32 = 2;
 constexpr size_t kTokenFileHeaderInts = 256;
 
+/// The bytes of one token in a file of `version` (1 or 2).
+constexpr size_t token_file_width(int32_t version) {
+  return version == kTokenFileVersion16 ? 2 : 4;
+}
+
+/// The version write_token_file picks: 1, which llm.c's tools read, when
+/// every token is below 65536, else 2.
+int32_t token_file_version_for(const std::vector<uint32_t> &tokens);
+
 /// Writes `tokens` to `path` (through path.tmp and a rename, so a reader
-/// never sees half a file).
+/// never sees half a file) as `version`: kTokenFileVersion16,
+/// kTokenFileVersion32, or 0 for token_file_version_for(tokens). Forcing
+/// version 1 with a token >= 65536 throws std::runtime_error naming the token
+/// and its position, never truncating it.
 void write_token_file(const std::string &path,
-                      const std::vector<uint16_t> &tokens);
+                      const std::vector<uint32_t> &tokens, int32_t version = 0);
 
 /// An open, validated token file. Reads go straight to the file (pread), so
 /// a large corpus is never loaded whole. Errors are std::runtime_error
@@ -38,15 +55,20 @@ public:
 
   const std::string &path() const { return path_; }
   uint64_t num_tokens() const { return num_tokens_; }
+  /// The header's version: kTokenFileVersion16 or kTokenFileVersion32.
+  int32_t version() const { return version_; }
+  /// The bytes of one token on disk (2 or 4).
+  size_t token_width() const { return token_file_width(version_); }
 
-  /// Tokens [pos, pos + n) into out.
-  void read(uint64_t pos, uint64_t n, uint16_t *out) const;
+  /// Tokens [pos, pos + n) into out, whatever the width on disk.
+  void read(uint64_t pos, uint64_t n, uint32_t *out) const;
   /// The whole file.
-  std::vector<uint16_t> read_all() const;
+  std::vector<uint32_t> read_all() const;
 
 private:
   std::string path_;
   int fd_ = -1;
+  int32_t version_ = kTokenFileVersion16;
   uint64_t num_tokens_ = 0;
 };
 
@@ -61,7 +83,8 @@ private:
 /// end of the file, reading starts again from the beginning (an epoch).
 class TokenBatcher {
 public:
-  /// vocab_size > 0 checks every token read against it.
+  /// vocab_size > 0 checks every token read against it; without it, tokens
+  /// must still fit an int (below 2^31).
   TokenBatcher(const TokenFile &file, int B, int T, int dp_rank = 0,
                int dp_size = 1, int vocab_size = 0);
 
@@ -79,7 +102,7 @@ private:
   const TokenFile &file_;
   int B_, T_, dp_rank_, dp_size_, vocab_size_;
   uint64_t position_ = 0;
-  std::vector<uint16_t> buffer_;
+  std::vector<uint32_t> buffer_;
 };
 
 } // namespace tpc

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Helpers of the end-to-end tests (standard library only).
 
-  tokens OUT COUNT VOCAB [--seed S] [--magic M] [--truncate]  write an llm.c token file
+  tokens OUT COUNT VOCAB [--seed S] [--magic M] [--version V] [--truncate]
+                                      write an llm.c token file (version 2: uint32 tokens)
   same-loss RTOL A.json B.json ...    every file's "loss" equals the first's within RTOL
   loss-near VALUE TOL A.json          |loss - VALUE| <= TOL (VALUE may be ln:V)
   same-f32 ATOL A.f32 B.f32           raw float32 files agree elementwise within ATOL
@@ -28,6 +29,7 @@
   bigram OUT V ROW:TARGET:LOSS ...    a bigram checkpoint ("table" [V,V]) whose row ROW gives
                                       TARGET the cross-entropy LOSS (the other rows are zero)
   ids-tokens IDS OUT                  a token file of the ids on the first line of IDS
+  same-ids REF.json IDS               the first line of IDS holds REF.json's "ids"
                                       (the output of tpc-run generate --prompt-ids)
   greedy LOGITS.f32 V PROMPT IDS      every id IDS generated after a PROMPT-token prompt
                                       is an argmax (within 1e-5) of the logits [T,V] of
@@ -128,10 +130,11 @@ def main(argv):
         out, count, vocab = argv[1], int(argv[2]), int(argv[3])
         seed = int(argv[argv.index('--seed') + 1]) if '--seed' in argv else 1
         magic = int(argv[argv.index('--magic') + 1]) if '--magic' in argv else 20240520
+        version = int(argv[argv.index('--version') + 1]) if '--version' in argv else 1
         rng = random.Random(seed)
         tokens = [rng.randrange(vocab) for _ in range(count)]
-        data = struct.pack('<256i', *([magic, 1, count] + [0] * 253))
-        data += struct.pack('<%dH' % count, *tokens)
+        data = struct.pack('<256i', *([magic, version, count] + [0] * 253))
+        data += struct.pack('<%d%s' % (count, 'I' if version == 2 else 'H'), *tokens)
         if '--truncate' in argv:
             data = data[:len(data) - count]
         with open(out, 'wb') as f:
@@ -286,6 +289,11 @@ def main(argv):
             f.write(struct.pack('<%df' % (v * v), *table))
     elif cmd == 'ids-tokens':
         write_tokens(argv[2], ids_of(argv[1]))
+    elif cmd == 'same-ids':
+        want = json.load(open(argv[1]))['ids']
+        got = ids_of(argv[2])
+        if want != got:
+            sys.exit('%s: ids %s, but %s has %s' % (argv[2], got, argv[1], want))
     elif cmd == 'greedy':
         data = open(argv[1], 'rb').read()
         v, prompt, ids = int(argv[2]), int(argv[3]), ids_of(argv[4])

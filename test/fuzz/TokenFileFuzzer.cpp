@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz::MemFile memory(data, size);
   try {
     TokenFile file(memory.path());
-    std::vector<uint16_t> all = file.read_all();
+    std::vector<uint32_t> all = file.read_all();
     if (all.size() != file.num_tokens())
       __builtin_trap();
     TokenBatcher batcher(file, 2, 4, 1, 2, 300);

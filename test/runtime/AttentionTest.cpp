@@ -13,19 +13,22 @@ using namespace tpc::test;
 
 namespace {
 
+/// An operand's element (b, t, head, i), in double.
+using Accessor = std::function<double(int, int, int, int)>;
+
 /// Plain-loop attention: q, k, v read by accessor, mask by predicate.
-/// Dropout (if any) is applied with the documented keying.
-std::vector<float>
-naive_attention(int B, int T, int NH, int HS,
-                const std::function<float(int, int, int, int)> &q,
-                const std::function<float(int, int, int, int)> &k,
-                const std::function<float(int, int, int, int)> &v,
-                const std::function<bool(int, int)> &allowed,
-                const DropoutParams &d = {}, int head_offset = 0,
-                int nh_global = 0) {
+/// Dropout (if any) is applied with the documented keying. Query head h
+/// reads key and value head h / group (grouped-query attention).
+std::vector<float> naive_attention(int B, int T, int NH, int HS,
+                                   const Accessor &q, const Accessor &k,
+                                   const Accessor &v,
+                                   const std::function<bool(int, int)> &allowed,
+                                   const DropoutParams &d = {},
+                                   int head_offset = 0, int nh_global = 0,
+                                   int group = 1) {
   int C = NH * HS;
   int gh = nh_global ? nh_global : NH;
-  std::vector<float> out(B * T * C, 0.0f);
+  std::vector<double> out(B * T * C, 0.0);
   uint64_t stream = dropout_stream(d.key, d.step);
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h)
@@ -37,7 +40,7 @@ naive_attention(int B, int T, int NH, int HS,
           if (allowed(t, s)) {
             double dot = 0;
             for (int i = 0; i < HS; ++i)
-              dot += double(q(b, t, h, i)) * k(b, s, h, i);
+              dot += q(b, t, h, i) * k(b, s, h / group, i);
             w[s] = dot / std::sqrt(double(HS));
             mx = std::max(mx, w[s]);
             any = true;
@@ -57,10 +60,10 @@ naive_attention(int B, int T, int NH, int HS,
             p = philox_uniform(d.seed, stream, gi) >= d.p ? p / (1 - d.p) : 0;
           }
           for (int i = 0; i < HS; ++i)
-            out[(b * T + t) * C + h * HS + i] += float(p * v(b, s, h, i));
+            out[(b * T + t) * C + h * HS + i] += p * v(b, s, h / group, i);
         }
       }
-  return out;
+  return std::vector<float>(out.begin(), out.end());
 }
 
 const int B = 2, T = 7, NH = 2, HS = 3, C = NH * HS;
@@ -389,5 +392,369 @@ TEST(Attention, DecodeRejectsPositionsOutsideTheCache) {
                std::invalid_argument);
   EXPECT_THROW(decode_attention_forward(out.data(), cache.data(), cache.data(),
                                         qkv.data(), -1, 4, cfg),
+               std::invalid_argument);
+}
+
+//===----------------------------------------------------------------------===//
+// Grouped-query attention with rotary position embeddings: separate q (B,T,C)
+// and k, v (B,T,KVH*HS).
+//===----------------------------------------------------------------------===//
+
+namespace {
+const int GB = 2, GT = 7, GNH = 4, GHS = 8, GC = GNH * GHS;
+const double kTheta = 10000.0;
+
+AttentionConfig gqa_config(int kvh, AttentionMask mask, int window,
+                           float p = 0.0f, double theta = 0.0, int dims = 0) {
+  AttentionConfig cfg;
+  cfg.B = GB;
+  cfg.T = GT;
+  cfg.NH = GNH;
+  cfg.HS = GHS;
+  cfg.KVH = kvh;
+  cfg.mask = mask;
+  cfg.window = window;
+  cfg.dropout = DropoutParams{p, 17, 3, fnv1a64("h.1.attn.dropout")};
+  cfg.rope = RopeParams{theta, dims};
+  return cfg;
+}
+
+struct Qkv {
+  std::vector<float> q, k, v;
+};
+Qkv gqa_inputs(const AttentionConfig &cfg, uint32_t seed) {
+  size_t rows = size_t(cfg.B) * cfg.T;
+  return {random_vector(rows * cfg.C(), seed),
+          random_vector(rows * cfg.C_kv(), seed + 1),
+          random_vector(rows * cfg.C_kv(), seed + 2)};
+}
+
+std::vector<float> run_gqa(const Qkv &x, const AttentionConfig &cfg,
+                           std::vector<float> *att_out = nullptr) {
+  std::vector<float> out(size_t(cfg.B) * cfg.T * cfg.C()),
+      att(size_t(cfg.B) * cfg.NH * cfg.T * cfg.T);
+  gqa_attention_forward(out.data(), att.data(), x.q.data(), x.k.data(),
+                        x.v.data(), cfg);
+  if (att_out)
+    *att_out = att;
+  return out;
+}
+
+/// Element (b, t, head, i) of a (B,T,heads*HS) tensor, rotated in double as
+/// RoPE does at position t when theta > 0.
+Accessor rotated(const std::vector<float> &x, int T, int heads, int HS,
+                 double theta, int dims) {
+  const int R = dims ? dims : HS, half = R / 2;
+  return
+      [&x, T, heads, HS, theta, R, half](int b, int t, int h, int i) -> double {
+        const float *row = &x[(size_t(b) * T + t) * heads * HS + h * HS];
+        if (theta <= 0.0 || i >= R)
+          return row[i];
+        int pair = i < half ? i : i - half;
+        double angle = t * std::pow(theta, -2.0 * pair / R);
+        double c = std::cos(angle), s = std::sin(angle);
+        return i < half ? row[i] * c - double(row[i + half]) * s
+                        : row[i] * c + double(row[i - half]) * s;
+      };
+}
+
+std::vector<float> gqa_reference(const Qkv &x, const AttentionConfig &cfg,
+                                 const std::function<bool(int, int)> &allowed) {
+  int kvh = cfg.kv_heads();
+  return naive_attention(
+      cfg.B, cfg.T, cfg.NH, cfg.HS,
+      rotated(x.q, cfg.T, cfg.NH, cfg.HS, cfg.rope.theta, cfg.rope.dims),
+      rotated(x.k, cfg.T, kvh, cfg.HS, cfg.rope.theta, cfg.rope.dims),
+      rotated(x.v, cfg.T, kvh, cfg.HS, 0.0, 0), allowed, cfg.dropout,
+      cfg.head_offset, cfg.nh_global, cfg.NH / kvh);
+}
+
+std::function<bool(int, int)> allowed_keys(AttentionMask mask, int window) {
+  if (mask == AttentionMask::Causal)
+    return [window](int t, int s) {
+      return s <= t && (window == 0 || s > t - window);
+    };
+  return [window](int t, int s) {
+    return window == 0 || std::abs(t - s) < window;
+  };
+}
+} // namespace
+
+// KVH = NH (or 0) without RoPE is the fused kernel on [q | k | v]: the same
+// output, probabilities and gradients, bit for bit.
+TEST(GqaAttention, MultiHeadEqualsFusedAttention) {
+  for (int kvh : {0, GNH})
+    for (auto [mask, window, p] :
+         {std::tuple{AttentionMask::Causal, 0, 0.0f},
+          std::tuple{AttentionMask::Causal, 3, 0.3f},
+          std::tuple{AttentionMask::Bidirectional, 2, 0.2f}}) {
+      std::string what =
+          "KVH " + std::to_string(kvh) + " window " + std::to_string(window);
+      AttentionConfig cfg = gqa_config(kvh, mask, window, p);
+      AttentionConfig fused = cfg;
+      fused.KVH = 0;
+      Qkv x = gqa_inputs(cfg, 20);
+      std::vector<float> qkv(GB * GT * 3 * GC);
+      for (int n = 0; n < GB * GT; ++n)
+        for (int j = 0; j < GC; ++j) {
+          qkv[n * 3 * GC + j] = x.q[n * GC + j];
+          qkv[n * 3 * GC + GC + j] = x.k[n * GC + j];
+          qkv[n * 3 * GC + 2 * GC + j] = x.v[n * GC + j];
+        }
+      std::vector<float> out(GB * GT * GC), att(GB * GNH * GT * GT), gatt;
+      attention_forward(out.data(), att.data(), qkv.data(), fused);
+      EXPECT_EQ(run_gqa(x, cfg, &gatt), out) << what;
+      EXPECT_EQ(gatt, att) << what;
+
+      auto dy = random_vector(GB * GT * GC, 23);
+      std::vector<float> dqkv(qkv.size(), 0.0f), dq(x.q.size(), 0.0f),
+          dk(x.k.size(), 0.0f), dv(x.v.size(), 0.0f);
+      attention_backward(dqkv.data(), dy.data(), qkv.data(), att.data(), fused);
+      gqa_attention_backward(dq.data(), dk.data(), dv.data(), dy.data(),
+                             x.q.data(), x.k.data(), x.v.data(), att.data(),
+                             cfg);
+      for (int n = 0; n < GB * GT; ++n)
+        for (int j = 0; j < GC; ++j) {
+          ASSERT_EQ(dq[n * GC + j], dqkv[n * 3 * GC + j]) << what;
+          ASSERT_EQ(dk[n * GC + j], dqkv[n * 3 * GC + GC + j]) << what;
+          ASSERT_EQ(dv[n * GC + j], dqkv[n * 3 * GC + 2 * GC + j]) << what;
+        }
+    }
+}
+
+TEST(GqaAttention, GroupedForwardMatchesReference) {
+  for (int kvh : {2, 1})
+    for (auto [mask, window, p] :
+         {std::tuple{AttentionMask::Causal, 0, 0.0f},
+          std::tuple{AttentionMask::Causal, 3, 0.0f},
+          std::tuple{AttentionMask::Bidirectional, 0, 0.0f},
+          std::tuple{AttentionMask::Bidirectional, 2, 0.0f},
+          std::tuple{AttentionMask::Causal, 0, 0.3f}}) {
+      AttentionConfig cfg = gqa_config(kvh, mask, window, p);
+      Qkv x = gqa_inputs(cfg, 30);
+      expect_close(run_gqa(x, cfg),
+                   gqa_reference(x, cfg, allowed_keys(mask, window)), 1e-5f,
+                   1e-5f,
+                   "KVH " + std::to_string(kvh) + " window " +
+                       std::to_string(window) + " p " + std::to_string(p));
+    }
+}
+
+TEST(GqaAttention, RopeForwardMatchesReference) {
+  for (int kvh : {GNH, 2, 1})
+    for (int dims : {GHS, GHS / 2, 0})
+      for (auto [mask, window] : {std::pair{AttentionMask::Causal, 0},
+                                  std::pair{AttentionMask::Bidirectional, 3}}) {
+        AttentionConfig cfg = gqa_config(kvh, mask, window, 0.0f, kTheta, dims);
+        Qkv x = gqa_inputs(cfg, 40);
+        std::string what = "KVH " + std::to_string(kvh) + " dims " +
+                           std::to_string(dims) + " window " +
+                           std::to_string(window);
+        auto out = run_gqa(x, cfg);
+        expect_close(out, gqa_reference(x, cfg, allowed_keys(mask, window)),
+                     1e-5f, 1e-5f, what);
+        // The rotation matters: without it the result is another one.
+        AttentionConfig plain = cfg;
+        plain.rope = {};
+        EXPECT_NE(out, run_gqa(x, plain)) << what;
+      }
+}
+
+TEST(GqaAttention, BackwardMatchesFiniteDifferences) {
+  struct Case {
+    int kvh;
+    AttentionMask mask;
+    int window;
+    float p;
+    int dims;
+  };
+  for (const Case &c : {Case{2, AttentionMask::Causal, 0, 0.0f, GHS},
+                        Case{1, AttentionMask::Causal, 3, 0.3f, GHS / 2},
+                        Case{2, AttentionMask::Bidirectional, 2, 0.2f, GHS},
+                        Case{GNH, AttentionMask::Causal, 0, 0.0f, GHS / 2}}) {
+    AttentionConfig cfg =
+        gqa_config(c.kvh, c.mask, c.window, c.p, kTheta, c.dims);
+    std::string what = "KVH " + std::to_string(c.kvh) + " window " +
+                       std::to_string(c.window) + " p " + std::to_string(c.p) +
+                       " dims " + std::to_string(c.dims);
+    Qkv x = gqa_inputs(cfg, 50);
+    auto dy = random_vector(GB * GT * GC, 53);
+    std::vector<float> out, att;
+    auto objective = [&] {
+      out = run_gqa(x, cfg, &att);
+      return weighted(out, dy);
+    };
+    objective();
+    // Backward accumulates: start from 0.5 and take it off again.
+    std::vector<float> dq(x.q.size(), 0.5f), dk(x.k.size(), 0.5f),
+        dv(x.v.size(), 0.5f);
+    gqa_attention_backward(dq.data(), dk.data(), dv.data(), dy.data(),
+                           x.q.data(), x.k.data(), x.v.data(), att.data(), cfg);
+    for (auto *g : {&dq, &dk, &dv})
+      for (float &e : *g)
+        e -= 0.5f;
+    // Gradients asked for alone are the same.
+    std::vector<float> dv_only(x.v.size(), 0.0f);
+    gqa_attention_backward(nullptr, nullptr, dv_only.data(), dy.data(),
+                           x.q.data(), x.k.data(), x.v.data(), att.data(), cfg);
+    std::vector<float> dq_only(x.q.size(), 0.0f);
+    gqa_attention_backward(dq_only.data(), nullptr, nullptr, dy.data(),
+                           x.q.data(), x.k.data(), x.v.data(), att.data(), cfg);
+    expect_grad_close(dq, numeric_grad(x.q, objective), 5e-3, what + " dq");
+    expect_grad_close(dk, numeric_grad(x.k, objective), 5e-3, what + " dk");
+    expect_grad_close(dv, numeric_grad(x.v, objective), 5e-3, what + " dv");
+    expect_close(dv_only, dv, 1e-6f, 1e-5f, what + " dv alone");
+    expect_close(dq_only, dq, 1e-6f, 1e-5f, what + " dq alone");
+  }
+}
+
+// Decoding positions 0..T-1 one at a time gives the forward's rows bit for
+// bit: the same rotation table, the same rotation code and the same
+// softmax; the cache holds the rotated keys and the values as given.
+TEST(GqaAttention, DecodeMatchesForwardBitForBit) {
+  for (auto [kvh, window, dims] :
+       {std::tuple{2, 3, 0}, std::tuple{1, 0, GHS / 2}, std::tuple{GNH, 2, GHS},
+        std::tuple{2, 0, GHS / 2}}) {
+    std::string what = "KVH " + std::to_string(kvh) + " window " +
+                       std::to_string(window) + " dims " + std::to_string(dims);
+    AttentionConfig cfg =
+        gqa_config(kvh, AttentionMask::Causal, window, 0.0f, kTheta, dims);
+    Qkv x = gqa_inputs(cfg, 60);
+    auto full = run_gqa(x, cfg);
+    const int Ckv = cfg.C_kv(), capacity = GT + 3;
+    AttentionConfig step = cfg;
+    step.T = 1;
+    std::vector<float> kcache(GB * capacity * Ckv, -7.0f), vcache = kcache;
+    std::vector<float> q(GB * GC), k(GB * Ckv), v(GB * Ckv), o(GB * GC);
+    for (int t = 0; t < GT; ++t) {
+      for (int b = 0; b < GB; ++b) {
+        std::copy_n(&x.q[(b * GT + t) * GC], GC, &q[b * GC]);
+        std::copy_n(&x.k[(b * GT + t) * Ckv], Ckv, &k[b * Ckv]);
+        std::copy_n(&x.v[(b * GT + t) * Ckv], Ckv, &v[b * Ckv]);
+      }
+      decode_gqa_attention_forward(o.data(), kcache.data(), vcache.data(),
+                                   q.data(), k.data(), v.data(), t, capacity,
+                                   step);
+      for (int b = 0; b < GB; ++b)
+        for (int j = 0; j < GC; ++j)
+          ASSERT_EQ(o[b * GC + j], full[(b * GT + t) * GC + j])
+              << what << " position " << t << " sequence " << b;
+    }
+    Accessor rk = rotated(x.k, GT, kvh, GHS, kTheta, dims);
+    for (int b = 0; b < GB; ++b)
+      for (int p = 0; p < capacity; ++p)
+        for (int j = 0; j < Ckv; ++j) {
+          float kc = kcache[(b * capacity + p) * Ckv + j],
+                vc = vcache[(b * capacity + p) * Ckv + j];
+          if (p >= GT) {
+            ASSERT_EQ(kc, -7.0f);
+            ASSERT_EQ(vc, -7.0f);
+            continue;
+          }
+          ASSERT_EQ(vc, x.v[(b * GT + p) * Ckv + j]);
+          ASSERT_NEAR(kc, rk(b, p, j / GHS, j % GHS), 1e-5) << what;
+        }
+  }
+}
+
+// Heads split over tp ranks: each rank holds its query heads and the KV heads
+// they read (replicated when there are more ranks than KV heads). Dropout is
+// keyed by the global query head, so the ranks' columns are the unsplit
+// output's; with whole groups per rank the gradients are too.
+TEST(GqaAttention, HeadSplitKeepsDropoutKeyedByGlobalHead) {
+  const int kvh = 2, group = GNH / kvh, hs = GHS;
+  AttentionConfig full =
+      gqa_config(kvh, AttentionMask::Causal, 0, 0.4f, kTheta, 0);
+  Qkv x = gqa_inputs(full, 70);
+  std::vector<float> att;
+  auto out = run_gqa(x, full, &att);
+  auto dy = random_vector(GB * GT * GC, 73);
+  std::vector<float> dq(x.q.size(), 0.0f), dk(x.k.size(), 0.0f),
+      dv(x.v.size(), 0.0f);
+  gqa_attention_backward(dq.data(), dk.data(), dv.data(), dy.data(), x.q.data(),
+                         x.k.data(), x.v.data(), att.data(), full);
+  const int Ckv = kvh * hs;
+  for (int tp : {2, 4}) {
+    const int nl = GNH / tp, cl = nl * hs;
+    for (int r = 0; r < tp; ++r) {
+      const int kv0 = r * nl / group; // the KV head of the rank's heads
+      AttentionConfig cfg = full;
+      cfg.NH = nl;
+      cfg.KVH = 1;
+      cfg.head_offset = r * nl;
+      cfg.nh_global = GNH;
+      Qkv local;
+      std::vector<float> ldy(GB * GT * cl);
+      for (int n = 0; n < GB * GT; ++n) {
+        for (int j = 0; j < cl; ++j) {
+          local.q.push_back(x.q[n * GC + r * cl + j]);
+          ldy[n * cl + j] = dy[n * GC + r * cl + j];
+        }
+        for (int j = 0; j < hs; ++j) {
+          local.k.push_back(x.k[n * Ckv + kv0 * hs + j]);
+          local.v.push_back(x.v[n * Ckv + kv0 * hs + j]);
+        }
+      }
+      std::vector<float> latt;
+      auto lo = run_gqa(local, cfg, &latt);
+      for (int n = 0; n < GB * GT; ++n)
+        for (int j = 0; j < cl; ++j)
+          ASSERT_EQ(lo[n * cl + j], out[n * GC + r * cl + j])
+              << "tp=" << tp << " rank=" << r;
+      std::vector<float> ldq(local.q.size(), 0.0f), ldk(local.k.size(), 0.0f),
+          ldv(local.v.size(), 0.0f);
+      gqa_attention_backward(ldq.data(), ldk.data(), ldv.data(), ldy.data(),
+                             local.q.data(), local.k.data(), local.v.data(),
+                             latt.data(), cfg);
+      for (int n = 0; n < GB * GT; ++n) {
+        for (int j = 0; j < cl; ++j)
+          ASSERT_EQ(ldq[n * cl + j], dq[n * GC + r * cl + j])
+              << "tp=" << tp << " rank=" << r;
+        if (nl == group) // a whole group: its dk and dv are the rank's own
+          for (int j = 0; j < hs; ++j) {
+            ASSERT_EQ(ldk[n * hs + j], dk[n * Ckv + kv0 * hs + j]);
+            ASSERT_EQ(ldv[n * hs + j], dv[n * Ckv + kv0 * hs + j]);
+          }
+      }
+      // Keyed by the local head instead, rank 1 would draw rank 0's masks.
+      if (r > 0) {
+        AttentionConfig unkeyed = cfg;
+        unkeyed.head_offset = 0;
+        unkeyed.nh_global = 0;
+        EXPECT_NE(run_gqa(local, unkeyed), lo) << "tp=" << tp;
+      }
+    }
+  }
+}
+
+TEST(GqaAttention, BadConfigurationThrows) {
+  AttentionConfig ok = gqa_config(2, AttentionMask::Causal, 0, 0.0f, kTheta);
+  Qkv x = gqa_inputs(gqa_config(GNH, AttentionMask::Causal, 0), 80);
+  auto forward = [&](const AttentionConfig &cfg) { run_gqa(x, cfg); };
+  EXPECT_NO_THROW(forward(ok));
+  AttentionConfig bad = ok;
+  bad.KVH = 3; // 4 query heads do not split into groups over 3
+  EXPECT_THROW(forward(bad), std::invalid_argument);
+  bad.KVH = -1;
+  EXPECT_THROW(forward(bad), std::invalid_argument);
+  bad = ok;
+  bad.rope.dims = 3; // odd
+  EXPECT_THROW(forward(bad), std::invalid_argument);
+  bad.rope.dims = GHS + 2; // wider than a head
+  EXPECT_THROW(forward(bad), std::invalid_argument);
+  bad.rope.dims = 0;
+  bad.rope.theta = -1.0;
+  EXPECT_THROW(forward(bad), std::invalid_argument);
+  bad = ok;
+  bad.mask = AttentionMask::StrictlyEarlier;
+  EXPECT_THROW(forward(bad), std::invalid_argument);
+  // The fused kernels take neither KV groups nor RoPE.
+  std::vector<float> qkv(GB * GT * 3 * GC), out(GB * GT * GC),
+      att(GB * GNH * GT * GT);
+  AttentionConfig fused = gqa_config(2, AttentionMask::Causal, 0);
+  EXPECT_THROW(attention_forward(out.data(), att.data(), qkv.data(), fused),
+               std::invalid_argument);
+  fused = gqa_config(0, AttentionMask::Causal, 0, 0.0f, kTheta);
+  EXPECT_THROW(attention_forward(out.data(), att.data(), qkv.data(), fused),
                std::invalid_argument);
 }

@@ -202,6 +202,26 @@ Ref layernorm_ref(const Ref &x, const Ref &w, const Ref &b, int N, int C) {
   return out;
 }
 
+Ref rmsnorm_ref(const Ref &x, const Ref &w, int N, int C, double eps) {
+  Ref out(x.size());
+  for (int n = 0; n < N; ++n) {
+    double ss = 0;
+    for (int c = 0; c < C; ++c)
+      ss += x[n * C + c] * x[n * C + c];
+    double rstd = 1.0 / std::sqrt(ss / C + eps);
+    for (int c = 0; c < C; ++c)
+      out[n * C + c] = x[n * C + c] * rstd * w[c];
+  }
+  return out;
+}
+
+Ref swiglu_ref(const Ref &gate, const Ref &up) {
+  Ref out(gate.size());
+  for (size_t i = 0; i < gate.size(); ++i)
+    out[i] = gate[i] / (1 + std::exp(-gate[i])) * up[i];
+  return out;
+}
+
 Ref gelu_ref(const Ref &x) {
   Ref out(x.size());
   for (size_t i = 0; i < x.size(); ++i)
@@ -265,6 +285,44 @@ Ref cross_attention_ref(const Ref &q, const Ref &kv, int B, int T, int NH,
       v[r * 2 * C + c] = kv[r * 2 * C + C + c];
     }
   return attention_ref(q, C, k, v, 2 * C, B, T, NH, HS, true);
+}
+
+/// x (B,T,heads*HS) with each head's leading R = dims (0: HS) dimensions
+/// rotated by position t (Hugging Face's rotate_half), in double.
+Ref rope_ref(const Ref &x, int B, int T, int heads, int HS, double theta,
+             int dims) {
+  Ref out(x);
+  const int R = dims ? dims : HS, half = R / 2;
+  for (int b = 0; b < B; ++b)
+    for (int t = 0; t < T; ++t)
+      for (int h = 0; h < heads; ++h) {
+        size_t row = (size_t(b) * T + t) * heads * HS + h * HS;
+        for (int i = 0; i < half; ++i) {
+          double a = t * std::pow(theta, -2.0 * i / R);
+          double c = std::cos(a), s = std::sin(a);
+          out[row + i] = x[row + i] * c - x[row + i + half] * s;
+          out[row + i + half] = x[row + i + half] * c + x[row + i] * s;
+        }
+      }
+  return out;
+}
+
+/// Causal grouped-query attention: q (B,T,NH*HS), k, v (B,T,KVH*HS); q and
+/// k rotated first.
+Ref gqa_attention_ref(const Ref &q, const Ref &k, const Ref &v, int B, int T,
+                      int NH, int KVH, int HS, double theta, int dims) {
+  const int C = NH * HS, Ckv = KVH * HS, group = NH / KVH;
+  Ref qr = rope_ref(q, B, T, NH, HS, theta, dims),
+      kr = rope_ref(k, B, T, KVH, HS, theta, dims);
+  // Each query head's keys and values, as multi-head attention reads them.
+  Ref ke(size_t(B) * T * C), ve(size_t(B) * T * C);
+  for (size_t r = 0; r < size_t(B) * T; ++r)
+    for (int h = 0; h < NH; ++h)
+      for (int i = 0; i < HS; ++i) {
+        ke[r * C + h * HS + i] = kr[r * Ckv + (h / group) * HS + i];
+        ve[r * C + h * HS + i] = v[r * Ckv + (h / group) * HS + i];
+      }
+  return attention_ref(qr, C, ke, ve, C, B, T, NH, HS, false);
 }
 
 /// Row losses of logits (N, Vp) over the first V columns; ignored rows 0.
@@ -393,6 +451,65 @@ TEST_P(Conformance, LayerNorm) {
       numeric_grad(
           rb, rd, [&](const Ref &v) { return layernorm_ref(rx, rw, v, N, C); }),
       "layernorm_backward dbias", 4.0);
+}
+
+TEST_P(Conformance, RmsNorm) {
+  const int N = 7, C = 13;
+  const float eps = 1e-6f;
+  auto x = values(N * C, 80, 2.0f), w = values(C, 81), d = values(N * C, 82);
+  void *X = tensor(x), *W = tensor(w), *D = tensor(d);
+  void *out = tensor(std::vector<float>(N * C, 0.0f));
+  float *rstd = floats(std::vector<float>(N));
+  k_->rmsnorm_forward(out, rstd, X, W, N, C, eps);
+  Ref rx = wide(x), rw = wide(w), rd = wide(d);
+  expect_near(read(out, N * C), rmsnorm_ref(rx, rw, N, C, eps),
+              "rmsnorm_forward");
+  Ref want_rstd(N);
+  for (int n = 0; n < N; ++n) {
+    double ss = 0;
+    for (int c = 0; c < C; ++c)
+      ss += rx[n * C + c] * rx[n * C + c];
+    want_rstd[n] = 1.0 / std::sqrt(ss / C + eps);
+  }
+  // Statistics are fp32 whatever the storage type.
+  std::vector<float> got_rstd = read_floats(rstd, N);
+  for (int n = 0; n < N; ++n)
+    EXPECT_NEAR(got_rstd[n], want_rstd[n], 1e-5 * want_rstd[n]);
+
+  void *dx = tensor(std::vector<float>(N * C, 0.0f));
+  void *dw = tensor(std::vector<float>(C, 0.0f));
+  k_->rmsnorm_backward(dx, dw, D, X, W, rstd, N, C);
+  expect_near(
+      read(dx, N * C),
+      numeric_grad(rx, rd,
+                   [&](const Ref &v) { return rmsnorm_ref(v, rw, N, C, eps); }),
+      "rmsnorm_backward dinp");
+  expect_near(
+      read(dw, C),
+      numeric_grad(rw, rd,
+                   [&](const Ref &v) { return rmsnorm_ref(rx, v, N, C, eps); }),
+      "rmsnorm_backward dweight", 4.0);
+}
+
+TEST_P(Conformance, SwiGlu) {
+  const size_t n = 1001;
+  auto g = values(n, 83, 3.0f), u = values(n, 84), d = values(n, 85);
+  void *G = tensor(g), *U = tensor(u), *D = tensor(d);
+  void *out = tensor(std::vector<float>(n, 0.0f));
+  Ref rg = wide(g), ru = wide(u), rd = wide(d);
+  k_->swiglu_forward(out, G, U, n);
+  expect_near(read(out, n), swiglu_ref(rg, ru), "swiglu_forward");
+  void *dg = tensor(std::vector<float>(n, 0.0f));
+  void *du = tensor(std::vector<float>(n, 0.0f));
+  k_->swiglu_backward(dg, du, D, G, U, n);
+  Ref wdg(n), wdu(n);
+  for (size_t i = 0; i < n; ++i) {
+    double sg = 1 / (1 + std::exp(-rg[i]));
+    wdg[i] = rd[i] * ru[i] * sg * (1 + rg[i] * (1 - sg));
+    wdu[i] = rd[i] * rg[i] * sg;
+  }
+  expect_near(read(dg, n), wdg, "swiglu_backward dgate");
+  expect_near(read(du, n), wdu, "swiglu_backward dup");
 }
 
 TEST_P(Conformance, Embeddings) {
@@ -702,6 +819,84 @@ TEST_P(Conformance, DecodeAttention) {
     k_->decode_attention_forward(out, kc, vc, tensor(row), pos, capacity, cfg);
     expect_near(read(out, B * C), rw,
                 "decode_attention_forward at " + std::to_string(t));
+  }
+}
+
+// Grouped-query attention with RoPE on half of each head (4 query heads over
+// 2 KV heads), against the reference that rotates in double.
+TEST_P(Conformance, GqaAttention) {
+  const int B = 2, T = 5, NH = 4, KVH = 2, HS = 4, C = NH * HS, Ckv = KVH * HS,
+            dims = 2;
+  const double theta = 10000.0;
+  auto q = values(B * T * C, 90), k = values(B * T * Ckv, 91),
+       v = values(B * T * Ckv, 92), d = values(B * T * C, 93);
+  void *Q = tensor(q), *K = tensor(k), *V = tensor(v), *D = tensor(d);
+  void *out = tensor(std::vector<float>(B * T * C, 0.0f));
+  float *att = floats(std::vector<float>(B * NH * T * T));
+  AttentionConfig cfg = config(B, T, NH, HS, AttentionMask::Causal);
+  cfg.KVH = KVH;
+  cfg.rope = {theta, dims};
+  k_->gqa_attention_forward(out, att, Q, K, V, cfg);
+  Ref rq = wide(q), rk = wide(k), rv = wide(v), rd = wide(d);
+  auto ref = [&](const Ref &q_, const Ref &k_, const Ref &v_) {
+    return gqa_attention_ref(q_, k_, v_, B, T, NH, KVH, HS, theta, dims);
+  };
+  expect_near(read(out, B * T * C), ref(rq, rk, rv), "gqa_attention_forward");
+
+  void *dq = tensor(std::vector<float>(B * T * C, 0.0f));
+  void *dk = tensor(std::vector<float>(B * T * Ckv, 0.0f));
+  void *dv = tensor(std::vector<float>(B * T * Ckv, 0.0f));
+  k_->gqa_attention_backward(dq, dk, dv, D, Q, K, V, att, cfg);
+  expect_near(
+      read(dq, B * T * C),
+      numeric_grad(rq, rd, [&](const Ref &x) { return ref(x, rk, rv); }),
+      "gqa_attention_backward dq");
+  expect_near(
+      read(dk, B * T * Ckv),
+      numeric_grad(rk, rd, [&](const Ref &x) { return ref(rq, x, rv); }),
+      "gqa_attention_backward dk");
+  expect_near(
+      read(dv, B * T * Ckv),
+      numeric_grad(rv, rd, [&](const Ref &x) { return ref(rq, rk, x); }),
+      "gqa_attention_backward dv");
+}
+
+// Decoding grouped-query attention with RoPE, the position on the device,
+// gives the rows of the full causal attention.
+TEST_P(Conformance, DecodeGqaAttention) {
+  const int B = 2, T = 5, NH = 4, KVH = 2, HS = 4, C = NH * HS, Ckv = KVH * HS,
+            capacity = 7;
+  const double theta = 10000.0;
+  auto q = values(B * T * C, 94), k = values(B * T * Ckv, 95),
+       v = values(B * T * Ckv, 96);
+  Ref want =
+      gqa_attention_ref(wide(q), wide(k), wide(v), B, T, NH, KVH, HS, theta, 0);
+  size_t cache = size_t(B) * capacity * Ckv;
+  void *kc = tensor(std::vector<float>(cache, 0.0f));
+  void *vc = tensor(std::vector<float>(cache, 0.0f));
+  int *pos = scalar<int>(0);
+  AttentionConfig cfg = config(B, 1, NH, HS, AttentionMask::Causal);
+  cfg.KVH = KVH;
+  cfg.rope = {theta, 0};
+  for (int t = 0; t < T; ++t) {
+    std::vector<float> qr(B * C), kr(B * Ckv), vr(B * Ckv);
+    Ref rw(B * C);
+    for (int b = 0; b < B; ++b) {
+      for (int c = 0; c < C; ++c) {
+        qr[b * C + c] = q[(b * T + t) * C + c];
+        rw[b * C + c] = want[(b * T + t) * C + c];
+      }
+      for (int c = 0; c < Ckv; ++c) {
+        kr[b * Ckv + c] = k[(b * T + t) * Ckv + c];
+        vr[b * Ckv + c] = v[(b * T + t) * Ckv + c];
+      }
+    }
+    be_->copy_host_to_device(pos, &t, sizeof(int));
+    void *out = tensor(std::vector<float>(B * C, 0.0f));
+    k_->decode_gqa_attention_forward(out, kc, vc, tensor(qr), tensor(kr),
+                                     tensor(vr), pos, capacity, cfg);
+    expect_near(read(out, B * C), rw,
+                "decode_gqa_attention_forward at " + std::to_string(t));
   }
 }
 

@@ -85,3 +85,61 @@ TEST(Elementwise, WeightedSumForwardBackward) {
     expect_grad_close(dx[j], numeric_grad(x[j], objective), 1e-3,
                       "dx" + std::to_string(j));
 }
+
+namespace {
+double silu_reference(double x) { return x / (1.0 + std::exp(-x)); }
+} // namespace
+
+TEST(SwiGlu, ForwardMatchesReference) {
+  auto gate = random_vector(61, 30, 3.0f), up = random_vector(61, 31);
+  // Far out on both sides the sigmoid saturates; nothing may overflow.
+  for (float x : {100.0f, -100.0f, 88.5f, -88.5f, 1e4f, -1e4f, 3e38f, -3e38f})
+    gate.push_back(x);
+  while (up.size() < gate.size()) // |up| < 1: the product stays finite
+    up.push_back(up.size() % 2 ? 0.5f : -0.75f);
+  std::vector<float> y(gate.size());
+  swiglu_forward(y.data(), gate.data(), up.data(), gate.size());
+  for (size_t i = 0; i < gate.size(); ++i) {
+    double ref = silu_reference(gate[i]) * up[i];
+    ASSERT_TRUE(std::isfinite(y[i])) << "gate " << gate[i];
+    EXPECT_NEAR(y[i], ref, 1e-6 + 2e-6 * std::fabs(ref)) << "gate " << gate[i];
+  }
+}
+
+TEST(SwiGlu, BackwardMatchesFiniteDifferences) {
+  auto gate = random_vector(37, 32, 3.0f), up = random_vector(37, 33),
+       dy = random_vector(37, 34);
+  std::vector<float> y(37), dgate(37, 0.5f), dup(37, 0.5f);
+  auto objective = [&] {
+    swiglu_forward(y.data(), gate.data(), up.data(), gate.size());
+    return weighted(y, dy);
+  };
+  // Backward accumulates: start from 0.5 and take it off again.
+  swiglu_backward(dgate.data(), dup.data(), dy.data(), gate.data(), up.data(),
+                  gate.size());
+  for (size_t i = 0; i < gate.size(); ++i) {
+    dgate[i] -= 0.5f;
+    dup[i] -= 0.5f;
+  }
+  expect_grad_close(dgate, numeric_grad(gate, objective, 1e-3f), 2e-3, "dgate");
+  expect_grad_close(dup, numeric_grad(up, objective, 1e-3f), 2e-3, "dup");
+
+  // Saturated gates: silu' is 1 far above zero and 0 far below, no NaN.
+  float g[4] = {100.0f, -100.0f, 3e38f, -3e38f},
+        u[4] = {2.0f, 2.0f, 1.0f, 1.0f}, d[4] = {1.0f, 1.0f, 1.0f, 1.0f},
+        dg[4] = {}, du[4] = {};
+  swiglu_backward(dg, du, d, g, u, 4);
+  EXPECT_FLOAT_EQ(dg[0], 2.0f);
+  EXPECT_EQ(dg[1], 0.0f);
+  EXPECT_EQ(du[0], 100.0f);
+  EXPECT_NEAR(du[1], 0.0f, 1e-30f);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_TRUE(std::isfinite(dg[i])) << "gate " << g[i];
+    EXPECT_TRUE(std::isfinite(du[i])) << "gate " << g[i];
+  }
+  // One gradient alone is the same.
+  std::vector<float> dup_only(37, 0.0f);
+  swiglu_backward(nullptr, dup_only.data(), dy.data(), gate.data(), up.data(),
+                  gate.size());
+  expect_close(dup_only, dup, 1e-6f, 1e-6f, "dup alone");
+}

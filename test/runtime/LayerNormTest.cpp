@@ -66,3 +66,66 @@ TEST(LayerNorm, BackwardMatchesFiniteDifferences) {
   expect_grad_close(dw, numeric_grad(w, objective), 2e-3, "dweight");
   expect_grad_close(db, numeric_grad(b, objective), 2e-3, "dbias");
 }
+
+//===----------------------------------------------------------------------===//
+// RMSNorm
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// out = x / sqrt(mean(x^2) + eps) * w in double; rstd per row.
+std::vector<float> rms_reference(const std::vector<float> &x,
+                                 const std::vector<float> &w, double eps,
+                                 std::vector<double> *rstd = nullptr) {
+  std::vector<float> out(N * C);
+  for (int n = 0; n < N; ++n) {
+    double ss = 0;
+    for (int c = 0; c < C; ++c)
+      ss += double(x[n * C + c]) * x[n * C + c];
+    double s = 1.0 / std::sqrt(ss / C + eps);
+    if (rstd)
+      rstd->push_back(s);
+    for (int c = 0; c < C; ++c)
+      out[n * C + c] = float(x[n * C + c] * s * w[c]);
+  }
+  return out;
+}
+} // namespace
+
+TEST(RmsNorm, ForwardMatchesReference) {
+  auto x = random_vector(N * C, 11, 2.0f), w = random_vector(C, 12);
+  for (int i = 0; i < C; ++i)
+    x[3 * C + i] *= 1e-3f; // a row small against eps
+  for (float eps : {1e-6f, 1e-5f, 0.25f}) {
+    std::vector<float> out(N * C), rstd(N);
+    std::vector<double> want_rstd;
+    rmsnorm_forward(out.data(), rstd.data(), x.data(), w.data(), N, C, eps);
+    expect_close(out, rms_reference(x, w, eps, &want_rstd), 1e-5f, 1e-5f,
+                 "eps " + std::to_string(eps));
+    for (int n = 0; n < N; ++n)
+      EXPECT_NEAR(rstd[n], want_rstd[n], 1e-5 * want_rstd[n]) << "eps " << eps;
+  }
+}
+
+TEST(RmsNorm, BackwardMatchesFiniteDifferences) {
+  for (float eps : {1e-6f, 0.1f}) {
+    auto x = random_vector(N * C, 13), w = random_vector(C, 14),
+         dy = random_vector(N * C, 15);
+    std::vector<float> out(N * C), rstd(N);
+    auto objective = [&] {
+      rmsnorm_forward(out.data(), rstd.data(), x.data(), w.data(), N, C, eps);
+      return weighted(out, dy);
+    };
+    objective();
+    // Start from non-zero gradients: backward must accumulate.
+    std::vector<float> dx(N * C, 0.5f), dw(C, 0.5f);
+    rmsnorm_backward(dx.data(), dw.data(), dy.data(), x.data(), w.data(),
+                     rstd.data(), N, C);
+    for (auto &v : dx)
+      v -= 0.5f;
+    for (auto &v : dw)
+      v -= 0.5f;
+    std::string what = "eps " + std::to_string(eps);
+    expect_grad_close(dx, numeric_grad(x, objective), 2e-3, what + " dinp");
+    expect_grad_close(dw, numeric_grad(w, objective), 2e-3, what + " dweight");
+  }
+}

@@ -11,10 +11,11 @@ using namespace tpc::test;
 
 namespace {
 
-std::vector<uint16_t> sequence(size_t n) {
-  std::vector<uint16_t> t(n);
+/// n tokens below `vocab`.
+std::vector<uint32_t> sequence(size_t n, uint32_t vocab = 50257) {
+  std::vector<uint32_t> t(n);
   for (size_t i = 0; i < n; ++i)
-    t[i] = uint16_t((i * 7 + 3) % 50257);
+    t[i] = uint32_t((i * 7919 + 3) % vocab);
   return t;
 }
 
@@ -49,13 +50,101 @@ TEST(TokenFile, RoundTrip) {
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
   TokenFile f(path);
   EXPECT_EQ(f.num_tokens(), 1001u);
+  EXPECT_EQ(f.version(), kTokenFileVersion16);
+  EXPECT_EQ(f.token_width(), 2u);
   EXPECT_EQ(f.read_all(), tokens);
-  std::vector<uint16_t> part(10);
+  std::vector<uint32_t> part(10);
   f.read(995, 6, part.data());
   for (int i = 0; i < 6; ++i)
     EXPECT_EQ(part[i], tokens[995 + i]);
   EXPECT_THROW(f.read(995, 7, part.data()), std::runtime_error);
   EXPECT_EQ(std::filesystem::file_size(path), 1024u + 2 * 1001);
+}
+
+// Llama 3's vocabulary: ids past 65536 go to a version-2 file of uint32.
+TEST(TokenFile, RoundTripVersion2) {
+  std::string path = temp_dir() / "train.bin";
+  auto tokens = sequence(1001, 128256);
+  tokens[0] = 128255;
+  tokens[1] = 65536;
+  tokens[2] = 65535;
+  write_token_file(path, tokens);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_EQ(std::filesystem::file_size(path), 1024u + 4 * 1001);
+  TokenFile f(path);
+  EXPECT_EQ(f.num_tokens(), 1001u);
+  EXPECT_EQ(f.version(), kTokenFileVersion32);
+  EXPECT_EQ(f.token_width(), 4u);
+  EXPECT_EQ(f.read_all(), tokens);
+  std::vector<uint32_t> part(6);
+  f.read(0, 3, part.data());
+  EXPECT_EQ(part[0], 128255u);
+  EXPECT_EQ(part[1], 65536u);
+  EXPECT_EQ(part[2], 65535u);
+  f.read(995, 6, part.data());
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(part[i], tokens[995 + i]);
+  EXPECT_THROW(f.read(995, 7, part.data()), std::runtime_error);
+
+  // The header as llm.c lays it out, with version 2.
+  std::ifstream in(path, std::ios::binary);
+  int32_t header[3];
+  in.read(reinterpret_cast<char *>(header), sizeof(header));
+  EXPECT_EQ(header[0], 20240520);
+  EXPECT_EQ(header[1], 2);
+  EXPECT_EQ(header[2], 1001);
+}
+
+// Version 1, which llm.c's tools read, whenever every token fits uint16.
+TEST(TokenFile, VersionFollowsTheLargestToken) {
+  EXPECT_EQ(token_file_version_for({}), kTokenFileVersion16);
+  EXPECT_EQ(token_file_version_for({0, 65535, 7}), kTokenFileVersion16);
+  EXPECT_EQ(token_file_version_for({0, 65536, 7}), kTokenFileVersion32);
+  EXPECT_EQ(token_file_version_for({4294967295u}), kTokenFileVersion32);
+
+  auto dir = temp_dir();
+  write_token_file(dir / "auto.bin", {1, 2, 65535});
+  EXPECT_EQ(TokenFile(dir / "auto.bin").version(), kTokenFileVersion16);
+  write_token_file(dir / "auto.bin", {1, 2, 65536});
+  EXPECT_EQ(TokenFile(dir / "auto.bin").version(), kTokenFileVersion32);
+}
+
+TEST(TokenFile, ExplicitVersion) {
+  auto dir = temp_dir();
+  std::string path = dir / "forced.bin";
+  std::vector<uint32_t> small = {5, 6, 7};
+  write_token_file(path, small, kTokenFileVersion32);
+  EXPECT_EQ(std::filesystem::file_size(path), 1024u + 4 * 3);
+  EXPECT_EQ(TokenFile(path).version(), kTokenFileVersion32);
+  EXPECT_EQ(TokenFile(path).read_all(), small);
+  write_token_file(path, small, kTokenFileVersion16);
+  EXPECT_EQ(std::filesystem::file_size(path), 1024u + 2 * 3);
+  EXPECT_EQ(TokenFile(path).read_all(), small);
+
+  // Never truncated: forcing uint16 over a larger id is refused, and the
+  // file is left as it was.
+  std::string big_path = dir / "big.bin";
+  try {
+    write_token_file(big_path, {1, 2, 70000, 3}, kTokenFileVersion16);
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "big.bin: token 70000 at position 2 does not fit a "
+                  "version-1 file's uint16 tokens; write version 2"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(big_path));
+  EXPECT_FALSE(std::filesystem::exists(big_path + ".tmp"));
+
+  try {
+    write_token_file(big_path, small, 3);
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write token file version 3"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(TokenFile, CorruptFilesAreNamed) {
@@ -64,8 +153,8 @@ TEST(TokenFile, CorruptFilesAreNamed) {
 
   write_raw(p, 20240520, 1, 1000, 998 * 2);
   std::string e = error_of(p);
-  EXPECT_NE(e.find("val.bin: header says 1000 tokens but the file holds 998; "
-                   "the file is truncated"),
+  EXPECT_NE(e.find("val.bin: header says 1000 tokens but the file holds 998 "
+                   "uint16 tokens (version 1); the file is truncated"),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("tpc-data encode"), std::string::npos) << e;
@@ -80,9 +169,36 @@ TEST(TokenFile, CorruptFilesAreNamed) {
   EXPECT_NE(error_of(p).find("bad magic number 12345"), std::string::npos)
       << error_of(p);
 
-  write_raw(p, 20240520, 2, 10, 20);
-  EXPECT_NE(error_of(p).find("version 2 is not supported"), std::string::npos)
+  // Version 2 counts four bytes a token.
+  write_raw(p, 20240520, 2, 1000, 998 * 4);
+  e = error_of(p);
+  EXPECT_NE(e.find("val.bin: header says 1000 tokens but the file holds 998 "
+                   "uint32 tokens (version 2); the file is truncated"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("tpc-data encode"), std::string::npos) << e;
+  write_raw(p, 20240520, 2, 10, 10 * 2); // a version-1 payload
+  EXPECT_NE(error_of(p).find("holds 5 uint32 tokens (version 2); the file is "
+                             "truncated"),
+            std::string::npos)
       << error_of(p);
+  write_raw(p, 20240520, 2, 10, 10 * 4 - 2);
+  EXPECT_NE(error_of(p).find("38 bytes, not a whole number of uint32 tokens"),
+            std::string::npos)
+      << error_of(p);
+  write_raw(p, 20240520, 2, 10, 10 * 4);
+  EXPECT_EQ(error_of(p), "");
+
+  for (int32_t version : {0, 3, -1}) {
+    write_raw(p, 20240520, version, 10, 20);
+    e = error_of(p);
+    EXPECT_NE(e.find("val.bin: token file version " + std::to_string(version) +
+                     " is not supported (version 1 holds uint16 tokens, "
+                     "version 2 uint32 tokens); regenerate it with tpc-data "
+                     "encode"),
+              std::string::npos)
+        << e;
+  }
 
   std::ofstream(p, std::ios::binary) << "short";
   EXPECT_NE(error_of(p).find("less than the 1024-byte header"),
@@ -105,13 +221,13 @@ TEST(TokenBatcher, WindowsAndShift) {
     uint64_t start = uint64_t(step % 7) * B * T;
     batches.next(in.data(), tg.data());
     for (int i = 0; i < B * T; ++i) {
-      ASSERT_EQ(in[i], tokens[start + i]) << step;
-      ASSERT_EQ(tg[i], tokens[start + i + 1]) << step;
+      ASSERT_EQ(in[i], int(tokens[start + i])) << step;
+      ASSERT_EQ(tg[i], int(tokens[start + i + 1])) << step;
     }
   }
   batches.reset();
   batches.next(in.data(), tg.data());
-  EXPECT_EQ(in[0], tokens[0]);
+  EXPECT_EQ(in[0], int(tokens[0]));
 }
 
 TEST(TokenBatcher, DataParallelRanksAreDisjointAndCover) {
@@ -140,7 +256,7 @@ TEST(TokenBatcher, DataParallelRanksAreDisjointAndCover) {
 
 TEST(TokenBatcher, RejectsTokensOutsideTheVocabulary) {
   std::string path = temp_dir() / "d.bin";
-  std::vector<uint16_t> tokens(50, 1);
+  std::vector<uint32_t> tokens(50, 1);
   tokens[17] = 300;
   write_token_file(path, tokens);
   TokenFile f(path);
@@ -157,4 +273,51 @@ TEST(TokenBatcher, RejectsTokensOutsideTheVocabulary) {
         << e.what();
   }
   EXPECT_THROW(TokenBatcher(f, 8, 7), std::runtime_error); // file too small
+}
+
+// A version-2 file batches like a version-1 file, ids past 65535 included,
+// and the vocabulary check names the token, its position and the vocabulary.
+TEST(TokenBatcher, Version2FilesAndTheVocabulary) {
+  std::string path = temp_dir() / "llama.bin";
+  std::vector<uint32_t> tokens(50, 1);
+  tokens[3] = 128255;
+  tokens[17] = 128256;
+  write_token_file(path, tokens);
+  TokenFile f(path);
+  ASSERT_EQ(f.version(), kTokenFileVersion32);
+  TokenBatcher ok(f, 2, 7, 0, 1, 128257), bad(f, 2, 7, 0, 1, 128256);
+  std::vector<int> in(14), tg(14);
+  ok.next(in.data(), tg.data());
+  EXPECT_EQ(in[3], 128255);
+  EXPECT_EQ(tg[2], 128255);
+  ok.next(in.data(), tg.data());
+  EXPECT_EQ(in[3], 128256);       // position 17 = 14 + 3
+  bad.next(in.data(), tg.data()); // tokens 0..14
+  try {
+    bad.next(in.data(), tg.data());
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "llama.bin: token 128256 at position 17 is outside the "
+                  "model's vocabulary of 128256; the file was encoded with "
+                  "another tokenizer"),
+              std::string::npos)
+        << e.what();
+  }
+
+  // Without a vocabulary, ids must still fit the int the model reads.
+  tokens[17] = 0x80000000u;
+  write_token_file(path, tokens);
+  TokenFile g(path);
+  TokenBatcher any(g, 2, 7);
+  any.next(in.data(), tg.data());
+  try {
+    any.next(in.data(), tg.data());
+    FAIL() << "expected an exception";
+  } catch (const std::runtime_error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "token 2147483648 at position 17 does not fit an int"),
+              std::string::npos)
+        << e.what();
+  }
 }

@@ -1,7 +1,9 @@
 //===- tpc-data.cpp - Prepare token files for training --------------------===//
 //
 // tpc-data encode: text files -> llm.c token files (train and val) with the
-//                  GPT-2 tokenizer, <|endoftext|> between documents.
+//                  GPT-2 tokenizer, <|endoftext|> between documents; uint16
+//                  tokens (version 1) unless the vocabulary needs uint32
+//                  (version 2) or --token-bits says.
 // tpc-data decode: a token file (or a window of it) -> text on stdout.
 // tpc-data brown:  the tagged Brown corpus -> one plain text file.
 //
@@ -15,6 +17,7 @@
 
 #include "tools/common/Cli.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +32,7 @@ struct EncodeOptions {
   std::string vocab_dir, prefix;
   double val_fraction = 0.1;
   std::optional<uint64_t> val_tokens;
+  std::optional<int> token_bits; // 16 or 32; unset: by the vocabulary
   std::vector<std::string> files;
 };
 
@@ -45,10 +49,6 @@ int run_encode(const EncodeOptions &opt) {
                              "tokens to write");
 
   Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(opt.vocab_dir);
-  if (tokenizer.vocab_size() > 65536)
-    throw std::runtime_error(
-        "the vocabulary has " + std::to_string(tokenizer.vocab_size()) +
-        " tokens, but token files hold uint16 ids (at most 65536)");
   if (opt.files.size() > 1 && tokenizer.end_of_text() < 0)
     throw std::runtime_error(opt.vocab_dir +
                              ": the vocabulary has no <|endoftext|> token to "
@@ -88,19 +88,40 @@ int run_encode(const EncodeOptions &opt) {
         "; give more text or choose a val size between 1 and " +
         std::to_string(total - 1) + " tokens");
 
+  // Both files get one width: uint16 (version 1, which llm.c's tools read)
+  // while every id of the vocabulary fits, uint32 (version 2) once it does
+  // not, so no id is ever truncated. --token-bits overrides.
+  auto big =
+      std::find_if(ids.begin(), ids.end(), [](int id) { return id > 65535; });
+  int bits = tokenizer.vocab_size() > 65536 || big != ids.end() ? 32 : 16;
+  if (opt.token_bits) {
+    if (*opt.token_bits == 16 && big != ids.end())
+      throw std::runtime_error(
+          "token " + std::to_string(*big) + " at position " +
+          std::to_string(big - ids.begin()) +
+          " of the encoded text does not fit --token-bits 16 (uint16 ids, "
+          "at most 65535; the vocabulary has " +
+          std::to_string(tokenizer.vocab_size()) +
+          " tokens); use --token-bits 32 or leave the option out");
+    bits = *opt.token_bits;
+  }
+  const int32_t version =
+      bits == 16 ? kTokenFileVersion16 : kTokenFileVersion32;
+
   // Train is the text's beginning, val its end.
-  std::vector<uint16_t> train(ids.begin(), ids.end() - val);
-  std::vector<uint16_t> valid(ids.end() - val, ids.end());
+  std::vector<uint32_t> train(ids.begin(), ids.end() - val);
+  std::vector<uint32_t> valid(ids.end() - val, ids.end());
   const std::string train_path = opt.prefix + "_train.bin";
   const std::string val_path = opt.prefix + "_val.bin";
-  write_token_file(train_path, train);
-  write_token_file(val_path, valid);
+  write_token_file(train_path, train, version);
+  write_token_file(val_path, valid, version);
   std::printf("encoded %zu files, %llu bytes -> %llu tokens (%.0f tokens/s)\n",
               opt.files.size(), (unsigned long long)bytes,
               (unsigned long long)total,
               seconds > 0 ? static_cast<double>(total) / seconds : 0.0);
-  std::printf("%s: %zu tokens\n", train_path.c_str(), train.size());
-  std::printf("%s: %zu tokens\n", val_path.c_str(), valid.size());
+  const char *kind = bits == 16 ? "uint16, version 1" : "uint32, version 2";
+  std::printf("%s: %zu tokens (%s)\n", train_path.c_str(), train.size(), kind);
+  std::printf("%s: %zu tokens (%s)\n", val_path.c_str(), valid.size(), kind);
   return 0;
 }
 
@@ -118,8 +139,17 @@ int run_decode(const std::string &vocab_dir, const std::string &path,
                              " reaches past the end of its " +
                              std::to_string(file.num_tokens()) + " tokens");
   Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(vocab_dir);
-  std::vector<uint16_t> tokens(n);
+  std::vector<uint32_t> tokens(n);
   file.read(start, n, tokens.data());
+  // Checked here, before an id past INT_MAX could wrap to a negative int.
+  const uint32_t vocab = uint32_t(tokenizer.vocab_size());
+  for (uint64_t i = 0; i < n; ++i)
+    if (tokens[i] >= vocab)
+      throw std::runtime_error(
+          path + ": token " + std::to_string(tokens[i]) + " at position " +
+          std::to_string(start + i) + " is outside the vocabulary of " +
+          std::to_string(vocab) + " tokens in " + vocab_dir +
+          "; decode with the vocabulary the file was encoded with");
   std::string text =
       tokenizer.decode(std::vector<int>(tokens.begin(), tokens.end()));
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -176,6 +206,12 @@ int main(int argc, char **argv) {
       ->add_option("--val-tokens", enc.val_tokens,
                    "Number of tokens that go to the val file")
       ->excludes(fraction);
+  encode
+      ->add_option("--token-bits", enc.token_bits,
+                   "Width of the tokens in the files: 16 (version 1, llm.c's "
+                   "format) or 32 (version 2). Default: 16 when the "
+                   "vocabulary has at most 65536 tokens, else 32")
+      ->check(CLI::IsMember({16, 32}));
   encode->add_option("-o,--output", enc.prefix, "Output prefix")->required();
   encode->add_option("files", enc.files, "Text files")->required();
 

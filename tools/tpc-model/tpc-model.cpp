@@ -28,6 +28,8 @@ std::string layoutName = "pre-norm";
 int64_t stacks = 2;
 bool sharedWeights = false;
 std::optional<int64_t> window, batch, seqLen;
+std::optional<int64_t> kvHeads, intermediate;
+std::optional<double> ropeTheta, normEps;
 std::optional<std::string> output;
 bool summary = false;
 
@@ -36,6 +38,17 @@ template <typename T> void override(T &field, const std::optional<T> &flag) {
     field = *flag;
 }
 } // namespace
+
+/// The error for a --preset that `presets` does not name.
+template <typename PresetT>
+static llvm::Error unknownPreset(llvm::ArrayRef<PresetT> presets) {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  llvm::interleaveComma(presets, os, [&](const PresetT &p) { os << p.name; });
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unknown preset '" + *preset +
+                                     "'; choose one of " + names);
+}
 
 static InputShape inputShape() {
   InputShape input;
@@ -49,15 +62,8 @@ static llvm::Expected<GPT2Config> transformerConfig() {
   GPT2Config config;
   if (preset) {
     const Preset *p = findPreset(*preset);
-    if (!p) {
-      std::string names;
-      llvm::raw_string_ostream os(names);
-      llvm::interleaveComma(gpt2Presets(), os,
-                            [&](const Preset &p) { os << p.name; });
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "unknown preset '" + *preset +
-                                         "'; choose one of " + names);
-    }
+    if (!p)
+      return unknownPreset(gpt2Presets());
     config = configOf(*p);
   }
   override(config.layers, layers);
@@ -70,6 +76,28 @@ static llvm::Expected<GPT2Config> transformerConfig() {
   override(config.embdPdrop, embdPdrop);
   override(config.residPdrop, residPdrop);
   override(config.attnPdrop, attnPdrop);
+  config.input = inputShape();
+  return config;
+}
+
+/// A Llama preset (default TinyLlama's sizes) with the flags applied.
+static llvm::Expected<LlamaConfig> llamaConfig() {
+  LlamaConfig config;
+  if (preset) {
+    const LlamaPreset *p = findLlamaPreset(*preset);
+    if (!p)
+      return unknownPreset(llamaPresets());
+    config = p->config;
+  }
+  override(config.layers, layers);
+  override(config.hidden, hidden);
+  override(config.heads, heads);
+  override(config.kvHeads, kvHeads);
+  override(config.intermediate, intermediate);
+  override(config.vocab, vocab);
+  override(config.positions, seq);
+  override(config.ropeTheta, ropeTheta);
+  override(config.normEps, normEps);
   config.input = inputShape();
   return config;
 }
@@ -113,6 +141,7 @@ int main(int argc, char **argv) {
       "  tpc-model gpt2 --preset 124m -o gpt2.mlir\n"
       "  tpc-model gpt2 --preset megatron-8.3b --summary\n"
       "  tpc-model stagformer --stacks 2 --layers 12 --shared-weights\n"
+      "  tpc-model llama --preset llama-3-8b --summary\n"
       "  tpc-model bigram --vocab 50257\n\n"
       "Parameters are declared at their global shapes; the batch and the\n"
       "sequence length of the inputs stay open unless --batch/--seq-len fix\n"
@@ -123,6 +152,9 @@ int main(int argc, char **argv) {
   CLI::App *stagFormerCmd = app.add_subcommand(
       "stagformer", "StagFormer: p staggered GPT-2 stacks joined by "
                     "cross-attention to the previous stack");
+  CLI::App *llamaCmd = app.add_subcommand(
+      "llama", "Llama decoder (Hugging Face names and layout): RMSNorm, "
+               "rotary positions, grouped-query attention, SwiGLU");
   CLI::App *bigramCmd = app.add_subcommand(
       "bigram", "Bigram baseline: the logits are a learned row per token");
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd}) {
@@ -138,6 +170,31 @@ int main(int argc, char **argv) {
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, bigramCmd})
     sub->add_option("--vocab", vocab,
                     "Vocabulary size (default: GPT-2's 50257)");
+  llamaCmd->add_option("--preset", preset,
+                       "Start from a named size: tinyllama-1.1b (default), "
+                       "llama-2-7b, llama-3-8b; the size flags override its "
+                       "fields");
+  llamaCmd->add_option("--layers", layers, "Transformer layers");
+  llamaCmd->add_option("--hidden", hidden, "Hidden size");
+  llamaCmd->add_option("--heads", heads,
+                       "Query heads; must divide --hidden");
+  llamaCmd->add_option("--kv-heads", kvHeads,
+                       "Key/value heads (grouped-query attention); must "
+                       "divide --heads; equal to --heads is multi-head "
+                       "attention, 1 multi-query");
+  llamaCmd->add_option("--intermediate", intermediate,
+                       "Width of the SwiGLU MLP (intermediate_size)");
+  llamaCmd->add_option("--vocab", vocab, "Vocabulary size");
+  llamaCmd->add_option("--seq", seq,
+                       "Context length (max_position_embeddings): the longest "
+                       "sequence, which sizes the KV caches");
+  llamaCmd->add_option("--rope-theta", ropeTheta,
+                       "Base of the rotary frequencies (10000; Llama 3: "
+                       "500000)");
+  llamaCmd->add_option("--norm-eps", normEps, "RMSNorm epsilon (1e-5)");
+  llamaCmd->add_flag("--tied", tied,
+                     "Output layer reads model.embed_tokens.weight (default: "
+                     "its own lm_head.weight)");
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd}) {
     sub->add_option("--seq", seq,
                     "Positions: rows of the position table wpe (n_ctx), the "
@@ -173,7 +230,7 @@ int main(int argc, char **argv) {
   stagFormerCmd->add_option("--window", window,
                             "Cross-attention sees only the last w strictly "
                             "earlier positions (default: all of them)");
-  for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, bigramCmd}) {
+  for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, llamaCmd, bigramCmd}) {
     sub->add_option("--batch", batch,
                     "Fix the micro-batch size B of the inputs (default: "
                     "left open, `?`, for tpc-compile to choose)");
@@ -192,6 +249,7 @@ int main(int argc, char **argv) {
   mlir::MLIRContext context;
   std::string title = gpt2Cmd->parsed()         ? "gpt2"
                       : stagFormerCmd->parsed() ? "stagformer"
+                      : llamaCmd->parsed()      ? "llama"
                                                 : "bigram";
   if (preset)
     title += " " + *preset;
@@ -223,6 +281,15 @@ int main(int argc, char **argv) {
       return fail(std::move(error));
     return emit(*buildStagFormer(context, config), commandLine(config), title);
   }
+  if (llamaCmd->parsed()) {
+    llvm::Expected<LlamaConfig> config = llamaConfig();
+    if (!config)
+      return fail(config.takeError());
+    config->tied = config->tied || tied;
+    if (llvm::Error error = validate(*config))
+      return fail(std::move(error));
+    return emit(*buildLlama(context, *config), commandLine(*config), title);
+  }
   if (bigramCmd->parsed()) {
     BigramConfig config;
     override(config.vocab, vocab);
@@ -231,6 +298,7 @@ int main(int argc, char **argv) {
       return fail(std::move(error));
     return emit(*buildBigram(context, config), commandLine(config), title);
   }
-  return fail("choose a model: tpc-model gpt2|stagformer|bigram [flags]; "
+  return fail("choose a model: tpc-model gpt2|stagformer|llama|bigram "
+              "[flags]; "
               "see tpc-model --help");
 }

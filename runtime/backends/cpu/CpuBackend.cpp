@@ -327,6 +327,20 @@ public:
     Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true), db(dbias, C, true);
     cpu::layernorm_backward(dx, dw, db, d, x, w, mean, rstd, N, C);
   }
+  void rmsnorm_forward(void *out, float *rstd, const void *inp,
+                       const void *weight, int N, int C,
+                       float eps) const override {
+    In<S> x(inp, sz(N) * C), w(weight, C);
+    Out<S> o(out, sz(N) * C, false);
+    cpu::rmsnorm_forward(o, rstd, x, w, N, C, eps);
+  }
+  void rmsnorm_backward(void *dinp, void *dweight, const void *dout,
+                        const void *inp, const void *weight, const float *rstd,
+                        int N, int C) const override {
+    In<S> d(dout, sz(N) * C), x(inp, sz(N) * C), w(weight, C);
+    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true);
+    cpu::rmsnorm_backward(dx, dw, d, x, w, rstd, N, C);
+  }
 
   void matmul_forward(void *out, const void *inp, const void *weight,
                       const void *bias, int N, int C, int OC,
@@ -371,6 +385,19 @@ public:
     In<S> x(inp, n), d(dout, n);
     Out<S> dx(dinp, n, true);
     cpu::gelu_backward(dx, x, d, n);
+  }
+  void swiglu_forward(void *out, const void *gate, const void *up,
+                      size_t n) const override {
+    In<S> g(gate, n), u(up, n);
+    Out<S> o(out, n, false);
+    cpu::swiglu_forward(o, g, u, n);
+  }
+  void swiglu_backward(void *dgate, void *dup, const void *dout,
+                       const void *gate, const void *up,
+                       size_t n) const override {
+    In<S> d(dout, n), g(gate, n), u(up, n);
+    Out<S> dg(dgate, n, true), du(dup, n, true);
+    cpu::swiglu_backward(dg, du, d, g, u, n);
   }
   void residual_forward(void *out, const void *a, const void *b,
                         size_t n) const override {
@@ -491,6 +518,38 @@ public:
     Out<S> k(kcache, cache, true), v(vcache, cache, true),
         o(out, sz(cfg.B) * cfg.C(), false);
     cpu::decode_cross_attention_forward(o, k, v, q_, kv_, *pos, capacity, cfg);
+  }
+  void gqa_attention_forward(void *out, float *att, const void *q,
+                             const void *k, const void *v,
+                             const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> q_(q, rows * cfg.C()), k_(k, rows * cfg.C_kv()),
+        v_(v, rows * cfg.C_kv());
+    Out<S> o(out, rows * cfg.C(), false);
+    cpu::gqa_attention_forward(o, att, q_, k_, v_, cfg);
+  }
+  void gqa_attention_backward(void *dq, void *dk, void *dv, const void *dout,
+                              const void *q, const void *k, const void *v,
+                              const float *att,
+                              const AttentionConfig &cfg) const override {
+    size_t rows = sz(cfg.B) * cfg.T;
+    In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
+        k_(k, rows * cfg.C_kv()), v_(v, rows * cfg.C_kv());
+    Out<S> dq_(dq, rows * cfg.C(), true), dk_(dk, rows * cfg.C_kv(), true),
+        dv_(dv, rows * cfg.C_kv(), true);
+    cpu::gqa_attention_backward(dq_, dk_, dv_, d, q_, k_, v_, att, cfg);
+  }
+  void decode_gqa_attention_forward(void *out, void *kcache, void *vcache,
+                                    const void *q, const void *k, const void *v,
+                                    const int *pos, int capacity,
+                                    const AttentionConfig &cfg) const override {
+    size_t cache = sz(cfg.B) * capacity * cfg.C_kv();
+    In<S> q_(q, sz(cfg.B) * cfg.C()), k_(k, sz(cfg.B) * cfg.C_kv()),
+        v_(v, sz(cfg.B) * cfg.C_kv());
+    Out<S> kc(kcache, cache, true), vc(vcache, cache, true),
+        o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_gqa_attention_forward(o, kc, vc, q_, k_, v_, *pos, capacity,
+                                      cfg);
   }
 
   void crossentropy_forward(float *losses, float *totals, const void *logits,

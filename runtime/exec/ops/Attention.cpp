@@ -9,6 +9,8 @@
 
 #include "runtime/exec/ops/Op.h"
 
+#include <cmath>
+
 namespace tpc {
 namespace {
 
@@ -137,6 +139,72 @@ Thunk self_attention_grad(OpContext &c) {
   };
 }
 
+/// Grouped-query attention over q (B,T,NH*HS), k and v (B,T,KVH*HS)
+/// starting at operand `q_operand`; rotary positions when rope_theta > 0.
+Attention grouped_attention_of(OpContext &c, int q_operand) {
+  auto q = c.shape(c.in(q_operand));
+  Attention a = attention(c, q, int(q.back()));
+  AttentionConfig &cfg = a.cfg;
+  int kv_heads = c.count("kv_heads");
+  if (kv_heads == 0 || cfg.NH % kv_heads != 0)
+    throw c.error("heads " + std::to_string(cfg.NH) +
+                  " are not a multiple of kv_heads " +
+                  std::to_string(kv_heads));
+  cfg.KVH = kv_heads;
+  std::vector<int64_t> kv = {q[0], q[1], int64_t(kv_heads) * cfg.HS};
+  c.expect_shape(c.shape(c.in(q_operand + 1)), kv, "k");
+  c.expect_shape(c.shape(c.in(q_operand + 2)), kv, "v");
+  double theta = c.real("rope_theta");
+  int64_t dims = c.integer("rope_dims");
+  if (!(theta >= 0.0) || !std::isfinite(theta) || dims < 0 || dims % 2 != 0 ||
+      dims > cfg.HS || (theta == 0.0 && dims != 0) ||
+      (theta > 0.0 && dims == 0 && cfg.HS % 2 != 0))
+    throw c.error("rope theta " + std::to_string(theta) + " with rope_dims " +
+                  std::to_string(dims) + " does not fit head dimension " +
+                  std::to_string(cfg.HS));
+  cfg.rope = RopeParams{theta, int(dims)};
+  return a;
+}
+
+// q (B,T,NH*HS), k, v (B,T,KVH*HS) -> out (B,T,NH*HS).
+Thunk grouped_attention(OpContext &c) {
+  Attention a = grouped_attention_of(c, 0);
+  a.cfg.mask =
+      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
+  c.s.reserve(0, probabilities(a.cfg));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *q = c.ptr(c.in(0)), *kp = c.ptr(c.in(1)),
+       *v = c.ptr(c.in(2));
+  return [&k, s, out, q, kp, v, a](const RunOptions &o) {
+    k.gqa_attention_forward(out, s->scratch(0), q, kp, v, a.config(o));
+  };
+}
+
+// Recomputes the probabilities (and their dropout), then dq, dk, dv.
+Thunk grouped_attention_grad(OpContext &c) {
+  Attention a = grouped_attention_of(c, 1);
+  a.cfg.mask =
+      c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
+  c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  const Kernels &k = c.kernels();
+  c.s.reserve(0, probabilities(a.cfg));
+  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  ExecState *s = &c.s;
+  void *dq = c.ptr(c.out(0)), *dk = c.ptr(c.out(1)), *dv = c.ptr(c.out(2));
+  void *dout = c.ptr(c.in(0)), *q = c.ptr(c.in(1)), *kp = c.ptr(c.in(2)),
+       *v = c.ptr(c.in(3));
+  size_t bq = c.bytes(c.out(0)), bkv = c.bytes(c.out(1));
+  return [&k, s, dq, dk, dv, dout, q, kp, v, bq, bkv, a](const RunOptions &o) {
+    AttentionConfig cfg = a.config(o);
+    k.gqa_attention_forward(s->scratch(1), s->scratch(0), q, kp, v, cfg);
+    s->device.zero(dq, bq);
+    s->device.zero(dk, bkv);
+    s->device.zero(dv, bkv);
+    k.gqa_attention_backward(dq, dk, dv, dout, q, kp, v, s->scratch(0), cfg);
+  };
+}
+
 Attention cross_attention_of(OpContext &c, int q_operand) {
   auto q = c.shape(c.in(q_operand));
   Attention a = attention(c, q, int(q.back()));
@@ -226,6 +294,30 @@ Thunk decode_attention(OpContext &c) {
   };
 }
 
+// q (B,1,NH*HS), k, v (B,1,KVH*HS), pos () -> out (B,1,NH*HS); the op's
+// cache (B,P,KVH*HS) holds rotated keys and values of positions [0, pos).
+Thunk decode_grouped_attention(OpContext &c) {
+  auto q = c.shape(c.in(0));
+  if (q.size() != 3 || q[1] != 1)
+    throw c.error("expects q [B, 1, C], got " + shape_string(q));
+  Attention a = grouped_attention_of(c, 0);
+  a.cfg.mask = AttentionMask::Causal;
+  c.expect_shape(c.shape(c.out(0)), q, "the result");
+  int capacity = c.count("capacity");
+  const Kernels &k = c.kernels();
+  KvCache &cache = kv_cache(c, size_t(a.cfg.B) * capacity * a.cfg.C_kv() *
+                                   element_size(k.dtype()));
+  const int *pos = decode_position(c, 3, cache, capacity);
+  void *out = c.ptr(c.out(0)), *qp = c.ptr(c.in(0)), *kp = c.ptr(c.in(1)),
+       *vp = c.ptr(c.in(2));
+  KvCache *kv = &cache;
+  AttentionConfig cfg = a.cfg;
+  return [&k, kv, out, qp, kp, vp, pos, capacity, cfg](const RunOptions &) {
+    k.decode_gqa_attention_forward(out, kv->k, kv->v, qp, kp, vp, pos,
+                                   capacity, cfg);
+  };
+}
+
 // q (B,1,C), kv (B,1,2C), pos () -> out (B,1,C) over the cached positions
 // [0, pos); then kv joins the cache at pos.
 Thunk decode_cross_attention(OpContext &c) {
@@ -258,6 +350,9 @@ void register_attention_ops(OpRegistry &r) {
   r.add("cross_attention_grad", cross_attention_grad);
   r.add("decode_attention", decode_attention);
   r.add("decode_cross_attention", decode_cross_attention);
+  r.add("grouped_attention", grouped_attention);
+  r.add("grouped_attention_grad", grouped_attention_grad);
+  r.add("decode_grouped_attention", decode_grouped_attention);
 }
 
 } // namespace tpc

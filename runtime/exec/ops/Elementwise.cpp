@@ -1,4 +1,4 @@
-//===- Elementwise.cpp - gelu, dropout, add, scale, cast, weighted sum ----===//
+//===- Elementwise.cpp - gelu, swiglu, dropout, add, scale, cast, ... ----===//
 
 #include "runtime/exec/ops/Op.h"
 
@@ -23,6 +23,32 @@ Thunk gelu_grad(OpContext &c) {
   return [&k, dev, dx, d, x, n, bytes](const RunOptions &) {
     dev->zero(dx, bytes);
     k.gelu_backward(dx, x, d, n);
+  };
+}
+
+// out = silu(gate) * up.
+Thunk swiglu(OpContext &c) {
+  c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "up");
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *g = c.ptr(c.in(0)), *u = c.ptr(c.in(1));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, g, u, n](const RunOptions &) {
+    k.swiglu_forward(out, g, u, n);
+  };
+}
+
+Thunk swiglu_grad(OpContext &c) {
+  c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "gate");
+  c.expect_shape(c.shape(c.in(2)), c.shape(c.in(0)), "up");
+  const Kernels &k = c.kernels();
+  Device *dev = &c.s.device;
+  void *dg = c.ptr(c.out(0)), *du = c.ptr(c.out(1)), *d = c.ptr(c.in(0)),
+       *g = c.ptr(c.in(1)), *u = c.ptr(c.in(2));
+  size_t n = c.elements(c.in(0)), bytes = c.bytes(c.out(0));
+  return [&k, dev, dg, du, d, g, u, n, bytes](const RunOptions &) {
+    dev->zero(dg, bytes);
+    dev->zero(du, bytes);
+    k.swiglu_backward(dg, du, d, g, u, n);
   };
 }
 
@@ -170,6 +196,8 @@ Thunk fill(OpContext &c) {
 void register_elementwise_ops(OpRegistry &r) {
   r.add("gelu", gelu);
   r.add("gelu_grad", gelu_grad);
+  r.add("swiglu", swiglu);
+  r.add("swiglu_grad", swiglu_grad);
   r.add("dropout", dropout);
   r.add("add", add);
   r.add("scale", scale);

@@ -1,4 +1,4 @@
-//===- LayerNorm.cpp - Layer normalization and its gradient ---------------===//
+//===- LayerNorm.cpp - Layer and RMS normalization, their gradients -------===//
 
 #include "runtime/exec/ops/Op.h"
 
@@ -61,11 +61,60 @@ Thunk layernorm_grad(OpContext &c) {
       };
 }
 
+/// Any finite epsilon > 0 (Llama uses 1e-5 or 1e-6); the verifier checks
+/// it, a hand-edited program is checked here.
+float rms_epsilon(OpContext &c) {
+  double eps = c.real("epsilon");
+  if (!(eps > 0.0) || !std::isfinite(eps))
+    throw c.error("epsilon " + std::to_string(eps) +
+                  " must be a finite number > 0");
+  return float(eps);
+}
+
+// out (N,C) = x * rstd * weight, rstd = 1 / sqrt(mean(x^2) + eps).
+Thunk rmsnorm(OpContext &c) {
+  float eps = rms_epsilon(c);
+  OpContext::Rows r = c.rows(c.in(0));
+  c.expect_shape(c.shape(c.in(1)), {r.C}, "weight");
+  c.s.reserve(0, size_t(r.N) * sizeof(float));
+  const Kernels &k = c.kernels();
+  ExecState *s = &c.s;
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *w = c.ptr(c.in(1));
+  return [&k, s, out, x, w, r, eps](const RunOptions &) {
+    k.rmsnorm_forward(out, s->scratch(0), x, w, r.N, r.C, eps);
+  };
+}
+
+// Recomputes the row statistics, then (dx, dweight).
+Thunk rmsnorm_grad(OpContext &c) {
+  float eps = rms_epsilon(c);
+  OpContext::Rows r = c.rows(c.in(1));
+  c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  c.expect_shape(c.shape(c.in(2)), {r.C}, "weight");
+  const Kernels &k = c.kernels();
+  size_t esize = element_size(k.dtype());
+  c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
+  c.s.reserve(1, size_t(r.N) * sizeof(float));
+  ExecState *s = &c.s;
+  void *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *w = c.ptr(c.in(2));
+  void *dx = c.ptr(c.out(0)), *dw = c.ptr(c.out(1));
+  size_t bx = c.bytes(c.out(0)), bw = c.bytes(c.out(1));
+  return [&k, s, d, x, w, dx, dw, bx, bw, r, eps](const RunOptions &) {
+    float *rstd = s->scratch(1);
+    k.rmsnorm_forward(s->scratch(0), rstd, x, w, r.N, r.C, eps);
+    s->device.zero(dx, bx);
+    s->device.zero(dw, bw);
+    k.rmsnorm_backward(dx, dw, d, x, w, rstd, r.N, r.C);
+  };
+}
+
 } // namespace
 
 void register_layernorm_ops(OpRegistry &r) {
   r.add("layernorm", layernorm);
   r.add("layernorm_grad", layernorm_grad);
+  r.add("rmsnorm", rmsnorm);
+  r.add("rmsnorm_grad", rmsnorm_grad);
 }
 
 } // namespace tpc

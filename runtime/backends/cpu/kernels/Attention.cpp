@@ -1,10 +1,13 @@
-//===- Attention.cpp - Self- and cross-attention --------------------------===//
+//===- Attention.cpp - Self-, cross- and grouped-query attention ----------===//
 //
-// One implementation serves both: self-attention reads q, k and v from the
-// fused qkv (B,T,3C); cross-attention reads q (B,T,C) and k, v from kv
-// (B,T,2C). Only the rows' strides and the mask differ. The softmax runs in
-// fp32; probabilities are saved (B,NH,T,T) for backward, dropout masks are
-// drawn again from their keys.
+// One implementation serves all three: self-attention reads q, k and v from
+// the fused qkv (B,T,3C); cross-attention reads q (B,T,C) and k, v from kv
+// (B,T,2C); grouped-query attention reads q (B,T,C) and k, v (B,T,KVH*HS),
+// where a group of NH/KVH query heads shares one KV head, and rotates q and
+// k first when RoPE is on. Only the rows' strides, the KV head each query
+// head reads and the mask differ. The softmax runs in fp32; probabilities
+// are saved (B,NH,T,T) for backward, dropout masks are drawn again from
+// their keys.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +26,8 @@ namespace tpc::cpu {
 namespace {
 
 /// Rows of one operand: row (b, t), head h starts at
-/// base + (b*T + t) * stride + h * HS.
+/// base + (b*T + t) * stride + h * HS. Query rows are indexed by query
+/// head, key and value rows by KV head (see group_size).
 struct Rows {
   const float *base;
   size_t stride;
@@ -51,6 +55,44 @@ void key_range(AttentionMask mask, int window, int T, int t, int &lo, int &hi) {
   }
 }
 
+/// Query heads per KV head: query head h reads KV head h / group_size, so
+/// NH/KVH consecutive query heads share one.
+int group_size(const AttentionConfig &cfg) { return cfg.NH / cfg.kv_heads(); }
+
+/// The rotated dimensions of each head.
+int rope_dims(const AttentionConfig &cfg) {
+  return cfg.rope.dims ? cfg.rope.dims : cfg.HS;
+}
+bool rope_on(const AttentionConfig &cfg) { return cfg.rope.theta > 0.0; }
+
+/// KV heads and RoPE parameters.
+void check_heads(const AttentionConfig &cfg, const char *op) {
+  if (cfg.KVH < 0 || cfg.NH <= 0 || cfg.NH % cfg.kv_heads() != 0)
+    throw std::invalid_argument(std::string(op) + ": " +
+                                std::to_string(cfg.NH) +
+                                " query heads do not form groups over " +
+                                std::to_string(cfg.KVH) + " KV heads");
+  const RopeParams &r = cfg.rope;
+  if (!(r.theta >= 0.0) || !std::isfinite(r.theta))
+    throw std::invalid_argument(std::string(op) + ": RoPE theta " +
+                                std::to_string(r.theta) +
+                                " is not a finite value >= 0");
+  if (rope_on(cfg) && (r.dims < 0 || r.dims > cfg.HS || rope_dims(cfg) % 2))
+    throw std::invalid_argument(
+        std::string(op) + ": RoPE dims " + std::to_string(r.dims) +
+        " must be even and within the head size " + std::to_string(cfg.HS) +
+        " (0: all of an even head size)");
+}
+
+/// The fused and cross-attention kernels: multi-head, no rotation.
+void check_multi_head(const AttentionConfig &cfg, const char *op) {
+  if (cfg.kv_heads() != cfg.NH || rope_on(cfg))
+    throw std::invalid_argument(
+        std::string(op) +
+        ": grouped KV heads and RoPE need the gqa_ kernels, which take q, k "
+        "and v apart");
+}
+
 void check_config(const AttentionConfig &cfg, const char *op) {
   if (cfg.B <= 0 || cfg.T <= 0 || cfg.NH <= 0 || cfg.HS <= 0 ||
       cfg.window < 0 || cfg.head_offset < 0 || cfg.batch_offset < 0 ||
@@ -64,6 +106,7 @@ void check_config(const AttentionConfig &cfg, const char *op) {
         std::to_string(cfg.head_offset + cfg.NH) + ") of " +
         std::to_string(cfg.global_heads()));
   check_dropout(cfg.dropout);
+  check_heads(cfg, op);
 }
 
 /// Global index of probability (b, h, t, 0) for dropout: the same for a
@@ -128,14 +171,14 @@ inline void softmax_row(float *a, const float *q, const float *k, size_t ld,
     a[j] *= inv;
 }
 
-/// Sequence b, head h of attention_core_forward. kt: this head's keys
-/// transposed (HS, T). For each query the scores of its keys [lo, hi) are
-/// summed over i in order (each score as the scalar dot product would),
-/// then softmax, dropout and the weighted sum of values.
+/// Sequence b, query head h (KV head kvh) of attention_core_forward. kt:
+/// the KV head's keys transposed (HS, T). For each query the scores of its
+/// keys [lo, hi) are summed over i in order (each score as the scalar dot
+/// product would), then softmax, dropout and the weighted sum of values.
 TPC_VECTOR_CLONES
 void head_forward(float *out, float *att, Rows q, const float *kt, Rows v,
-                  const AttentionConfig &cfg, AttentionMask mask, int b,
-                  int h) {
+                  const AttentionConfig &cfg, AttentionMask mask, int b, int h,
+                  int kvh) {
   const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
   const float scale = 1.0f / std::sqrt(float(HS));
   const DropoutDraw draw(cfg.dropout);
@@ -162,7 +205,7 @@ void head_forward(float *out, float *att, Rows q, const float *kt, Rows v,
           continue;
         p *= draw.scale;
       }
-      const float *vs = v.base + (size_t(b) * T + s) * v.stride + h * HS;
+      const float *vs = v.base + (size_t(b) * T + s) * v.stride + kvh * HS;
 #pragma omp simd
       for (int i = 0; i < HS; ++i)
         o[i] += p * vs[i];
@@ -172,23 +215,25 @@ void head_forward(float *out, float *att, Rows q, const float *kt, Rows v,
 
 void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
                             const AttentionConfig &cfg, AttentionMask mask) {
-  const int B = cfg.B, NH = cfg.NH;
+  const int B = cfg.B, NH = cfg.NH, group = group_size(cfg);
+  // Query heads are the tasks, for parallelism when KV heads are few; a
+  // group's heads each transpose the shared keys, T*HS against T*T*HS.
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h) {
       float *kt = scratch(size_t(cfg.HS) * cfg.T);
-      transpose_head(kt, k, b, h, cfg.T, cfg.HS);
-      head_forward(out, att, q, kt, v, cfg, mask, b, h);
+      transpose_head(kt, k, b, h / group, cfg.T, cfg.HS);
+      head_forward(out, att, q, kt, v, cfg, mask, b, h, h / group);
     }
 }
 
-/// Sequence b, head h of attention_core_backward. vt: this head's values
-/// transposed (HS, T); datt: T floats of scratch.
+/// Sequence b, query head h (KV head kvh) of attention_core_backward. vt:
+/// the KV head's values transposed (HS, T); datt: T floats of scratch.
 TPC_VECTOR_CLONES
 void head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
                    Rows q, Rows k, const float *vt, const float *att,
-                   const AttentionConfig &cfg, AttentionMask mask, int b,
-                   int h, float *datt) {
+                   const AttentionConfig &cfg, AttentionMask mask, int b, int h,
+                   int kvh, float *datt) {
   const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
   const float scale = 1.0f / std::sqrt(float(HS));
   const DropoutDraw draw(cfg.dropout);
@@ -225,7 +270,7 @@ void head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
           m = draw.keep(base + s) ? draw.scale : 0.0f;
         if (m == 0.0f)
           continue;
-        float *dvs = dv.base + (size_t(b) * T + s) * dv.stride + h * HS;
+        float *dvs = dv.base + (size_t(b) * T + s) * dv.stride + kvh * HS;
         float w = arow[s] * m;
 #pragma omp simd
         for (int i = 0; i < HS; ++i)
@@ -238,14 +283,14 @@ void head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
         dq.base ? dq.base + (size_t(b) * T + t) * dq.stride + h * HS : nullptr;
     for (int s = lo; s < hi; ++s) {
       float dpre = arow[s] * (datt[s] - dot_pd) * scale;
-      const float *ks = k.base + (size_t(b) * T + s) * k.stride + h * HS;
+      const float *ks = k.base + (size_t(b) * T + s) * k.stride + kvh * HS;
       if (dqt) {
 #pragma omp simd
         for (int i = 0; i < HS; ++i)
           dqt[i] += dpre * ks[i];
       }
       if (dk.base) {
-        float *dks = dk.base + (size_t(b) * T + s) * dk.stride + h * HS;
+        float *dks = dk.base + (size_t(b) * T + s) * dk.stride + kvh * HS;
 #pragma omp simd
         for (int i = 0; i < HS; ++i)
           dks[i] += dpre * qt[i];
@@ -258,32 +303,36 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
                              const float *dout, Rows q, Rows k, Rows v,
                              const float *att, const AttentionConfig &cfg,
                              AttentionMask mask) {
-  const int B = cfg.B, NH = cfg.NH, T = cfg.T, HS = cfg.HS;
-  // Each (b, h) owns its columns of dq, dk and dv: no two tasks write the
-  // same element.
+  const int B = cfg.B, KVH = cfg.kv_heads(), T = cfg.T, HS = cfg.HS,
+            group = group_size(cfg);
+  // Each (b, KV head) owns its columns of dk and dv and its query heads'
+  // columns of dq: no two tasks write the same element, and the query
+  // heads of a group add to dk and dv in order, whatever the thread count.
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
-    for (int h = 0; h < NH; ++h) {
+    for (int kvh = 0; kvh < KVH; ++kvh) {
       float *vt = scratch(size_t(HS) * T + T);
-      transpose_head(vt, v, b, h, T, HS);
-      head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h,
-                    vt + size_t(HS) * T);
+      transpose_head(vt, v, b, kvh, T, HS);
+      for (int h = kvh * group; h < (kvh + 1) * group; ++h)
+        head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh,
+                      vt + size_t(HS) * T);
     }
 }
 
 /// One query row per (b, h) against cached keys and values [lo, hi) of
-/// (B,P,C) caches; the arithmetic follows attention_core_forward step for
+/// (B,P,Ckv) caches; the arithmetic follows attention_core_forward step for
 /// step, so a decoded position gives the full forward's result.
-/// Sequence b, head h of decode_core_forward; a: hi - lo floats of scratch,
-/// kt: as many of scratch for the keys transposed.
+/// Sequence b, one query head (reading KV head kvh) of decode_core_forward;
+/// a: hi - lo floats of scratch, kt: as many of scratch for the keys
+/// transposed.
 TPC_VECTOR_CLONES
 void decode_head(float *o, const float *qt, const float *kcache,
-                 const float *vcache, size_t row0, int lo, int hi, int h,
+                 const float *vcache, size_t row0, int lo, int hi, int kvh,
                  const AttentionConfig &cfg, float *a, float *kt) {
-  const int HS = cfg.HS, C = cfg.C(), n = hi - lo;
+  const int HS = cfg.HS, Ckv = cfg.C_kv(), n = hi - lo;
   const float scale = 1.0f / std::sqrt(float(HS));
   for (int j = 0; j < n; ++j) {
-    const float *ks = kcache + (row0 + lo + j) * C + h * HS;
+    const float *ks = kcache + (row0 + lo + j) * Ckv + kvh * HS;
     for (int i = 0; i < HS; ++i)
       kt[size_t(i) * n + j] = ks[i];
   }
@@ -292,7 +341,7 @@ void decode_head(float *o, const float *qt, const float *kcache,
     o[i] = 0.0f;
   for (int j = 0; j < n; ++j) {
     const float p = a[j];
-    const float *vs = vcache + (row0 + lo + j) * C + h * HS;
+    const float *vs = vcache + (row0 + lo + j) * Ckv + kvh * HS;
 #pragma omp simd
     for (int i = 0; i < HS; ++i)
       o[i] += p * vs[i];
@@ -302,7 +351,8 @@ void decode_head(float *o, const float *qt, const float *kcache,
 void decode_core_forward(float *out, const float *kcache, const float *vcache,
                          Rows q, int lo, int hi, int capacity,
                          const AttentionConfig &cfg) {
-  const int B = cfg.B, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
+  const int B = cfg.B, NH = cfg.NH, HS = cfg.HS, C = cfg.C(),
+            group = group_size(cfg);
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h) {
@@ -315,21 +365,23 @@ void decode_core_forward(float *out, const float *kcache, const float *vcache,
       }
       size_t n = size_t(hi - lo);
       float *a = scratch(n * (HS + 1));
-      decode_head(o, qt, kcache, vcache, size_t(b) * capacity, lo, hi, h, cfg,
-                  a, a + n);
+      decode_head(o, qt, kcache, vcache, size_t(b) * capacity, lo, hi,
+                  h / group, cfg, a, a + n);
     }
 }
 
-/// Writes k and v rows (B,1,C) with row stride `stride` at position pos.
-void decode_append(float *kcache, float *vcache, const float *k, const float *v,
-                   size_t stride, int pos, int capacity,
-                   const AttentionConfig &cfg) {
-  const size_t C = size_t(cfg.C());
+/// Writes the Ckv-wide k and v rows of the B sequences (row b at
+/// base + b * stride) at position pos.
+void decode_append(float *kcache, float *vcache, Rows k, Rows v, int pos,
+                   int capacity, const AttentionConfig &cfg) {
+  const size_t Ckv = size_t(cfg.C_kv());
   for (int b = 0; b < cfg.B; ++b) {
-    float *kd = kcache + (size_t(b) * capacity + pos) * C;
-    float *vd = vcache + (size_t(b) * capacity + pos) * C;
-    std::copy(k + size_t(b) * stride, k + size_t(b) * stride + C, kd);
-    std::copy(v + size_t(b) * stride, v + size_t(b) * stride + C, vd);
+    float *kd = kcache + (size_t(b) * capacity + pos) * Ckv;
+    float *vd = vcache + (size_t(b) * capacity + pos) * Ckv;
+    const float *ks = k.base + size_t(b) * k.stride;
+    const float *vs = v.base + size_t(b) * v.stride;
+    std::copy(ks, ks + Ckv, kd);
+    std::copy(vs, vs + Ckv, vd);
   }
 }
 
@@ -342,6 +394,128 @@ void check_decode(const AttentionConfig &cfg, int pos, int capacity,
         " NH=" + std::to_string(cfg.NH) + " HS=" + std::to_string(cfg.HS) +
         " window=" + std::to_string(cfg.window) + " position " +
         std::to_string(pos) + " of capacity " + std::to_string(capacity));
+  check_heads(cfg, op);
+}
+
+//===----------------------------------------------------------------------===//
+// Rotary position embedding
+//===----------------------------------------------------------------------===//
+
+/// cos and sin of the angles of positions [0, rows): R/2 per position,
+/// position t's pair i at [t * R/2 + i].
+struct RopeTable {
+  double theta = 0.0;
+  int R = 0;
+  int rows = 0;
+  std::vector<float> cos, sin;
+};
+
+/// The table of (theta, R) with at least `rows` positions, kept between
+/// calls (per thread) and grown as needed. Every entry depends on its
+/// position and pair alone, computed in double and rounded to float once,
+/// so a table grown by decoding holds the values the forward rotated with.
+const RopeTable &rope_table(double theta, int R, int rows) {
+  thread_local std::vector<RopeTable> tables;
+  RopeTable *t = nullptr;
+  for (RopeTable &x : tables)
+    if (x.theta == theta && x.R == R)
+      t = &x;
+  if (!t) {
+    if (tables.size() >= 8) // a few models' worth; drop the oldest
+      tables.erase(tables.begin());
+    tables.push_back(RopeTable{theta, R, 0, {}, {}});
+    t = &tables.back();
+  }
+  if (t->rows < rows) {
+    const int half = R / 2;
+    t->cos.resize(size_t(rows) * half);
+    t->sin.resize(size_t(rows) * half);
+    for (int i = 0; i < half; ++i) {
+      const double inv_freq = std::pow(theta, -2.0 * i / R);
+      for (int p = t->rows; p < rows; ++p) {
+        const double angle = double(p) * inv_freq;
+        t->cos[size_t(p) * half + i] = float(std::cos(angle));
+        t->sin[size_t(p) * half + i] = float(std::sin(angle));
+      }
+    }
+    t->rows = rows;
+  }
+  return *t;
+}
+
+/// dst = the `heads` heads (HS apart) of one row of src, each rotated by
+/// one position's angles cs, sn (R/2 each): the pair (x[i], x[i+R/2])
+/// turns to (x[i] cos - x[i+R/2] sin, x[i+R/2] cos + x[i] sin), dimensions
+/// [R, HS) are copied. Out of line, so that the forward and decoding rotate
+/// a row with the same instructions and agree bit for bit.
+TPC_VECTOR_CLONES_OUT_OF_LINE void rope_rotate(float *dst, const float *src,
+                                               int heads, int HS, int R,
+                                               const float *cs,
+                                               const float *sn) {
+  const int half = R / 2;
+  for (int hh = 0; hh < heads; ++hh) {
+    const float *x = src + size_t(hh) * HS;
+    float *y = dst + size_t(hh) * HS;
+#pragma omp simd
+    for (int i = 0; i < half; ++i) {
+      const float a = x[i], b = x[i + half];
+      y[i] = a * cs[i] - b * sn[i];
+      y[i + half] = b * cs[i] + a * sn[i];
+    }
+    for (int i = R; i < HS; ++i)
+      y[i] = x[i];
+  }
+}
+
+/// dst += the transpose of rope_rotate applied to src (a gradient with
+/// respect to the rotated row, turned back): (dy[i] cos + dy[i+R/2] sin,
+/// dy[i+R/2] cos - dy[i] sin).
+TPC_VECTOR_CLONES
+void rope_rotate_back_add(float *dst, const float *src, int heads, int HS,
+                          int R, const float *cs, const float *sn) {
+  const int half = R / 2;
+  for (int hh = 0; hh < heads; ++hh) {
+    const float *dy = src + size_t(hh) * HS;
+    float *dx = dst + size_t(hh) * HS;
+#pragma omp simd
+    for (int i = 0; i < half; ++i) {
+      const float a = dy[i], b = dy[i + half];
+      dx[i] += a * cs[i] + b * sn[i];
+      dx[i + half] += b * cs[i] - a * sn[i];
+    }
+    for (int i = R; i < HS; ++i)
+      dx[i] += dy[i];
+  }
+}
+
+/// dst (B,T,heads*HS) = src rotated, row (b, t) by position t; with `back`,
+/// dst += src rotated back.
+void rope_rows(float *dst, const float *src, int heads, bool back,
+               const AttentionConfig &cfg) {
+  const int R = rope_dims(cfg), half = R / 2, T = cfg.T;
+  const RopeTable &table = rope_table(cfg.rope.theta, R, T);
+  const float *cs = table.cos.data(), *sn = table.sin.data();
+  const size_t W = size_t(heads) * cfg.HS;
+  const int64_t rows = int64_t(cfg.B) * T;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    const size_t t = size_t(r % T) * half;
+    if (back)
+      rope_rotate_back_add(dst + r * W, src + r * W, heads, cfg.HS, R, cs + t,
+                           sn + t);
+    else
+      rope_rotate(dst + r * W, src + r * W, heads, cfg.HS, R, cs + t, sn + t);
+  }
+}
+
+/// Buffers of n floats for rotated operands and their gradients, kept
+/// between calls like scratch(); apart from it, since the parallel regions
+/// use scratch() on this thread too.
+float *operand_buffer(int slot, size_t n) {
+  thread_local std::vector<float> buf[4];
+  if (buf[slot].size() < n)
+    buf[slot].resize(n);
+  return buf[slot].data();
 }
 
 } // namespace
@@ -349,6 +523,7 @@ void check_decode(const AttentionConfig &cfg, int pos, int capacity,
 void attention_forward(float *out, float *att, const float *qkv,
                        const AttentionConfig &cfg) {
   check_config(cfg, "attention_forward");
+  check_multi_head(cfg, "attention_forward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
         "attention_forward: the strictly-earlier mask is for cross-attention; "
@@ -361,6 +536,7 @@ void attention_forward(float *out, float *att, const float *qkv,
 void attention_backward(float *dqkv, const float *dout, const float *qkv,
                         const float *att, const AttentionConfig &cfg) {
   check_config(cfg, "attention_backward");
+  check_multi_head(cfg, "attention_backward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
   attention_core_backward({dqkv, stride}, {dqkv + C, stride},
                           {dqkv + 2 * C, stride}, dout, {qkv, stride},
@@ -371,6 +547,7 @@ void attention_backward(float *dqkv, const float *dout, const float *qkv,
 void cross_attention_forward(float *out, float *att, const float *q,
                              const float *kv, const AttentionConfig &cfg) {
   check_config(cfg, "cross_attention_forward");
+  check_multi_head(cfg, "cross_attention_forward");
   size_t C = size_t(cfg.C());
   attention_core_forward(out, att, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, cfg,
                          AttentionMask::StrictlyEarlier);
@@ -380,6 +557,7 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
                               const float *q, const float *kv, const float *att,
                               const AttentionConfig &cfg) {
   check_config(cfg, "cross_attention_backward");
+  check_multi_head(cfg, "cross_attention_backward");
   size_t C = size_t(cfg.C());
   attention_core_backward(
       {dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C}, dout, {q, C},
@@ -394,9 +572,10 @@ void decode_attention_forward(float *out, float *kcache, float *vcache,
                               const float *qkv, int pos, int capacity,
                               const AttentionConfig &cfg) {
   check_decode(cfg, pos, capacity, "decode_attention_forward");
+  check_multi_head(cfg, "decode_attention_forward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
-  decode_append(kcache, vcache, qkv + C, qkv + 2 * C, stride, pos, capacity,
-                cfg);
+  decode_append(kcache, vcache, {qkv + C, stride}, {qkv + 2 * C, stride}, pos,
+                capacity, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
   decode_core_forward(out, kcache, vcache, {qkv, stride}, lo, pos + 1, capacity,
                       cfg);
@@ -406,10 +585,101 @@ void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
                                     const float *q, const float *kv, int pos,
                                     int capacity, const AttentionConfig &cfg) {
   check_decode(cfg, pos, capacity, "decode_cross_attention_forward");
+  check_multi_head(cfg, "decode_cross_attention_forward");
   size_t C = size_t(cfg.C());
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window) : 0;
   decode_core_forward(out, kcache, vcache, {q, C}, lo, pos, capacity, cfg);
-  decode_append(kcache, vcache, kv, kv + C, 2 * C, pos, capacity, cfg);
+  decode_append(kcache, vcache, {kv, 2 * C}, {kv + C, 2 * C}, pos, capacity,
+                cfg);
+}
+
+} // namespace tpc::cpu
+
+namespace tpc::cpu {
+
+void gqa_attention_forward(float *out, float *att, const float *q,
+                           const float *k, const float *v,
+                           const AttentionConfig &cfg) {
+  check_config(cfg, "gqa_attention_forward");
+  if (cfg.mask == AttentionMask::StrictlyEarlier)
+    throw std::invalid_argument(
+        "gqa_attention_forward: the strictly-earlier mask is for "
+        "cross-attention; use cross_attention_forward");
+  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv()),
+               rows = size_t(cfg.B) * cfg.T;
+  Rows qr{q, C}, kr{k, Ckv};
+  if (rope_on(cfg)) {
+    float *qrot = operand_buffer(0, rows * C);
+    float *krot = operand_buffer(1, rows * Ckv);
+    rope_rows(qrot, q, cfg.NH, false, cfg);
+    rope_rows(krot, k, cfg.kv_heads(), false, cfg);
+    qr.base = qrot;
+    kr.base = krot;
+  }
+  attention_core_forward(out, att, qr, kr, {v, Ckv}, cfg, cfg.mask);
+}
+
+void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
+                            const float *q, const float *k, const float *v,
+                            const float *att, const AttentionConfig &cfg) {
+  check_config(cfg, "gqa_attention_backward");
+  if (cfg.mask == AttentionMask::StrictlyEarlier)
+    throw std::invalid_argument(
+        "gqa_attention_backward: the strictly-earlier mask is for "
+        "cross-attention; use cross_attention_backward");
+  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv()),
+               rows = size_t(cfg.B) * cfg.T;
+  if (!rope_on(cfg)) {
+    attention_core_backward({dq, C}, {dk, Ckv}, {dv, Ckv}, dout, {q, C},
+                            {k, Ckv}, {v, Ckv}, att, cfg, cfg.mask);
+    return;
+  }
+  // Through the rotated operands: their gradients go to scratch, then back
+  // through the (orthogonal) rotation into dq and dk.
+  float *qrot = operand_buffer(0, rows * C);
+  float *krot = operand_buffer(1, rows * Ckv);
+  rope_rows(qrot, q, cfg.NH, false, cfg);
+  rope_rows(krot, k, cfg.kv_heads(), false, cfg);
+  float *dqrot = dq ? operand_buffer(2, rows * C) : nullptr;
+  float *dkrot = dk ? operand_buffer(3, rows * Ckv) : nullptr;
+  if (dqrot)
+    std::fill(dqrot, dqrot + rows * C, 0.0f);
+  if (dkrot)
+    std::fill(dkrot, dkrot + rows * Ckv, 0.0f);
+  attention_core_backward({dqrot, C}, {dkrot, Ckv}, {dv, Ckv}, dout, {qrot, C},
+                          {krot, Ckv}, {v, Ckv}, att, cfg, cfg.mask);
+  if (dq)
+    rope_rows(dq, dqrot, cfg.NH, true, cfg);
+  if (dk)
+    rope_rows(dk, dkrot, cfg.kv_heads(), true, cfg);
+}
+
+void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
+                                  const float *q, const float *k,
+                                  const float *v, int pos, int capacity,
+                                  const AttentionConfig &cfg) {
+  check_decode(cfg, pos, capacity, "decode_gqa_attention_forward");
+  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
+  Rows qr{q, C}, kr{k, Ckv};
+  if (rope_on(cfg)) {
+    // Position pos's row of the table the forward rotates with.
+    const int R = rope_dims(cfg), half = R / 2;
+    const RopeTable &table = rope_table(cfg.rope.theta, R, pos + 1);
+    const float *cs = table.cos.data() + size_t(pos) * half;
+    const float *sn = table.sin.data() + size_t(pos) * half;
+    float *qrot = operand_buffer(0, size_t(cfg.B) * C);
+    float *krot = operand_buffer(1, size_t(cfg.B) * Ckv);
+    for (int b = 0; b < cfg.B; ++b) {
+      rope_rotate(qrot + b * C, q + b * C, cfg.NH, cfg.HS, R, cs, sn);
+      rope_rotate(krot + b * Ckv, k + b * Ckv, cfg.kv_heads(), cfg.HS, R, cs,
+                  sn);
+    }
+    qr.base = qrot;
+    kr.base = krot;
+  }
+  decode_append(kcache, vcache, kr, {v, Ckv}, pos, capacity, cfg);
+  int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
+  decode_core_forward(out, kcache, vcache, qr, lo, pos + 1, capacity, cfg);
 }
 
 } // namespace tpc::cpu

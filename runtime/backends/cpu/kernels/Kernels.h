@@ -60,6 +60,15 @@ void layernorm_backward(float *dinp, float *dweight, float *dbias,
                         const float *weight, const float *mean,
                         const float *rstd, int N, int C);
 
+// RMSNorm (Llama): out (N,C) = inp * rstd * weight with rstd[n] =
+// 1/sqrt(mean over c of inp^2 + eps), in fp32; weight (C). Saves rstd (N)
+// for backward.
+void rmsnorm_forward(float *out, float *rstd, const float *inp,
+                     const float *weight, int N, int C, float eps);
+void rmsnorm_backward(float *dinp, float *dweight, const float *dout,
+                      const float *inp, const float *weight, const float *rstd,
+                      int N, int C);
+
 //===----------------------------------------------------------------------===//
 // Matmul (Matmul.cpp)
 //===----------------------------------------------------------------------===//
@@ -96,6 +105,13 @@ void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
 // out (n) = gelu(inp), tanh approximation as in GPT-2.
 void gelu_forward(float *out, const float *inp, size_t n);
 void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n);
+
+// SwiGLU (Llama's MLP): out (n) = silu(gate) * up, silu(x) = x * sigmoid(x).
+// Finite for any finite input: the sigmoid never forms e^|x|.
+void swiglu_forward(float *out, const float *gate, const float *up, size_t n);
+// dgate += dout * up * silu'(gate); dup += dout * silu(gate).
+void swiglu_backward(float *dgate, float *dup, const float *dout,
+                     const float *gate, const float *up, size_t n);
 
 //===----------------------------------------------------------------------===//
 // Elementwise (Elementwise.cpp)
@@ -142,6 +158,9 @@ void dropout_backward(float *dinp, const uint8_t *mask, const float *dout,
 // probabilities (before dropout; zero where masked) for backward.
 // Probability dropout is keyed by the global head, so tp ranks owning
 // different heads draw different masks and tp=1 draws the same ones.
+// The fused and cross-attention kernels are multi-head without rotary
+// embeddings: they throw std::invalid_argument for cfg.KVH other than 0 or
+// NH and for cfg.rope.theta != 0 (the gqa_ kernels below take both).
 void attention_forward(float *out, float *att, const float *qkv,
                        const AttentionConfig &cfg);
 // dqkv (B,T,3C) += gradient.
@@ -171,6 +190,34 @@ void decode_attention_forward(float *out, float *kcache, float *vcache,
 void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
                                     const float *q, const float *kv, int pos,
                                     int capacity, const AttentionConfig &cfg);
+
+// Grouped-query self-attention (Llama) on separate q (B,T,C), k and v
+// (B,T,Ckv), Ckv = KVH*HS (cfg.C_kv()); query head h reads KV head
+// h / (NH/KVH). KVH = NH is multi-head attention and gives
+// attention_forward's result on the fused [q | k | v]. Masks, window,
+// dropout (keyed by the global query head) and att (B,NH,T,T) as
+// attention_forward; StrictlyEarlier is refused.
+// With cfg.rope.theta > 0, q and k are rotated first: position t, pair
+// i < R/2 (R = rope.dims, or HS) turns by t * theta^(-2i/R), x[i] and
+// x[i+R/2] as Hugging Face's rotate_half does; dimensions [R, HS) are left
+// as they are. cos and sin are computed in double and rounded to float.
+void gqa_attention_forward(float *out, float *att, const float *q,
+                           const float *k, const float *v,
+                           const AttentionConfig &cfg);
+// dq (B,T,C), dk, dv (B,T,Ckv) += gradient (any may be null). The query
+// heads of a group add to their KV head's dk and dv in order, so the result
+// does not depend on the thread count.
+void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
+                            const float *q, const float *k, const float *v,
+                            const float *att, const AttentionConfig &cfg);
+// Decoding: q (B,1,C), k, v (B,1,Ckv) of position pos; kcache, vcache
+// (B,P,Ckv), P = capacity. Rotates q and k at pos (with rope), writes the
+// rotated k and v at pos, then attends to [0, pos] ([pos-window+1, pos]):
+// bit for bit gqa_attention_forward's causal row pos.
+void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
+                                  const float *q, const float *k,
+                                  const float *v, int pos, int capacity,
+                                  const AttentionConfig &cfg);
 
 //===----------------------------------------------------------------------===//
 // Loss (Loss.cpp)

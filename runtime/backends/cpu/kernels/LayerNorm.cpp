@@ -1,7 +1,9 @@
-//===- LayerNorm.cpp - Layer normalisation --------------------------------===//
+//===- LayerNorm.cpp - Layer and RMS normalisation ------------------------===//
 //
-// Statistics in fp32 over each row of C channels (eps 1e-5, biased variance
-// as torch.nn.LayerNorm); mean and 1/std are saved for backward.
+// Statistics in fp32 over each row of C channels; 1/std (and for layer norm
+// the mean) is saved for backward. Layer norm: eps 1e-5, biased variance as
+// torch.nn.LayerNorm. RMSNorm: the root mean square, no centring, no bias,
+// the caller's eps (Llama's LlamaRMSNorm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +71,52 @@ void layernorm_backward(float *dinp, float *dweight, float *dbias,
       float norm = (x[c] - m) * s;
       float dnorm = g[c] * weight[c];
       dx[c] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+    }
+  }
+}
+
+void rmsnorm_forward(float *out, float *rstd, const float *inp,
+                     const float *weight, int N, int C, float eps) {
+#pragma omp parallel for schedule(static)
+  for (int n = 0; n < N; ++n) {
+    const float *x = inp + size_t(n) * C;
+    float *o = out + size_t(n) * C;
+    float ss = 0.0f;
+    for (int c = 0; c < C; ++c)
+      ss += x[c] * x[c];
+    float s = 1.0f / std::sqrt(ss / C + eps);
+    for (int c = 0; c < C; ++c)
+      o[c] = x[c] * s * weight[c];
+    rstd[n] = s;
+  }
+}
+
+void rmsnorm_backward(float *dinp, float *dweight, const float *dout,
+                      const float *inp, const float *weight, const float *rstd,
+                      int N, int C) {
+  if (dweight)
+    column_reduce(dweight, N, C, [=](int n, int c) {
+      size_t i = size_t(n) * C + c;
+      return dout[i] * inp[i] * rstd[n];
+    });
+  if (!dinp)
+    return;
+#pragma omp parallel for schedule(static)
+  for (int n = 0; n < N; ++n) {
+    const float *x = inp + size_t(n) * C;
+    const float *g = dout + size_t(n) * C;
+    float *dx = dinp + size_t(n) * C;
+    // y = w * x * s with s = (mean(x^2) + eps)^-1/2, so with g = dout * w:
+    // dx = s * (g - x * s * mean(g * x * s)).
+    float s = rstd[n];
+    float dnorm_norm_mean = 0.0f;
+    for (int c = 0; c < C; ++c)
+      dnorm_norm_mean += g[c] * weight[c] * x[c] * s;
+    dnorm_norm_mean /= C;
+    for (int c = 0; c < C; ++c) {
+      float norm = x[c] * s;
+      float dnorm = g[c] * weight[c];
+      dx[c] += (dnorm - norm * dnorm_norm_mean) * s;
     }
   }
 }

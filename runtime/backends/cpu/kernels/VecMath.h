@@ -12,6 +12,9 @@
 // everywhere and uses the wide vectors where they exist. OpenMP's parallel
 // regions are outlined before cloning, so the attribute goes on functions
 // called inside a region, not on the ones that open it.
+// TPC_VECTOR_CLONES_OUT_OF_LINE also keeps a function from being inlined
+// in every build: two callers that must agree bit for bit then run the
+// same instructions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,8 +38,12 @@
 #if defined(__x86_64__) && !defined(TPC_SANITIZED)
 #define TPC_VECTOR_CLONES                                                      \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+// Clones are called through the resolver, never inlined (and clang refuses
+// noinline beside target_clones).
+#define TPC_VECTOR_CLONES_OUT_OF_LINE TPC_VECTOR_CLONES
 #else
 #define TPC_VECTOR_CLONES
+#define TPC_VECTOR_CLONES_OUT_OF_LINE __attribute__((noinline))
 #endif
 
 namespace tpc::cpu {
