@@ -257,11 +257,18 @@ def load_checkpoint(path):
 #===----------------------------------------------------------------------===#
 
 def read_tokens(path):
+    """The tokens of an llm.c token file: version 1 holds uint16 tokens,
+    version 2 (tpc's, for vocabularies past 65536 ids) uint32."""
     with open(path, 'rb') as f:
         header = np.frombuffer(f.read(1024), dtype=np.int32)
-        if header[0] != 20240520 or header[1] != 1:
-            raise SystemExit('%s: not an llm.c token file' % path)
-        return np.frombuffer(f.read(2 * int(header[2])), dtype=np.uint16).astype(np.int64)
+        width = {1: np.uint16, 2: np.uint32}.get(int(header[1]))
+        if header[0] != 20240520 or width is None:
+            raise SystemExit('%s: not an llm.c token file of version 1 or 2' % path)
+        n = int(header[2])
+        tokens = np.frombuffer(f.read(np.dtype(width).itemsize * n), dtype=width)
+        if tokens.size != n:
+            raise SystemExit('%s: holds %d of its %d tokens' % (path, tokens.size, n))
+        return tokens.astype(np.int64)
 
 
 class Batches:
