@@ -181,7 +181,8 @@ void DecodePass::runOnOperation() {
           map.lookup(grouped.getK()), map.lookup(grouped.getV()), pos,
           grouped.getHeadsAttr(), grouped.getKvHeadsAttr(), capacityAttr,
           grouped.getWindowAttr(), grouped.getRopeThetaAttr(),
-          grouped.getRopeDimsAttr(), grouped.getHeadParallelAttr());
+          grouped.getRopeDimsAttr(), grouped.getHeadParallelAttr(),
+          grouped.getKvReplicatedAttr());
       map.map(grouped.getResult(), step.getResult());
     } else if (auto cross = dyn_cast<CrossAttentionOp>(op)) {
       auto step = DecodeCrossAttentionOp::create(

@@ -180,7 +180,8 @@ bool onlyFeedsLoss(Value logits, CrossEntropyOp loss) {
 }
 } // namespace
 
-FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
+FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward,
+                                              int64_t tp) {
   MLIRContext *ctx = forward.getContext();
   MegatronModel model;
   model.forward = forward;
@@ -197,6 +198,10 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
     if (llvm::any_of(linears, [&](Operation *l) { return claimed.count(l); }))
       return;
     claimed.insert(linears.begin(), linears.end());
+    if (auto grouped = dyn_cast<GroupedAttentionOp>(block->core)) {
+      int64_t kv = grouped.getKvHeads();
+      block->replicatedKv = tp > 1 && kv > 0 && kv % tp != 0 && tp % kv == 0;
+    }
     model.blocks.push_back(std::move(*block));
   });
 
@@ -254,6 +259,12 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward) {
       } else if (block.kind == BlockKind::CrossAttention) {
         blocks = index == 0 ? 1 : 2;
         what = index == 0 ? "query" : "fused k|v";
+      }
+      if (block.replicatedKv && index > 0) {
+        demand(column->getOpOperand(1), LayoutAttr::getReplicated(ctx),
+               what + " weight of the " + name +
+                   " (replicated: tp exceeds its key/value heads)");
+        continue;
       }
       // A transposed weight is [out, in]: its output features are dim 0.
       int64_t outDim = column.getTransposed() ? 0 : 1;
@@ -353,8 +364,10 @@ LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
       // Each rank holds whole query groups: its query heads and the key and
       // value heads they read.
       heads = grouped.getHeads();
-      if (heads > 0 && heads % tp == 0 && grouped.getKvHeads() % tp != 0) {
-        heads = grouped.getKvHeads();
+      int64_t kvHeads = grouped.getKvHeads();
+      if (heads > 0 && heads % tp == 0 && kvHeads % tp != 0 &&
+          tp % kvHeads != 0) {
+        heads = kvHeads;
         kv = true;
       }
     }
@@ -373,10 +386,10 @@ LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
     InFlightDiagnostic diag = p.first->emitOpError("has ");
     if (p.kv)
       diag << p.heads << " key/value heads, which tp = " << tp
-           << " cannot split into whole query groups per rank (replicating "
-              "key/value heads across ranks is not supported); choose a tp "
-              "that divides "
-           << p.heads;
+           << " neither splits (tp divides them) nor replicates (they divide "
+              "tp, each rank keeping the key/value head its query heads "
+              "read); choose a tp that divides "
+           << p.heads << " or a multiple of it";
     else
       diag << p.heads << " heads, which tp = " << tp
            << " cannot split into whole heads per rank; choose a tp that "

@@ -60,6 +60,10 @@ struct TpBlock {
   mlir::Operation *core = nullptr;
   llvm::SmallVector<DropoutOp> dropouts;
   LinearOp row;
+  /// Grouped attention whose kv_heads tp does not divide but divides tp:
+  /// every rank keeps all key/value heads (k and v weights replicated, their
+  /// gradients summed over tp by an f on each weight).
+  bool replicatedKv = false;
 };
 
 /// A loss over the vocabulary: `producer` computes the logits, either the
@@ -91,9 +95,10 @@ struct MegatronModel {
 };
 
 /// Finds the blocks of `forward` and assigns every parameter it reads the
-/// layout the rule gives it. Emits an error and fails when one parameter
-/// would need two different layouts.
-mlir::FailureOr<MegatronModel> analyzeMegatron(mlir::func::FuncOp forward);
+/// layout the rule gives it for a tensor-parallel size `tp`. Emits an error
+/// and fails when one parameter would need two different layouts.
+mlir::FailureOr<MegatronModel> analyzeMegatron(mlir::func::FuncOp forward,
+                                               int64_t tp);
 
 /// Checks that `tp` can split what the rule splits: attention heads, and
 /// every split dimension except the (padded) vocabulary one.

@@ -34,7 +34,7 @@ struct MegatronShardPass
     FailureOr<func::FuncOp> forward = getForward(module);
     if (failed(forward))
       return signalPassFailure();
-    FailureOr<MegatronModel> model = analyzeMegatron(*forward);
+    FailureOr<MegatronModel> model = analyzeMegatron(*forward, tp);
     if (failed(model) || failed(checkExistingLayouts(*model)) ||
         failed(checkDivisibility(*model, tp)))
       return signalPassFailure();

@@ -58,8 +58,9 @@ void splitRowParallel(OpBuilder &builder, LinearOp row) {
   row.erase();
 }
 
-/// Attention on heads / tp whole heads per rank.
-void splitHeads(Operation *core, int64_t tp) {
+/// Attention on heads / tp whole heads per rank; with `replicatedKv` every
+/// rank keeps all key/value heads.
+void splitHeads(Operation *core, int64_t tp, bool replicatedKv) {
   if (auto self = dyn_cast<SelfAttentionOp>(core)) {
     self.setHeads(self.getHeads() / tp);
     self.setHeadParallel(true);
@@ -68,8 +69,11 @@ void splitHeads(Operation *core, int64_t tp) {
     cross.setHeadParallel(true);
   } else if (auto grouped = dyn_cast<GroupedAttentionOp>(core)) {
     grouped.setHeads(grouped.getHeads() / tp);
-    grouped.setKvHeads(grouped.getKvHeads() / tp);
     grouped.setHeadParallel(true);
+    if (replicatedKv)
+      grouped.setKvReplicated(true);
+    else
+      grouped.setKvHeads(grouped.getKvHeads() / tp);
   }
 }
 
@@ -139,7 +143,7 @@ void PartitionPass::runOnOperation() {
   FailureOr<func::FuncOp> forward = getForward(module);
   if (failed(forward))
     return signalPassFailure();
-  FailureOr<MegatronModel> model = analyzeMegatron(*forward);
+  FailureOr<MegatronModel> model = analyzeMegatron(*forward, tp);
   if (failed(model) || failed(checkExistingLayouts(*model)) ||
       failed(checkLayoutsPresent(*model)) ||
       failed(checkDivisibility(*model, tp)) ||
@@ -150,7 +154,18 @@ void PartitionPass::runOnOperation() {
   OpBuilder builder(ctx);
   for (TpBlock &block : model->blocks) {
     insertF(builder, block.columns);
-    splitHeads(block.core, tp);
+    if (block.replicatedKv) {
+      // k and v of every key/value head on every rank, from replicated
+      // weights: each rank's gradient of them is the part its query heads
+      // contribute, which f's backward all-reduce sums.
+      for (LinearOp column : ArrayRef(block.columns).drop_front()) {
+        builder.setInsertionPoint(column);
+        auto f = FOp::create(builder, column.getLoc(), column.getWeight(),
+                             Group::tp);
+        column.getWeightMutable().assign(f);
+      }
+    }
+    splitHeads(block.core, tp, block.replicatedKv);
     for (DropoutOp dropout : block.dropouts) {
       int64_t lastDim = dropout.getInput().getType().getRank() - 1;
       dropout.setStream(RngStream::per_rank);

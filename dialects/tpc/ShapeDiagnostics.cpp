@@ -91,7 +91,8 @@ FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc, Value queryValue,
 
 FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
                                             Value kValue, Value vValue,
-                                            int64_t heads, int64_t kvHeads) {
+                                            int64_t heads, int64_t kvHeads,
+                                            bool kvReplicated) {
   auto q = cast<RankedTensorType>(qValue.getType());
   auto k = cast<RankedTensorType>(kValue.getType());
   auto v = cast<RankedTensorType>(vValue.getType());
@@ -104,7 +105,7 @@ FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
   if (failed(expectSameElementType(
           loc, {{"q", qValue}, {"k", kValue}, {"v", vValue}})))
     return failure();
-  if (kvHeads < 1 || heads < 1 || heads % kvHeads != 0)
+  if (kvHeads < 1 || heads < 1 || (!kvReplicated && heads % kvHeads != 0))
     return fail(loc, "heads " + Twine(heads) + " must be a positive multiple "
                          "of kv_heads " + Twine(kvHeads) +
                          "; every key/value head serves a whole group of "

@@ -103,9 +103,12 @@ mlir::FailureOr<int64_t> selfAttentionFeatures(const OpDiag &loc,
 /// [B, T, kv_heads * D] (ranks already checked): one batch and sequence
 /// length, one element type, whole heads, heads a multiple of kv_heads.
 /// Returns heads * D.
+/// With `kvReplicated` (a rank's heads of a tp > kv_heads split) the local
+/// heads need not be a multiple of kv_heads.
 mlir::FailureOr<int64_t>
 groupedAttentionFeatures(const OpDiag &loc, mlir::Value q, mlir::Value k,
-                         mlir::Value v, int64_t heads, int64_t kvHeads);
+                         mlir::Value v, int64_t heads, int64_t kvHeads,
+                         bool kvReplicated = false);
 
 /// An RMS norm's `weight` against its `input` (rank >= 1): [H] of the
 /// input's last dimension, of the input's element type or f32.

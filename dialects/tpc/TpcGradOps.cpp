@@ -280,9 +280,9 @@ LogicalResult GroupedAttentionGradOp::inferReturnTypes(
   if (failed(expectRank(loc, "q", q, 3)) || failed(expectRank(loc, "k", k, 3)) ||
       failed(expectRank(loc, "v", v, 3)))
     return failure();
-  if (failed(groupedAttentionFeatures(loc, adaptor.getQ(), adaptor.getK(),
-                                      adaptor.getV(), adaptor.getHeads(),
-                                      adaptor.getKvHeads())) ||
+  if (failed(groupedAttentionFeatures(
+          loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
+          adaptor.getHeads(), adaptor.getKvHeads(), adaptor.getKvReplicated())) ||
       failed(expectAdjoint(loc, tensorType(adaptor.getDout()), q,
                            "grouped_attention")))
     return failure();

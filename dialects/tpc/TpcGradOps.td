@@ -288,14 +288,16 @@ def Tpc_GroupedAttentionGradOp
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout,
                        DefaultValuedAttr<I64Attr, "0">:$key,
-                       UnitAttr:$head_parallel);
+                       UnitAttr:$head_parallel,
+                       UnitAttr:$kv_replicated);
   let results = (outs Tpc_FloatTensor:$dq, Tpc_FloatTensor:$dk,
                       Tpc_FloatTensor:$dv);
   let assemblyFormat = [{
     $dout `,` $q `,` $k `,` $v `heads` $heads `kv_heads` $kv_heads
     (`causal` $causal^)? (`window` $window^)? (`rope` $rope_theta^)?
     (`rope_dims` $rope_dims^)? (`dropout` $dropout^ `key` $key)?
-    (`head_parallel` $head_parallel^)? attr-dict `:` type($q) `,` type($k)
+    (`head_parallel` $head_parallel^)?
+    (`kv_replicated` $kv_replicated^)? attr-dict `:` type($q) `,` type($k)
   }];
   let hasVerifier = 1;
 }

@@ -355,7 +355,7 @@ LogicalResult GroupedAttentionOp::inferReturnTypes(
     return failure();
   FailureOr<int64_t> hidden = groupedAttentionFeatures(
       loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
-      adaptor.getKvHeads());
+      adaptor.getKvHeads(), adaptor.getKvReplicated());
   if (failed(hidden))
     return failure();
   types.push_back(RankedTensorType::get(
@@ -364,6 +364,9 @@ LogicalResult GroupedAttentionOp::inferReturnTypes(
 }
 
 LogicalResult GroupedAttentionOp::verify() {
+  if (getKvReplicated() && !getHeadParallel())
+    return emitOpError("kv_replicated describes one rank's heads of a split "
+                       "attention; it needs head_parallel");
   if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
                        getQ(), getHeads())))
     return failure();
@@ -454,7 +457,7 @@ LogicalResult DecodeGroupedAttentionOp::inferReturnTypes(
     return failure();
   FailureOr<int64_t> hidden = groupedAttentionFeatures(
       loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
-      adaptor.getKvHeads());
+      adaptor.getKvHeads(), adaptor.getKvReplicated());
   if (failed(hidden))
     return failure();
   types.push_back(
@@ -463,6 +466,9 @@ LogicalResult DecodeGroupedAttentionOp::inferReturnTypes(
 }
 
 LogicalResult DecodeGroupedAttentionOp::verify() {
+  if (getKvReplicated() && !getHeadParallel())
+    return emitOpError("kv_replicated describes one rank's heads of a split "
+                       "attention; it needs head_parallel");
   if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
                        getQ(), getHeads())))
     return failure();

@@ -340,7 +340,10 @@ def Tpc_GroupedAttentionOp : Tpc_Op<"grouped_attention", [
     x[i + R/2]); `rope_dims R` rotates only the first R of each head's D
     dimensions (default D). `causal`, `window`, `dropout`, `key` and
     `head_parallel` (which here holds heads and kv_heads of this rank) are as
-    in `tpc.self_attention`.
+    in `tpc.self_attention`. With `kv_replicated` (tp > kv_heads, as
+    tpc-partition writes it) every rank holds all kv_heads key/value heads
+    and query head g of heads * tp reads key/value head
+    g / (heads * tp / kv_heads).
 
     ```mlir
     %a = tpc.grouped_attention %q, %k, %v heads 32 kv_heads 8 causal rope 5.0e+05 : tensor<?x?x4096xf32>, tensor<?x?x1024xf32>
@@ -353,13 +356,15 @@ def Tpc_GroupedAttentionOp : Tpc_Op<"grouped_attention", [
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout,
                        DefaultValuedAttr<I64Attr, "0">:$key,
-                       UnitAttr:$head_parallel);
+                       UnitAttr:$head_parallel,
+                       UnitAttr:$kv_replicated);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v `heads` $heads `kv_heads` $kv_heads
     (`causal` $causal^)? (`window` $window^)? (`rope` $rope_theta^)?
     (`rope_dims` $rope_dims^)? (`dropout` $dropout^ `key` $key)?
-    (`head_parallel` $head_parallel^)? attr-dict `:` type($q) `,` type($k)
+    (`head_parallel` $head_parallel^)?
+    (`kv_replicated` $kv_replicated^)? attr-dict `:` type($q) `,` type($k)
   }];
   let hasVerifier = 1;
 }
@@ -450,12 +455,14 @@ def Tpc_DecodeGroupedAttentionOp : Tpc_Op<"decode_grouped_attention", [
                        OptionalAttr<I64Attr>:$window,
                        DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
-                       UnitAttr:$head_parallel);
+                       UnitAttr:$head_parallel,
+                       UnitAttr:$kv_replicated);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v `,` $pos `heads` $heads `kv_heads` $kv_heads `capacity`
     $capacity (`window` $window^)? (`rope` $rope_theta^)?
-    (`rope_dims` $rope_dims^)? (`head_parallel` $head_parallel^)? attr-dict
+    (`rope_dims` $rope_dims^)? (`head_parallel` $head_parallel^)?
+    (`kv_replicated` $kv_replicated^)? attr-dict
     `:` type($q) `,` type($k) `,` type($pos)
   }];
   let hasVerifier = 1;

@@ -145,7 +145,7 @@ GroupedAttentionOp::buildVjp(OpBuilder &builder, ArrayRef<Value> resultAdjoints,
       builder, getLoc(), resultAdjoints[0], getQ(), getK(), getV(),
       getHeadsAttr(), getKvHeadsAttr(), getCausalAttr(), getWindowAttr(),
       getRopeThetaAttr(), getRopeDimsAttr(), getDropoutAttr(), getKeyAttr(),
-      getHeadParallelAttr());
+      getHeadParallelAttr(), getKvReplicatedAttr());
   operandAdjoints[0] = grad.getDq();
   operandAdjoints[1] = grad.getDk();
   operandAdjoints[2] = grad.getDv();

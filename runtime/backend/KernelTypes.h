@@ -46,6 +46,9 @@ struct RopeParams {
 struct AttentionConfig {
   int B = 0, T = 0, NH = 0, HS = 0;
   int KVH = 0; // local KV heads; 0: same as NH (multi-head)
+  // With head_offset/nh_global: every rank holds all KVH key/value heads
+  // (tp > kv_heads) and global query head g reads g / (nh_global / KVH).
+  bool kv_replicated = false;
   AttentionMask mask = AttentionMask::Causal;
   int window = 0; // 0: no window
   DropoutParams dropout;

@@ -27,3 +27,12 @@ func.func @multi_head(%q: tensor<1x4x32xbf16>, %k: tensor<1x4x32xbf16>, %v: tens
   %a = tpc.grouped_attention %q, %k, %v heads 4 kv_heads 4 : tensor<1x4x32xbf16>, tensor<1x4x32xbf16>
   return %a : tensor<1x4x32xbf16>
 }
+
+// One rank's query head of a tp = 4 split over 2 key/value heads, which every
+// rank keeps whole.
+// CHECK-LABEL: func.func @kv_replicated
+func.func @kv_replicated(%q: tensor<2x8x16xf32>, %k: tensor<2x8x32xf32>, %v: tensor<2x8x32xf32>) -> tensor<2x8x16xf32> {
+  // CHECK: tpc.grouped_attention %{{.*}}, %{{.*}}, %{{.*}} heads 1 kv_heads 2 causal rope 1.000000e+04 head_parallel kv_replicated : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  %a = tpc.grouped_attention %q, %k, %v heads 1 kv_heads 2 causal rope 1.0e+04 head_parallel kv_replicated : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return %a : tensor<2x8x16xf32>
+}

@@ -93,3 +93,11 @@ func.func @window(%q: tensor<2x8x64xf32>, %k: tensor<2x8x16xf32>, %v: tensor<2x8
   %a = tpc.grouped_attention %q, %k, %v heads 4 kv_heads 1 causal window 0 : tensor<2x8x64xf32>, tensor<2x8x16xf32>
   return
 }
+
+// -----
+
+func.func @kv_replicated_alone(%q: tensor<2x8x16xf32>, %k: tensor<2x8x32xf32>, %v: tensor<2x8x32xf32>) {
+  // expected-error @+1 {{'tpc.grouped_attention' op kv_replicated describes one rank's heads of a split attention; it needs head_parallel}}
+  %a = tpc.grouped_attention %q, %k, %v heads 1 kv_heads 2 causal kv_replicated : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return
+}

@@ -727,6 +727,70 @@ TEST(GqaAttention, HeadSplitKeepsDropoutKeyedByGlobalHead) {
   }
 }
 
+// tp = 4 over 2 KV heads: each rank keeps both KV heads (kv_replicated) and
+// its one query head reads the KV head of its global index. Forward and dq
+// equal the unsplit op's columns bit for bit; the ranks' dk and dv sum to its.
+TEST(GqaAttention, ReplicatedKvHeadsMatchTheUnsplitOp) {
+  const int kvh = 2, hs = GHS, tp = 4, nl = GNH / tp, cl = nl * hs;
+  AttentionConfig full =
+      gqa_config(kvh, AttentionMask::Causal, 0, 0.3f, kTheta, 0);
+  Qkv x = gqa_inputs(full, 90);
+  std::vector<float> att;
+  auto out = run_gqa(x, full, &att);
+  auto dy = random_vector(GB * GT * GC, 93);
+  std::vector<float> dq(x.q.size(), 0.0f), dk(x.k.size(), 0.0f),
+      dv(x.v.size(), 0.0f);
+  gqa_attention_backward(dq.data(), dk.data(), dv.data(), dy.data(), x.q.data(),
+                         x.k.data(), x.v.data(), att.data(), full);
+  std::vector<float> sum_dk(dk.size(), 0.0f), sum_dv(dv.size(), 0.0f);
+  for (int r = 0; r < tp; ++r) {
+    AttentionConfig cfg = full;
+    cfg.NH = nl;
+    cfg.KVH = kvh;
+    cfg.kv_replicated = true;
+    cfg.head_offset = r * nl;
+    cfg.nh_global = GNH;
+    Qkv local;
+    local.k = x.k;
+    local.v = x.v;
+    std::vector<float> ldy(GB * GT * cl);
+    for (int n = 0; n < GB * GT; ++n)
+      for (int j = 0; j < cl; ++j) {
+        local.q.push_back(x.q[n * GC + r * cl + j]);
+        ldy[n * cl + j] = dy[n * GC + r * cl + j];
+      }
+    std::vector<float> latt;
+    auto lo = run_gqa(local, cfg, &latt);
+    for (int n = 0; n < GB * GT; ++n)
+      for (int j = 0; j < cl; ++j)
+        ASSERT_EQ(lo[n * cl + j], out[n * GC + r * cl + j]) << "rank " << r;
+    std::vector<float> ldq(local.q.size(), 0.0f), ldk(x.k.size(), 0.0f),
+        ldv(x.v.size(), 0.0f);
+    gqa_attention_backward(ldq.data(), ldk.data(), ldv.data(), ldy.data(),
+                           local.q.data(), local.k.data(), local.v.data(),
+                           latt.data(), cfg);
+    for (int n = 0; n < GB * GT; ++n)
+      for (int j = 0; j < cl; ++j)
+        ASSERT_EQ(ldq[n * cl + j], dq[n * GC + r * cl + j]) << "rank " << r;
+    for (size_t i = 0; i < dk.size(); ++i) {
+      sum_dk[i] += ldk[i];
+      sum_dv[i] += ldv[i];
+    }
+  }
+  for (size_t i = 0; i < dk.size(); ++i) {
+    EXPECT_NEAR(sum_dk[i], dk[i], 1e-6f + 1e-5f * std::fabs(dk[i]));
+    EXPECT_NEAR(sum_dv[i], dv[i], 1e-6f + 1e-5f * std::fabs(dv[i]));
+  }
+  // Without kv_replicated one local query head cannot form a group over two
+  // KV heads: refused rather than read by its local index.
+  AttentionConfig local_map = full;
+  local_map.NH = nl;
+  local_map.KVH = kvh;
+  local_map.head_offset = 3 * nl;
+  local_map.nh_global = GNH;
+  EXPECT_THROW(run_gqa(x, local_map), std::invalid_argument);
+}
+
 TEST(GqaAttention, BadConfigurationThrows) {
   AttentionConfig ok = gqa_config(2, AttentionMask::Causal, 0, 0.0f, kTheta);
   Qkv x = gqa_inputs(gqa_config(GNH, AttentionMask::Causal, 0), 80);

@@ -146,11 +146,15 @@ Attention grouped_attention_of(OpContext &c, int q_operand) {
   Attention a = attention(c, q, int(q.back()));
   AttentionConfig &cfg = a.cfg;
   int kv_heads = c.count("kv_heads");
-  if (kv_heads == 0 || cfg.NH % kv_heads != 0)
+  if (kv_heads == 0 ||
+      (c.flag("kv_replicated") ? cfg.global_heads() : cfg.NH) % kv_heads != 0)
     throw c.error("heads " + std::to_string(cfg.NH) +
-                  " are not a multiple of kv_heads " +
+                  " do not form groups over kv_heads " +
                   std::to_string(kv_heads));
   cfg.KVH = kv_heads;
+  cfg.kv_replicated = c.flag("kv_replicated");
+  if (cfg.kv_replicated && !c.flag("head_parallel"))
+    throw c.error("kv_replicated needs head_parallel");
   std::vector<int64_t> kv = {q[0], q[1], int64_t(kv_heads) * cfg.HS};
   c.expect_shape(c.shape(c.in(q_operand + 1)), kv, "k");
   c.expect_shape(c.shape(c.in(q_operand + 2)), kv, "v");

@@ -59,6 +59,14 @@ void key_range(AttentionMask mask, int window, int T, int t, int &lo, int &hi) {
 /// NH/KVH consecutive query heads share one.
 int group_size(const AttentionConfig &cfg) { return cfg.NH / cfg.kv_heads(); }
 
+/// The local KV head that local query head h reads: h / group_size, or, when
+/// every rank holds all KV heads, the KV head of its global index.
+int kv_head_of(const AttentionConfig &cfg, int h) {
+  if (cfg.kv_replicated)
+    return (cfg.head_offset + h) / (cfg.global_heads() / cfg.kv_heads());
+  return h / group_size(cfg);
+}
+
 /// The rotated dimensions of each head.
 int rope_dims(const AttentionConfig &cfg) {
   return cfg.rope.dims ? cfg.rope.dims : cfg.HS;
@@ -67,7 +75,10 @@ bool rope_on(const AttentionConfig &cfg) { return cfg.rope.theta > 0.0; }
 
 /// KV heads and RoPE parameters.
 void check_heads(const AttentionConfig &cfg, const char *op) {
-  if (cfg.KVH < 0 || cfg.NH <= 0 || cfg.NH % cfg.kv_heads() != 0)
+  bool groups = cfg.kv_replicated
+                    ? cfg.global_heads() % cfg.kv_heads() == 0
+                    : cfg.NH % cfg.kv_heads() == 0;
+  if (cfg.KVH < 0 || cfg.NH <= 0 || !groups)
     throw std::invalid_argument(std::string(op) + ": " +
                                 std::to_string(cfg.NH) +
                                 " query heads do not form groups over " +
@@ -215,15 +226,16 @@ void head_forward(float *out, float *att, Rows q, const float *kt, Rows v,
 
 void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
                             const AttentionConfig &cfg, AttentionMask mask) {
-  const int B = cfg.B, NH = cfg.NH, group = group_size(cfg);
+  const int B = cfg.B, NH = cfg.NH;
   // Query heads are the tasks, for parallelism when KV heads are few; a
   // group's heads each transpose the shared keys, T*HS against T*T*HS.
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h) {
       float *kt = scratch(size_t(cfg.HS) * cfg.T);
-      transpose_head(kt, k, b, h / group, cfg.T, cfg.HS);
-      head_forward(out, att, q, kt, v, cfg, mask, b, h, h / group);
+      int kvh = kv_head_of(cfg, h);
+      transpose_head(kt, k, b, kvh, cfg.T, cfg.HS);
+      head_forward(out, att, q, kt, v, cfg, mask, b, h, kvh);
     }
 }
 
@@ -303,8 +315,8 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
                              const float *dout, Rows q, Rows k, Rows v,
                              const float *att, const AttentionConfig &cfg,
                              AttentionMask mask) {
-  const int B = cfg.B, KVH = cfg.kv_heads(), T = cfg.T, HS = cfg.HS,
-            group = group_size(cfg);
+  const int B = cfg.B, KVH = cfg.kv_heads(), NH = cfg.NH, T = cfg.T,
+            HS = cfg.HS;
   // Each (b, KV head) owns its columns of dk and dv and its query heads'
   // columns of dq: no two tasks write the same element, and the query
   // heads of a group add to dk and dv in order, whatever the thread count.
@@ -313,9 +325,10 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
     for (int kvh = 0; kvh < KVH; ++kvh) {
       float *vt = scratch(size_t(HS) * T + T);
       transpose_head(vt, v, b, kvh, T, HS);
-      for (int h = kvh * group; h < (kvh + 1) * group; ++h)
-        head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh,
-                      vt + size_t(HS) * T);
+      for (int h = 0; h < NH; ++h)
+        if (kv_head_of(cfg, h) == kvh)
+          head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh,
+                        vt + size_t(HS) * T);
     }
 }
 
@@ -351,8 +364,7 @@ void decode_head(float *o, const float *qt, const float *kcache,
 void decode_core_forward(float *out, const float *kcache, const float *vcache,
                          Rows q, int lo, int hi, int capacity,
                          const AttentionConfig &cfg) {
-  const int B = cfg.B, NH = cfg.NH, HS = cfg.HS, C = cfg.C(),
-            group = group_size(cfg);
+  const int B = cfg.B, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h) {
@@ -366,7 +378,7 @@ void decode_core_forward(float *out, const float *kcache, const float *vcache,
       size_t n = size_t(hi - lo);
       float *a = scratch(n * (HS + 1));
       decode_head(o, qt, kcache, vcache, size_t(b) * capacity, lo, hi,
-                  h / group, cfg, a, a + n);
+                  kv_head_of(cfg, h), cfg, a, a + n);
     }
 }
 
