@@ -111,6 +111,8 @@ size_t probabilities(const AttentionConfig &cfg) {
 // qkv (B,T,3C) -> out (B,T,C).
 Thunk self_attention(OpContext &c) {
   Attention a = self_attention_of(c, 0);
+  auto fused = c.shape(c.in(0));
+  c.expect_result(0, {fused[0], fused[1], fused[2] / 3}, 0);
   c.s.reserve(0, probabilities(a.cfg));
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
@@ -125,6 +127,7 @@ Thunk self_attention_grad(OpContext &c) {
   Attention a = self_attention_of(c, 1);
   auto qkv = c.shape(c.in(1));
   c.expect_shape(c.shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, "dout");
+  c.expect_result_like(0, 1);
   const Kernels &k = c.kernels();
   c.s.reserve(0, probabilities(a.cfg));
   c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
@@ -173,6 +176,7 @@ Attention grouped_attention_of(OpContext &c, int q_operand) {
 // q (B,T,NH*HS), k, v (B,T,KVH*HS) -> out (B,T,NH*HS).
 Thunk grouped_attention(OpContext &c) {
   Attention a = grouped_attention_of(c, 0);
+  c.expect_result_like(0, 0);
   a.cfg.mask =
       c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
   c.s.reserve(0, probabilities(a.cfg));
@@ -191,6 +195,9 @@ Thunk grouped_attention_grad(OpContext &c) {
   a.cfg.mask =
       c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  c.expect_result_like(0, 1);
+  c.expect_result_like(1, 2);
+  c.expect_result_like(2, 3);
   const Kernels &k = c.kernels();
   c.s.reserve(0, probabilities(a.cfg));
   c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
@@ -220,6 +227,7 @@ Attention cross_attention_of(OpContext &c, int q_operand) {
 // q (B,T,C), kv (B,T,2C) -> out (B,T,C); keys at strictly earlier positions.
 Thunk cross_attention(OpContext &c) {
   Attention a = cross_attention_of(c, 0);
+  c.expect_result_like(0, 0);
   c.s.reserve(0, probabilities(a.cfg));
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
@@ -232,6 +240,8 @@ Thunk cross_attention(OpContext &c) {
 Thunk cross_attention_grad(OpContext &c) {
   Attention a = cross_attention_of(c, 1);
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
+  c.expect_result_like(0, 1);
+  c.expect_result_like(1, 2);
   const Kernels &k = c.kernels();
   c.s.reserve(0, probabilities(a.cfg));
   c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));

@@ -16,6 +16,7 @@ namespace {
 // f: identity forward (its all-reduce is in the backward pass).
 Thunk f(OpContext &c) {
   c.group();
+  c.expect_result_like(0, 0);
   Device *dev = &c.s.device;
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
   size_t bytes = c.bytes(c.in(0));
@@ -27,6 +28,7 @@ Thunk f(OpContext &c) {
 
 Thunk reduce(OpContext &c, ReduceOp op) {
   Group group = c.group();
+  c.expect_result_like(0, 0);
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
   size_t bytes = c.bytes(c.in(0)), n = c.elements(c.out(0));

@@ -8,6 +8,7 @@ namespace tpc {
 namespace {
 
 Thunk gelu(OpContext &c) {
+  c.expect_result_like(0, 0);
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
   size_t n = c.elements(c.in(0));
@@ -16,6 +17,7 @@ Thunk gelu(OpContext &c) {
 
 Thunk gelu_grad(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "the input");
+  c.expect_result_like(0, 0);
   const Kernels &k = c.kernels();
   Device *dev = &c.s.device;
   void *dx = c.ptr(c.out(0)), *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
@@ -29,6 +31,7 @@ Thunk gelu_grad(OpContext &c) {
 // out = silu(gate) * up.
 Thunk swiglu(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "up");
+  c.expect_result_like(0, 0);
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *g = c.ptr(c.in(0)), *u = c.ptr(c.in(1));
   size_t n = c.elements(c.in(0));
@@ -40,6 +43,8 @@ Thunk swiglu(OpContext &c) {
 Thunk swiglu_grad(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "gate");
   c.expect_shape(c.shape(c.in(2)), c.shape(c.in(0)), "up");
+  c.expect_result_like(0, 0);
+  c.expect_result_like(1, 0);
   const Kernels &k = c.kernels();
   Device *dev = &c.s.device;
   void *dg = c.ptr(c.out(0)), *du = c.ptr(c.out(1)), *d = c.ptr(c.in(0)),
@@ -86,6 +91,7 @@ Thunk dropout(OpContext &c) {
   if (stream != "replicated" && stream != "per_rank")
     throw c.error("unknown stream '" + stream +
                   "' (expected replicated or per_rank)");
+  c.expect_result_like(0, 0);
   GlobalIndexMap map = dropout_map(c, c.in(0), stream == "per_rank");
   uint64_t key = uint64_t(c.integer("key"));
   const Kernels &k = c.kernels();
@@ -105,6 +111,7 @@ Thunk dropout(OpContext &c) {
 
 Thunk add(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "the right operand");
+  c.expect_result_like(0, 0);
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *a = c.ptr(c.in(0)), *b = c.ptr(c.in(1));
   size_t n = c.elements(c.in(0));
@@ -114,6 +121,7 @@ Thunk add(OpContext &c) {
 }
 
 Thunk scale(OpContext &c) {
+  c.expect_result_like(0, 0);
   float factor = float(c.real("factor"));
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
@@ -146,6 +154,7 @@ Thunk weighted_sum(OpContext &c) {
     c.expect_shape(c.shape(c.in(i)), c.shape(c.in(1)), "a combined input");
     xs.push_back(c.ptr(c.in(i)));
   }
+  c.expect_result_like(0, 1);
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *alpha = c.ptr(c.in(0));
   size_t n = c.elements(c.in(1));
@@ -167,8 +176,10 @@ Thunk weighted_sum_grad(OpContext &c) {
   for (int i = 0; i < k_; ++i) {
     c.expect_shape(c.shape(c.in(2 + i)), c.shape(c.in(0)), "a combined input");
     xs.push_back(c.ptr(c.in(2 + i)));
+    c.expect_result_like(1 + i, 2 + i);
     dxs.push_back(c.ptr(c.out(1 + i)));
   }
+  c.expect_result_like(0, 1);
   for (int i = 0; i <= k_; ++i)
     zeroed.push_back({c.ptr(c.out(i)), c.bytes(c.out(i))});
   const Kernels &k = c.kernels();

@@ -21,6 +21,7 @@ Thunk layernorm(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "gamma");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "beta");
+  c.expect_result_like(0, 0);
   c.s.reserve(0, size_t(r.N) * sizeof(float));
   c.s.reserve(1, size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
@@ -38,6 +39,9 @@ Thunk layernorm_grad(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(1));
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "gamma");
+  c.expect_result_like(0, 1);
+  c.expect_result_like(1, 2);
+  c.expect_result_like(2, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
   c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
@@ -76,6 +80,7 @@ Thunk rmsnorm(OpContext &c) {
   float eps = rms_epsilon(c);
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "weight");
+  c.expect_result_like(0, 0);
   c.s.reserve(0, size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
@@ -91,6 +96,8 @@ Thunk rmsnorm_grad(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(1));
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "weight");
+  c.expect_result_like(0, 1);
+  c.expect_result_like(1, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
   c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows

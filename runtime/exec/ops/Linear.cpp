@@ -25,6 +25,9 @@ Thunk linear(OpContext &c) {
     c.expect_shape(c.shape(c.in(2)), {OC}, "the bias");
     bias = c.ptr(c.in(2));
   }
+  std::vector<int64_t> result = c.shape(c.in(0));
+  result.back() = OC;
+  c.expect_result(0, result, 0);
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *w = c.ptr(c.in(1));
   return [&k, out, x, w, bias, r, OC, transposed](const RunOptions &) {
@@ -45,6 +48,10 @@ Thunk linear_grad(OpContext &c) {
   if (c.num_outputs() != results)
     throw c.error("has " + std::to_string(c.num_outputs()) +
                   " results, expected " + std::to_string(results));
+  c.expect_result_like(0, 1);
+  c.expect_result_like(1, 2);
+  if (results == 3)
+    c.expect_result(2, {OC}, 0);
   const Kernels &k = c.kernels();
   Device *dev = &c.s.device;
   std::vector<std::pair<void *, size_t>> zeroed;
@@ -66,6 +73,7 @@ Thunk linear_grad(OpContext &c) {
 Thunk bias_add(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "the bias");
+  c.expect_result_like(0, 0);
   const Kernels &k = c.kernels();
   c.s.reserve_ones(k, r.N);
   ExecState *s = &c.s;

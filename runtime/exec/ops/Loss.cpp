@@ -52,6 +52,7 @@ Thunk cross_entropy_grad(OpContext &c) {
   int ignore = int(c.integer("ignore_index"));
   std::string where = c.where();
   const Kernels &k = c.kernels();
+  c.expect_result_like(0, 0);
   void *dlogits = c.ptr(c.out(0)), *logits = c.ptr(c.in(0));
   const int *targets = c.i32(c.in(1));
   const float *dloss = c.f32(c.in(2));
@@ -131,6 +132,7 @@ Thunk vocab_parallel_cross_entropy_grad(OpContext &c) {
   VocabParallel v = vocab_parallel(c);
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
+  c.expect_result_like(0, 0);
   void *dlogits = c.ptr(c.out(0)), *logits = c.ptr(c.in(0));
   const int *targets = c.i32(c.in(1));
   const float *dloss = c.f32(c.in(2));

@@ -155,6 +155,20 @@ void OpContext::expect_shape(const std::vector<int64_t> &got,
                 ", expected " + shape_string(want));
 }
 
+void OpContext::expect_result(int result, const std::vector<int64_t> &want,
+                              int operand) const {
+  std::string what = "result " + std::to_string(result);
+  expect_shape(shape(out(result)), want, what.c_str());
+  if (dtype(out(result)) != dtype(in(operand)))
+    throw error(what + " has element type " +
+                element_type_name(dtype(out(result))) + ", expected " +
+                element_type_name(dtype(in(operand))));
+}
+
+void OpContext::expect_result_like(int result, int operand) const {
+  expect_result(result, shape(in(operand)), operand);
+}
+
 int OpContext::param(int operand) const {
   std::string name = string("name");
   auto it = s.param_index.find(name);

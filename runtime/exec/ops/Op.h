@@ -101,6 +101,14 @@ public:
     int N, C;
   };
   Rows rows(int id) const;
+  /// Result `result` must have operand `operand`'s shape and element type:
+  /// a kernel writes as many elements as it reads, so a smaller result
+  /// buffer in a damaged program would be written past its end.
+  void expect_result_like(int result, int operand) const;
+  /// Result `result` must have shape `want` and operand `operand`'s element
+  /// type.
+  void expect_result(int result, const std::vector<int64_t> &want,
+                     int operand) const;
   void expect_shape(const std::vector<int64_t> &got,
                     const std::vector<int64_t> &want, const char *what) const;
   int checked_int(int64_t v, const char *what) const;
