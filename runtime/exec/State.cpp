@@ -40,6 +40,15 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
     : program(program), backend(backend), device(backend.device()), comm(comm),
       collectives(make_collectives(backend, comm)),
       optimizer(backend.device()) {
+  try {
+    build();
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+void ExecState::build() {
   ptrs.assign(program.tensors_size(), nullptr);
   host_i32.assign(program.tensors_size(), 0);
   int64_t arena = 0;
@@ -150,7 +159,9 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
   }
 }
 
-ExecState::~ExecState() {
+ExecState::~ExecState() { release(); }
+
+void ExecState::release() noexcept {
   sequences.clear();
   for (void *p : owned_)
     device.free(p);
@@ -166,6 +177,12 @@ ExecState::~ExecState() {
     device.free(master_block_);
   if (arena_)
     device.free(arena_);
+  owned_.clear();
+  scratch_.clear();
+  ones_ = {};
+  grads = nullptr;
+  master_block_ = nullptr;
+  arena_ = nullptr;
 }
 
 void ExecState::refresh_working_copy(int param) const {

@@ -102,6 +102,12 @@ struct ExecState {
       sequences;
 
 private:
+  /// The constructor's work; it may throw on a malformed program.
+  void build();
+  /// Frees every device buffer allocated so far (the destructor's work,
+  /// also run when build() throws, so a refused program leaks nothing).
+  void release() noexcept;
+
   std::vector<std::pair<void *, size_t>> scratch_;
   std::array<std::pair<void *, size_t>, 4> ones_{};
   std::vector<void *> owned_;

@@ -25,8 +25,14 @@ class CountingDevice final : public Device {
 public:
   explicit CountingDevice(Device &inner) : inner_(inner) {}
   std::string name() const override { return inner_.name(); }
-  void *alloc(size_t bytes) override { return inner_.alloc(bytes); }
-  void free(void *ptr) override { inner_.free(ptr); }
+  void *alloc(size_t bytes) override {
+    ++live;
+    return inner_.alloc(bytes);
+  }
+  void free(void *ptr) override {
+    --live;
+    inner_.free(ptr);
+  }
   void copy_host_to_device(void *dst, const void *src, size_t bytes) override {
     inner_.copy_host_to_device(dst, src, bytes);
   }
@@ -49,6 +55,7 @@ public:
   void wait(Stream s, Event e) override { inner_.wait(s, e); }
 
   int reads = 0, waits = 0;
+  int live = 0; // buffers allocated and not yet freed
 
 private:
   Device &inner_;
@@ -275,6 +282,36 @@ std::vector<float> working_copy(Executor &ex, Backend &backend) {
 // is 2^-7) but add up in the f32 master, which the optimizer updates and
 // checkpoints read; the working copy follows once the master has moved by
 // more than half a spacing.
+// A program refused while the executor's state is built (here: get_grad of
+// a parameter the program does not have) frees every buffer allocated up
+// to then: a loop that tries damaged programs must not leak device memory.
+TEST(ExecutorStateTest, RefusedProgramFreesWhatItAllocated) {
+  CountingBackend backend;
+  Comm comm(nullptr, nullptr);
+  comm.make_groups(1, 1);
+  program::Program p = bigram_program();
+  for (program::Function &fn : *p.mutable_functions())
+    for (program::Instruction &inst : *fn.mutable_body())
+      if (inst.op() == "get_grad")
+        (*inst.mutable_attrs())["name"].set_s("nope");
+  for (int i = 0; i < 3; ++i) {
+    try {
+      Executor ex(p, backend, comm);
+      FAIL() << "the program was accepted";
+    } catch (const std::runtime_error &e) {
+      EXPECT_NE(std::string(e.what()).find("'nope'"), std::string::npos)
+          << e.what();
+    }
+    EXPECT_EQ(backend.counter().live, 0) << "attempt " << i;
+  }
+  // The undamaged program allocates and, once destroyed, frees it all.
+  {
+    Executor ex(bigram_program(), backend, comm);
+    EXPECT_GT(backend.counter().live, 0);
+  }
+  EXPECT_EQ(backend.counter().live, 0);
+}
+
 TEST(ExecutorMasterTest, SmallUpdatesAddUpInTheF32Master) {
   CpuBackend backend;
   Comm comm(nullptr, nullptr);
