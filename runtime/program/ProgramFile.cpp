@@ -3,6 +3,7 @@
 #include "runtime/program/ProgramFile.h"
 #include "runtime/io/FileUtil.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -325,6 +326,9 @@ std::string validate_program(const program::Program &prog) {
     return msg.str();
   }
   const int num_tensors = prog.tensors_size();
+  int64_t largest_arena = 0;
+  for (const program::Function &f : prog.functions())
+    largest_arena = std::max(largest_arena, f.arena_bytes());
   for (int i = 0; i < num_tensors; ++i) {
     const program::Tensor &t = prog.tensors(i);
     if (t.id() != i) {
@@ -349,6 +353,19 @@ std::string validate_program(const program::Program &prog) {
     if (tensor_bytes(t) < 0) {
       msg << "tensor " << i << " (" << t.name()
           << ") has a size that does not fit in memory";
+      return msg.str();
+    }
+    // Every activation gets an address in the shared arena, written or not,
+    // so even one that no function writes must lie inside it.
+    int64_t stop = 0;
+    if (t.storage() == program::Tensor::ACTIVATION &&
+        (t.offset() < 0 ||
+         __builtin_add_overflow(t.offset(), tensor_bytes(t), &stop) ||
+         stop > largest_arena)) {
+      msg << "tensor " << i << " (" << t.name() << ", " << tensor_bytes(t)
+          << " bytes at offset " << t.offset()
+          << ") lies outside the arena of every function (the largest has "
+          << largest_arena << " bytes)";
       return msg.str();
     }
   }

@@ -170,6 +170,28 @@ TEST(ProgramFile, ValidationNamesTheProblem) {
   prog = tinyProgram();
   prog.mutable_tensors(1)->set_offset(1);
   EXPECT_NE(validate_program(prog).find("not aligned"), std::string::npos);
+  // An activation that no function writes still gets an address.
+  prog = tinyProgram();
+  {
+    auto *unused = prog.add_tensors();
+    unused->set_id(2);
+    unused->set_name("unused");
+    unused->set_dtype(program::F32);
+    unused->add_shape(4);
+    unused->set_storage(program::Tensor::ACTIVATION);
+    unused->set_offset(-(int64_t(1) << 52));
+  }
+  EXPECT_NE(validate_program(prog).find(
+                "tensor 2 (unused, 16 bytes at offset -4503599627370496) lies "
+                "outside the arena of every function (the largest has 256 "
+                "bytes)"),
+            std::string::npos)
+      << validate_program(prog);
+  prog.mutable_tensors(2)->set_offset(256);
+  EXPECT_NE(validate_program(prog).find("outside the arena of every function"),
+            std::string::npos);
+  prog.mutable_tensors(2)->set_offset(240);
+  EXPECT_EQ(validate_program(prog), "");
   prog = tinyProgram();
   prog.mutable_tensors(1)->add_shape(int64_t(1) << 62);
   EXPECT_NE(validate_program(prog).find("does not fit"), std::string::npos);
