@@ -101,6 +101,19 @@ llvm::Error checkInput(const InputShape &input) {
   return llvm::Error::success();
 }
 
+/// Rotary positions: an even head dimension and a base > 0.
+llvm::Error checkRotary(int64_t hidden, int64_t heads, double theta) {
+  if ((hidden / heads) % 2 != 0)
+    return error("the head dimension " + llvm::Twine(hidden / heads) +
+                 " (--hidden / --heads) is odd; rotary embeddings rotate "
+                 "pairs of dimensions: choose sizes with an even head "
+                 "dimension");
+  if (!(theta > 0.0) || !std::isfinite(theta))
+    return error("--rope-theta must be a finite number > 0, got " +
+                 number(theta));
+  return llvm::Error::success();
+}
+
 /// The flags shared by GPT-2 and StagFormer.
 std::string transformerFlags(const GPT2Config &c) {
   std::string s = " --layers " + std::to_string(c.layers) + " --hidden " +
@@ -115,6 +128,8 @@ std::string transformerFlags(const GPT2Config &c) {
     s += " --embd-pdrop " + number(c.embdPdrop) + " --resid-pdrop " +
          number(c.residPdrop) + " --attn-pdrop " + number(c.attnPdrop);
   }
+  if (c.ropeTheta != 0.0)
+    s += " --rope --rope-theta " + number(c.ropeTheta);
   return s;
 }
 
@@ -175,6 +190,10 @@ llvm::Error tpc::models::validate(const GPT2Config &c) {
     return e;
   if (llvm::Error e = checkProbability("attn-pdrop", c.attnPdrop))
     return e;
+  if (c.ropeTheta != 0.0) {
+    if (llvm::Error e = checkRotary(c.hidden, c.heads, c.ropeTheta))
+      return e;
+  }
   if (llvm::Error e = checkInput(c.input))
     return e;
   if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
@@ -222,14 +241,8 @@ llvm::Error tpc::models::validate(const LlamaConfig &c) {
     return error("--heads " + llvm::Twine(c.heads) +
                  " is not a multiple of --kv-heads " + llvm::Twine(c.kvHeads) +
                  "; each key/value head serves a whole group of query heads");
-  if ((c.hidden / c.heads) % 2 != 0)
-    return error("the head dimension " + llvm::Twine(c.hidden / c.heads) +
-                 " (--hidden / --heads) is odd; rotary embeddings rotate "
-                 "pairs of dimensions: choose sizes with an even head "
-                 "dimension");
-  if (!(c.ropeTheta > 0.0) || !std::isfinite(c.ropeTheta))
-    return error("--rope-theta must be a finite number > 0, got " +
-                 number(c.ropeTheta));
+  if (llvm::Error e = checkRotary(c.hidden, c.heads, c.ropeTheta))
+    return e;
   if (!(c.normEps > 0.0) || !std::isfinite(c.normEps))
     return error("--norm-eps must be a finite number > 0, got " +
                  number(c.normEps));

@@ -127,6 +127,8 @@ Value TransformerBuilder::layer(Value h, const std::string &prefix,
   OpBuilder &body = b.builder();
   int64_t hidden = config.hidden, layers = config.layers;
   MLIRContext *ctx = body.getContext();
+  FloatAttr ropeTheta = body.getF64FloatAttr(config.ropeTheta);
+  IntegerAttr ropeDims = body.getI64IntegerAttr(0);
   auto attentionDropout = [&](int64_t key) {
     return std::make_pair(
         body.getF64FloatAttr(config.attnPdrop),
@@ -139,7 +141,8 @@ Value TransformerBuilder::layer(Value h, const std::string &prefix,
     auto [p, key] = attentionDropout(b.nextDropoutKey());
     Value attn = SelfAttentionOp::create(
         body, b.loc(), qkv, body.getI64IntegerAttr(config.heads),
-        UnitAttr::get(ctx), IntegerAttr(), p, key, UnitAttr());
+        UnitAttr::get(ctx), IntegerAttr(), ropeTheta, ropeDims, p, key,
+        UnitAttr());
     return b.linear(attn, prefix + ".attn.c_proj", hidden, hidden, layers);
   });
 
@@ -155,8 +158,8 @@ Value TransformerBuilder::layer(Value h, const std::string &prefix,
                                ? body.getI64IntegerAttr(*cross->window)
                                : IntegerAttr();
       Value attn = CrossAttentionOp::create(
-          body, b.loc(), q, kv, body.getI64IntegerAttr(config.heads), window, p,
-          key, UnitAttr());
+          body, b.loc(), q, kv, body.getI64IntegerAttr(config.heads), window,
+          ropeTheta, ropeDims, p, key, UnitAttr());
       return b.linear(attn, xp + ".xattn.c_proj", hidden, hidden, layers);
     });
   }

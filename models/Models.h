@@ -51,6 +51,9 @@ struct GPT2Config {
   double attnPdrop = 0.0;
   /// Tied: the output layer reads wte transposed; untied: lm_head.weight.
   bool tied = true;
+  /// Rotary positions in every attention on top of wpe (the StagFormer
+  /// paper's setting); 0: none.
+  double ropeTheta = 0.0;
   NormLayout layout = NormLayout::PreNorm;
   InputShape input;
 };

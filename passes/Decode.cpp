@@ -173,6 +173,7 @@ void DecodePass::runOnOperation() {
       auto step = DecodeAttentionOp::create(
           builder, self.getLoc(), map.lookup(self.getQkv()), pos,
           self.getHeadsAttr(), capacityAttr, self.getWindowAttr(),
+          self.getRopeThetaAttr(), self.getRopeDimsAttr(),
           self.getHeadParallelAttr());
       map.map(self.getResult(), step.getResult());
     } else if (auto grouped = dyn_cast<GroupedAttentionOp>(op)) {
@@ -188,7 +189,8 @@ void DecodePass::runOnOperation() {
       auto step = DecodeCrossAttentionOp::create(
           builder, cross.getLoc(), map.lookup(cross.getQuery()),
           map.lookup(cross.getKv()), pos, cross.getHeadsAttr(), capacityAttr,
-          cross.getWindowAttr(), cross.getHeadParallelAttr());
+          cross.getWindowAttr(), cross.getRopeThetaAttr(),
+          cross.getRopeDimsAttr(), cross.getHeadParallelAttr());
       map.map(cross.getResult(), step.getResult());
     } else {
       // Clones see one position: their result types follow from the

@@ -2,6 +2,8 @@
 
 #include "dialects/tpc/ShapeDiagnostics.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+
 using namespace mlir;
 
 namespace tpc::detail {
@@ -140,8 +142,10 @@ LogicalResult checkRmsNormWeight(const OpDiag &loc, RankedTensorType input,
   return success();
 }
 
-LogicalResult checkRope(Operation *op, double theta, int64_t dims, Value q,
-                        int64_t heads) {
+/// Rotary attributes against heads of `headDim` dimensions (dynamic when
+/// the shapes do not say).
+static LogicalResult checkRope(Operation *op, double theta, int64_t dims,
+                               int64_t headDim) {
   if (!(theta >= 0.0) || !std::isfinite(theta))
     return op->emitOpError("rope theta must be a finite number >= 0, got ")
            << theta << "; Llama uses 1.0e+04 (Llama 3: 5.0e+05), 0 disables it";
@@ -151,17 +155,47 @@ LogicalResult checkRope(Operation *op, double theta, int64_t dims, Value q,
   if (dims > 0 && theta == 0.0)
     return op->emitOpError("has rope_dims ")
            << dims << " but no rope theta; give `rope THETA` or drop rope_dims";
-  int64_t hidden = cast<RankedTensorType>(q.getType()).getDimSize(2);
-  if (heads > 0 && !ShapedType::isDynamic(hidden) && hidden % heads == 0) {
-    int64_t headDim = hidden / heads;
-    if (dims > headDim)
-      return op->emitOpError("rope_dims ")
-             << dims << " exceeds the head dimension " << headDim;
-    if (theta > 0.0 && dims == 0 && headDim % 2 != 0)
-      return op->emitOpError("rotates whole heads of odd dimension ")
-             << headDim << "; give an even rope_dims";
-  }
+  if (ShapedType::isDynamic(headDim))
+    return success();
+  if (dims > headDim)
+    return op->emitOpError("rope_dims ")
+           << dims << " exceeds the head dimension " << headDim;
+  if (theta > 0.0 && dims == 0 && headDim % 2 != 0)
+    return op->emitOpError("rotates whole heads of odd dimension ")
+           << headDim << "; give an even rope_dims";
   return success();
+}
+
+int64_t featuresOf(Value value, int64_t blocks) {
+  int64_t features = cast<RankedTensorType>(value.getType()).getShape().back();
+  if (ShapedType::isDynamic(features) || features % blocks != 0)
+    return ShapedType::kDynamic;
+  return features / blocks;
+}
+
+LogicalResult verifyAttentionAttributes(Operation *op, int64_t queryFeatures,
+                                        int64_t heads) {
+  auto integer = [&](StringRef name) -> std::optional<int64_t> {
+    if (auto attr = op->getAttrOfType<IntegerAttr>(name))
+      return attr.getInt();
+    return std::nullopt;
+  };
+  auto real = [&](StringRef name) {
+    auto attr = op->getAttrOfType<FloatAttr>(name);
+    return attr ? attr.getValueAsDouble() : 0.0;
+  };
+  if (op->hasAttr("kv_replicated") && !op->hasAttr("head_parallel"))
+    return op->emitOpError("kv_replicated describes one rank's heads of a "
+                           "split attention; it needs head_parallel");
+  int64_t headDim = ShapedType::kDynamic;
+  if (heads > 0 && !ShapedType::isDynamic(queryFeatures) &&
+      queryFeatures % heads == 0)
+    headDim = queryFeatures / heads;
+  if (failed(checkRope(op, real("rope_theta"), integer("rope_dims").value_or(0),
+                       headDim)))
+    return failure();
+  return checkWindowAndDropout(op, integer("window"), real("dropout"),
+                               integer("key").value_or(0));
 }
 
 } // namespace tpc::detail

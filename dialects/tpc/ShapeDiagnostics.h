@@ -116,10 +116,19 @@ mlir::LogicalResult checkRmsNormWeight(const OpDiag &loc,
                                        mlir::RankedTensorType input,
                                        mlir::RankedTensorType weight);
 
-/// The rotary attributes of the grouped attention ops: theta >= 0 (0: no
-/// rotation), rope_dims even, >= 0 and at most the head dimension.
-mlir::LogicalResult checkRope(mlir::Operation *op, double theta,
-                              int64_t dims, mlir::Value q, int64_t heads);
+/// The attributes every attention op, grad op and decode op checks, read
+/// by name where the op has them: `window` and dropout as
+/// checkWindowAndDropout; `rope` theta >= 0 (0: no rotation) and
+/// `rope_dims` even, >= 0 and within a head of `queryFeatures / heads`
+/// dimensions (queryFeatures may be dynamic); `kv_replicated` only with
+/// `head_parallel`.
+/// The last dimension of `value` divided by `blocks` (fused q|k|v: 3), or
+/// dynamic.
+int64_t featuresOf(mlir::Value value, int64_t blocks = 1);
+
+mlir::LogicalResult verifyAttentionAttributes(mlir::Operation *op,
+                                              int64_t queryFeatures,
+                                              int64_t heads);
 
 /// The features of a cross attention's query [B, T, C] and fused kv
 /// [B, T, 2C] (ranks already checked): kv holds twice the query's features,

@@ -266,8 +266,7 @@ LogicalResult SelfAttentionGradOp::inferReturnTypes(
 }
 
 LogicalResult SelfAttentionGradOp::verify() {
-  return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble(), getKey());
+  return verifyAttentionAttributes(*this, featuresOf(getQkv(), 3), getHeads());
 }
 
 LogicalResult GroupedAttentionGradOp::inferReturnTypes(
@@ -291,11 +290,7 @@ LogicalResult GroupedAttentionGradOp::inferReturnTypes(
 }
 
 LogicalResult GroupedAttentionGradOp::verify() {
-  if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
-                       getQ(), getHeads())))
-    return failure();
-  return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble(), getKey());
+  return verifyAttentionAttributes(*this, featuresOf(getQ()), getHeads());
 }
 
 LogicalResult CrossAttentionGradOp::inferReturnTypes(
@@ -321,8 +316,7 @@ LogicalResult CrossAttentionGradOp::inferReturnTypes(
 }
 
 LogicalResult CrossAttentionGradOp::verify() {
-  return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble(), getKey());
+  return verifyAttentionAttributes(*this, featuresOf(getQuery()), getHeads());
 }
 
 LogicalResult WeightedSumGradOp::inferReturnTypes(

@@ -251,12 +251,15 @@ def Tpc_SelfAttentionGradOp
   let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$qkv,
                        I64Attr:$heads, UnitAttr:$causal,
                        OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout,
                        DefaultValuedAttr<I64Attr, "0">:$key,
                        UnitAttr:$head_parallel);
   let results = (outs Tpc_FloatTensor:$dqkv);
   let assemblyFormat = [{
     $dout `,` $qkv `heads` $heads (`causal` $causal^)? (`window` $window^)?
+    (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($dout) `,` type($qkv)
   }];
@@ -318,12 +321,15 @@ def Tpc_CrossAttentionGradOp
   let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$query,
                        Tpc_FloatTensor:$kv, I64Attr:$heads,
                        OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout,
                        DefaultValuedAttr<I64Attr, "0">:$key,
                        UnitAttr:$head_parallel);
   let results = (outs Tpc_FloatTensor:$dquery, Tpc_FloatTensor:$dkv);
   let assemblyFormat = [{
     $dout `,` $query `,` $kv `heads` $heads (`window` $window^)?
+    (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($dout) `,` type($query) `,` type($kv)
   }];

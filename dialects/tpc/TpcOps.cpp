@@ -338,8 +338,7 @@ LogicalResult SelfAttentionOp::inferReturnTypes(
 }
 
 LogicalResult SelfAttentionOp::verify() {
-  return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble(), getKey());
+  return verifyAttentionAttributes(*this, featuresOf(getQkv(), 3), getHeads());
 }
 
 LogicalResult GroupedAttentionOp::inferReturnTypes(
@@ -364,14 +363,7 @@ LogicalResult GroupedAttentionOp::inferReturnTypes(
 }
 
 LogicalResult GroupedAttentionOp::verify() {
-  if (getKvReplicated() && !getHeadParallel())
-    return emitOpError("kv_replicated describes one rank's heads of a split "
-                       "attention; it needs head_parallel");
-  if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
-                       getQ(), getHeads())))
-    return failure();
-  return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble(), getKey());
+  return verifyAttentionAttributes(*this, featuresOf(getQ()), getHeads());
 }
 
 LogicalResult CrossAttentionOp::inferReturnTypes(
@@ -398,8 +390,7 @@ LogicalResult CrossAttentionOp::inferReturnTypes(
 }
 
 LogicalResult CrossAttentionOp::verify() {
-  return checkWindowAndDropout(*this, getWindow(),
-                               getDropout().convertToDouble(), getKey());
+  return verifyAttentionAttributes(*this, featuresOf(getQuery()), getHeads());
 }
 
 namespace {
@@ -415,12 +406,12 @@ LogicalResult expectOnePosition(const OpDiag &loc, StringRef name,
   return success();
 }
 
-LogicalResult checkCapacityAndWindow(Operation *op, int64_t capacity,
-                                     std::optional<int64_t> window) {
+LogicalResult verifyDecodeAttention(Operation *op, int64_t capacity,
+                                    int64_t queryFeatures, int64_t heads) {
   if (capacity < 1)
     return op->emitOpError("capacity must be >= 1, got ")
            << capacity << "; give the number of positions the cache holds";
-  return checkWindowAndDropout(op, window, /*dropout=*/0.0, /*key=*/0);
+  return verifyAttentionAttributes(op, queryFeatures, heads);
 }
 } // namespace
 
@@ -441,7 +432,8 @@ LogicalResult DecodeAttentionOp::inferReturnTypes(
 }
 
 LogicalResult DecodeAttentionOp::verify() {
-  return checkCapacityAndWindow(*this, getCapacity(), getWindow());
+  return verifyDecodeAttention(*this, getCapacity(), featuresOf(getQkv(), 3),
+                               getHeads());
 }
 
 LogicalResult DecodeGroupedAttentionOp::inferReturnTypes(
@@ -466,13 +458,8 @@ LogicalResult DecodeGroupedAttentionOp::inferReturnTypes(
 }
 
 LogicalResult DecodeGroupedAttentionOp::verify() {
-  if (getKvReplicated() && !getHeadParallel())
-    return emitOpError("kv_replicated describes one rank's heads of a split "
-                       "attention; it needs head_parallel");
-  if (failed(checkRope(*this, getRopeTheta().convertToDouble(), getRopeDims(),
-                       getQ(), getHeads())))
-    return failure();
-  return checkCapacityAndWindow(*this, getCapacity(), getWindow());
+  return verifyDecodeAttention(*this, getCapacity(), featuresOf(getQ()),
+                               getHeads());
 }
 
 LogicalResult DecodeCrossAttentionOp::inferReturnTypes(
@@ -497,7 +484,8 @@ LogicalResult DecodeCrossAttentionOp::inferReturnTypes(
 }
 
 LogicalResult DecodeCrossAttentionOp::verify() {
-  return checkCapacityAndWindow(*this, getCapacity(), getWindow());
+  return verifyDecodeAttention(*this, getCapacity(), featuresOf(getQuery()),
+                               getHeads());
 }
 
 LogicalResult DropoutOp::verify() {

@@ -303,21 +303,28 @@ def Tpc_SelfAttentionOp : Tpc_Op<"self_attention", [
     its masks are keyed by `key` and by global head index, so that
     `head_parallel` ops (which hold heads [r * heads, (r + 1) * heads) of
     heads * tp) draw the same masks head for head as the unsplit op. A `key`
-    is given only with a dropout probability > 0.
+    is given only with a dropout probability > 0. `rope THETA` and
+    `rope_dims R` rotate q and k by their positions first, as in
+    `tpc.grouped_attention` (StagFormer applies RoPE on top of learned
+    position embeddings).
 
     ```mlir
     %a = tpc.self_attention %qkv heads 12 causal : tensor<?x?x2304xf32>
     %b = tpc.self_attention %qkv heads 6 causal window 128 dropout 1.0e-01 key 3 head_parallel : tensor<?x?x1152xf32>
+    %c = tpc.self_attention %qkv heads 12 causal rope 1.0e+04 : tensor<?x?x2304xf32>
     ```
   }];
   let arguments = (ins Tpc_FloatTensor:$qkv, I64Attr:$heads, UnitAttr:$causal,
                        OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout,
                        DefaultValuedAttr<I64Attr, "0">:$key,
                        UnitAttr:$head_parallel);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $qkv `heads` $heads (`causal` $causal^)? (`window` $window^)?
+    (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($qkv)
   }];
@@ -377,20 +384,27 @@ def Tpc_CrossAttentionOp : Tpc_Op<"cross_attention", [
     activations. `query` is [B, T, C] and `kv` is [B, T, 2C] ([k | v]), both
     of the same sequence length. Position t attends to positions s < t
     (with `window W`, to t - W <= s < t); position 0 attends to nothing and
-    gives zeros. The result is [B, T, C].
+    gives zeros. The result is [B, T, C]. With `rope THETA` (and
+    `rope_dims R`) the query of position t and the key of position s are
+    rotated by their own positions, as in `tpc.grouped_attention`, so that
+    scores depend on t - s.
 
     ```mlir
     %c = tpc.cross_attention %q, %kv heads 4 window 8 : tensor<?x?x64xf32>, tensor<?x?x128xf32>
+    %d = tpc.cross_attention %q, %kv heads 4 rope 1.0e+04 : tensor<?x?x64xf32>, tensor<?x?x128xf32>
     ```
   }];
   let arguments = (ins Tpc_FloatTensor:$query, Tpc_FloatTensor:$kv,
                        I64Attr:$heads, OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        DefaultValuedAttr<F64Attr, "0.0">:$dropout,
                        DefaultValuedAttr<I64Attr, "0">:$key,
                        UnitAttr:$head_parallel);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $kv `heads` $heads (`window` $window^)?
+    (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
     (`dropout` $dropout^ `key` $key)? (`head_parallel` $head_parallel^)?
     attr-dict `:` type($query) `,` type($kv)
   }];
@@ -414,7 +428,8 @@ def Tpc_DecodeAttentionOp : Tpc_Op<"decode_attention", [
     `capacity` and the cache must hold positions [0, pos) from earlier
     calls. With `head_parallel` the op holds heads [r * heads, (r + 1) *
     heads) of heads * tp and caches only those. Reading and writing the
-    cache are memory effects, so the op is never folded away.
+    cache are memory effects, so the op is never folded away. With `rope`,
+    q and k are rotated at `pos` and the cache holds rotated keys.
 
     ```mlir
     %a = tpc.decode_attention %qkv, %pos heads 12 capacity 1024 : tensor<1x1x2304xf32>, tensor<i32>
@@ -423,10 +438,14 @@ def Tpc_DecodeAttentionOp : Tpc_Op<"decode_attention", [
   }];
   let arguments = (ins Tpc_FloatTensor:$qkv, Tpc_ScalarI32:$pos,
                        I64Attr:$heads, I64Attr:$capacity,
-                       OptionalAttr<I64Attr>:$window, UnitAttr:$head_parallel);
+                       OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
+                       UnitAttr:$head_parallel);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $qkv `,` $pos `heads` $heads `capacity` $capacity (`window` $window^)?
+    (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
     (`head_parallel` $head_parallel^)? attr-dict `:` type($qkv) `,`
     type($pos)
   }];
@@ -478,7 +497,7 @@ def Tpc_DecodeCrossAttentionOp : Tpc_Op<"decode_cross_attention", [
     positions [0, pos) (with `window W`, [pos - W, pos)), which are strictly
     earlier, and then writes this position's k and v at `pos`; at pos = 0 it
     attends to nothing and gives zeros, as `cross_attention` does at
-    position 0. Cache, `capacity` and `head_parallel` as
+    position 0. Cache, `capacity`, `rope` and `head_parallel` as
     `tpc.decode_attention`.
 
     ```mlir
@@ -487,11 +506,15 @@ def Tpc_DecodeCrossAttentionOp : Tpc_Op<"decode_cross_attention", [
   }];
   let arguments = (ins Tpc_FloatTensor:$query, Tpc_FloatTensor:$kv,
                        Tpc_ScalarI32:$pos, I64Attr:$heads, I64Attr:$capacity,
-                       OptionalAttr<I64Attr>:$window, UnitAttr:$head_parallel);
+                       OptionalAttr<I64Attr>:$window,
+                       DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
+                       DefaultValuedAttr<I64Attr, "0">:$rope_dims,
+                       UnitAttr:$head_parallel);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $kv `,` $pos `heads` $heads `capacity` $capacity
-    (`window` $window^)? (`head_parallel` $head_parallel^)? attr-dict `:`
+    (`window` $window^)? (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
+    (`head_parallel` $head_parallel^)? attr-dict `:`
     type($query) `,` type($kv) `,` type($pos)
   }];
   let hasVerifier = 1;

@@ -158,8 +158,8 @@ SelfAttentionOp::buildVjp(OpBuilder &builder, ArrayRef<Value> resultAdjoints,
   resetAdjoints(*this, operandAdjoints);
   operandAdjoints[0] = SelfAttentionGradOp::create(
       builder, getLoc(), resultAdjoints[0], getQkv(), getHeadsAttr(),
-      getCausalAttr(), getWindowAttr(), getDropoutAttr(), getKeyAttr(),
-      getHeadParallelAttr());
+      getCausalAttr(), getWindowAttr(), getRopeThetaAttr(), getRopeDimsAttr(),
+      getDropoutAttr(), getKeyAttr(), getHeadParallelAttr());
   return success();
 }
 
@@ -169,7 +169,8 @@ CrossAttentionOp::buildVjp(OpBuilder &builder, ArrayRef<Value> resultAdjoints,
   resetAdjoints(*this, operandAdjoints);
   auto grad = CrossAttentionGradOp::create(
       builder, getLoc(), resultAdjoints[0], getQuery(), getKv(), getHeadsAttr(),
-      getWindowAttr(), getDropoutAttr(), getKeyAttr(), getHeadParallelAttr());
+      getWindowAttr(), getRopeThetaAttr(), getRopeDimsAttr(), getDropoutAttr(),
+      getKeyAttr(), getHeadParallelAttr());
   operandAdjoints[0] = grad.getDquery();
   operandAdjoints[1] = grad.getDkv();
   return success();

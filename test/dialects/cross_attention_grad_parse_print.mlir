@@ -16,3 +16,10 @@ func.func @all_attributes(%dout: tensor<2x8x8xf32>, %q: tensor<2x8x8xf32>, %kv: 
   %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 2 window 3 dropout 0.2 key 11 head_parallel : tensor<2x8x8xf32>, tensor<2x8x8xf32>, tensor<2x8x16xf32>
   return %dkv : tensor<2x8x16xf32>
 }
+
+// CHECK-LABEL: func.func @rotary
+func.func @rotary(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor<2x8x32xf32>) -> (tensor<2x8x16xf32>, tensor<2x8x32xf32>) {
+  // CHECK: tpc.cross_attention_grad %{{.*}}, %{{.*}}, %{{.*}} heads 2 rope 1.000000e+04 rope_dims 2 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 2 rope 1.0e+04 rope_dims 2 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return %dq, %dkv : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+}

@@ -45,3 +45,11 @@ func.func @window(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor
   %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 4 window -1 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x32xf32>
   return
 }
+
+// -----
+
+func.func @rope_dims_wide(%dout: tensor<2x8x16xf32>, %q: tensor<2x8x16xf32>, %kv: tensor<2x8x32xf32>) {
+  // expected-error @+1 {{'tpc.cross_attention_grad' op rope_dims 12 exceeds the head dimension 8}}
+  %dq, %dkv = tpc.cross_attention_grad %dout, %q, %kv heads 2 rope 1.0e+04 rope_dims 12 : tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return
+}

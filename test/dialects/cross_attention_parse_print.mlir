@@ -33,3 +33,10 @@ func.func @dynamic_query_width(%q: tensor<?x?x?xf16>, %kv: tensor<?x?x12xf16>) -
   // CHECK: return %[[C]] : tensor<?x?x6xf16>
   return %c : tensor<?x?x6xf16>
 }
+
+// CHECK-LABEL: func.func @rotary
+func.func @rotary(%q: tensor<2x8x16xf32>, %kv: tensor<2x8x32xf32>) -> tensor<2x8x16xf32> {
+  // CHECK: tpc.cross_attention %{{.*}}, %{{.*}} heads 2 window 3 rope 1.000000e+04 head_parallel : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  %c = tpc.cross_attention %q, %kv heads 2 window 3 rope 1.0e+04 head_parallel : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return %c : tensor<2x8x16xf32>
+}

@@ -119,3 +119,19 @@ func.func @result_type(%q: tensor<?x?x?xf32>, %kv: tensor<?x?x32xf32>) {
   %c = "tpc.cross_attention"(%q, %kv) <{heads = 4 : i64}> : (tensor<?x?x?xf32>, tensor<?x?x32xf32>) -> tensor<?x?x8xf32>
   return
 }
+
+// -----
+
+func.func @rope_dims_odd(%q: tensor<2x8x16xf32>, %kv: tensor<2x8x32xf32>) {
+  // expected-error @+1 {{'tpc.cross_attention' op rope_dims must be even and >= 0, got 3; it counts the rotated dimensions of each head}}
+  %c = tpc.cross_attention %q, %kv heads 2 rope 1.0e+04 rope_dims 3 : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return
+}
+
+// -----
+
+func.func @rope_dims_wide(%q: tensor<2x8x16xf32>, %kv: tensor<2x8x32xf32>) {
+  // expected-error @+1 {{'tpc.cross_attention' op rope_dims 10 exceeds the head dimension 8}}
+  %c = tpc.cross_attention %q, %kv heads 2 rope 1.0e+04 rope_dims 10 : tensor<2x8x16xf32>, tensor<2x8x32xf32>
+  return
+}

@@ -25,3 +25,10 @@ func.func @unused_result_stays(%qkv: tensor<1x1x48xf32>, %pos: tensor<i32>) {
   %a = tpc.decode_attention %qkv, %pos heads 4 capacity 8 : tensor<1x1x48xf32>, tensor<i32>
   return
 }
+
+// CHECK-LABEL: func.func @rotary
+func.func @rotary(%qkv: tensor<1x1x48xf32>, %pos: tensor<i32>) -> tensor<1x1x16xf32> {
+  // CHECK: tpc.decode_attention %{{.*}}, %{{.*}} heads 2 capacity 32 rope 1.000000e+04 : tensor<1x1x48xf32>, tensor<i32>
+  %a = tpc.decode_attention %qkv, %pos heads 2 capacity 32 rope 1.0e+04 : tensor<1x1x48xf32>, tensor<i32>
+  return %a : tensor<1x1x16xf32>
+}

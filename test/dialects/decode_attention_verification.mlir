@@ -45,3 +45,11 @@ func.func @position_type(%qkv: tensor<1x1x48xf32>, %pos: tensor<1xi32>) {
   %a = tpc.decode_attention %qkv, %pos heads 4 capacity 8 : tensor<1x1x48xf32>, tensor<1xi32>
   return
 }
+
+// -----
+
+func.func @rope_theta(%qkv: tensor<1x1x48xf32>, %pos: tensor<i32>) {
+  // expected-error @+1 {{'tpc.decode_attention' op rope theta must be a finite number >= 0, got -2.000000e+00}}
+  %a = tpc.decode_attention %qkv, %pos heads 2 capacity 8 rope -2.0 : tensor<1x1x48xf32>, tensor<i32>
+  return
+}

@@ -24,3 +24,10 @@ func.func @dynamic_query_width(%q: tensor<?x1x?xf32>, %kv: tensor<?x1x12xf32>, %
   // CHECK: return %{{.*}} : tensor<?x1x6xf32>
   return %c : tensor<?x1x6xf32>
 }
+
+// CHECK-LABEL: func.func @rotary
+func.func @rotary(%q: tensor<1x1x16xf32>, %kv: tensor<1x1x32xf32>, %pos: tensor<i32>) -> tensor<1x1x16xf32> {
+  // CHECK: tpc.decode_cross_attention %{{.*}}, %{{.*}}, %{{.*}} heads 2 capacity 32 window 4 rope 1.000000e+04 rope_dims 6 : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
+  %c = tpc.decode_cross_attention %q, %kv, %pos heads 2 capacity 32 window 4 rope 1.0e+04 rope_dims 6 : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
+  return %c : tensor<1x1x16xf32>
+}

@@ -45,3 +45,11 @@ func.func @window(%q: tensor<1x1x16xf32>, %kv: tensor<1x1x32xf32>, %pos: tensor<
   %c = tpc.decode_cross_attention %q, %kv, %pos heads 4 capacity 8 window 0 : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
   return
 }
+
+// -----
+
+func.func @rope_dims_wide(%q: tensor<1x1x16xf32>, %kv: tensor<1x1x32xf32>, %pos: tensor<i32>) {
+  // expected-error @+1 {{'tpc.decode_cross_attention' op rope_dims 16 exceeds the head dimension 8}}
+  %c = tpc.decode_cross_attention %q, %kv, %pos heads 2 capacity 8 rope 1.0e+04 rope_dims 16 : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
+  return
+}

@@ -20,3 +20,10 @@ func.func @all_attributes(%dout: tensor<2x8x8xbf16>, %qkv: tensor<2x8x24xbf16>) 
   %h = tpc.self_attention_grad %dout, %qkv heads 1 : tensor<2x8x8xbf16>, tensor<2x8x24xbf16>
   return %g, %h : tensor<2x8x24xbf16>, tensor<2x8x24xbf16>
 }
+
+// CHECK-LABEL: func.func @rotary
+func.func @rotary(%dout: tensor<2x8x16xf32>, %qkv: tensor<2x8x48xf32>) -> tensor<2x8x48xf32> {
+  // CHECK: tpc.self_attention_grad %{{.*}}, %{{.*}} heads 2 causal rope 1.000000e+04 rope_dims 4 : tensor<2x8x16xf32>, tensor<2x8x48xf32>
+  %d = tpc.self_attention_grad %dout, %qkv heads 2 causal rope 1.0e+04 rope_dims 4 : tensor<2x8x16xf32>, tensor<2x8x48xf32>
+  return %d : tensor<2x8x48xf32>
+}

@@ -53,3 +53,11 @@ func.func @key_without_dropout(%dout: tensor<2x8x16xf32>, %qkv: tensor<2x8x48xf3
   %g = "tpc.self_attention_grad"(%dout, %qkv) <{heads = 4 : i64, key = 5 : i64}> : (tensor<2x8x16xf32>, tensor<2x8x48xf32>) -> tensor<2x8x48xf32>
   return
 }
+
+// -----
+
+func.func @rope_dims_without_theta(%dout: tensor<2x8x16xf32>, %qkv: tensor<2x8x48xf32>) {
+  // expected-error @+1 {{'tpc.self_attention_grad' op has rope_dims 4 but no rope theta; give `rope THETA` or drop rope_dims}}
+  %d = tpc.self_attention_grad %dout, %qkv heads 2 causal rope_dims 4 : tensor<2x8x16xf32>, tensor<2x8x48xf32>
+  return
+}

@@ -39,3 +39,13 @@ func.func @dynamic_width(%qkv: tensor<1x?x?xf16>) -> tensor<1x?x?xf16> {
   // CHECK: return %[[A]] : tensor<1x?x?xf16>
   return %a : tensor<1x?x?xf16>
 }
+
+// Rotary positions on top of whatever position embedding the model has.
+// CHECK-LABEL: func.func @rotary
+func.func @rotary(%qkv: tensor<2x8x48xf32>) -> (tensor<2x8x16xf32>, tensor<2x8x16xf32>) {
+  // CHECK: tpc.self_attention %{{.*}} heads 2 causal rope 1.000000e+04 : tensor<2x8x48xf32>
+  %a = tpc.self_attention %qkv heads 2 causal rope 1.0e+04 : tensor<2x8x48xf32>
+  // CHECK: tpc.self_attention %{{.*}} heads 2 causal window 4 rope 5.000000e+05 rope_dims 4 dropout 1.000000e-01 key 2 head_parallel : tensor<2x8x48xf32>
+  %b = tpc.self_attention %qkv heads 2 causal window 4 rope 5.0e+05 rope_dims 4 dropout 0.1 key 2 head_parallel : tensor<2x8x48xf32>
+  return %a, %b : tensor<2x8x16xf32>, tensor<2x8x16xf32>
+}

@@ -87,3 +87,28 @@ func.func @result_type(%qkv: tensor<?x?x48xf32>) {
   %a = "tpc.self_attention"(%qkv) <{heads = 4 : i64}> : (tensor<?x?x48xf32>) -> tensor<?x?x48xf32>
   return
 }
+
+// -----
+
+// The head dimension is that of one block of the fused qkv: 48 / 3 / 2.
+func.func @rope_dims_wide(%qkv: tensor<?x?x48xf32>) {
+  // expected-error @+1 {{'tpc.self_attention' op rope_dims 10 exceeds the head dimension 8}}
+  %a = tpc.self_attention %qkv heads 2 causal rope 1.0e+04 rope_dims 10 : tensor<?x?x48xf32>
+  return
+}
+
+// -----
+
+func.func @rope_theta(%qkv: tensor<?x?x48xf32>) {
+  // expected-error @+1 {{'tpc.self_attention' op rope theta must be a finite number >= 0, got -1.000000e+00}}
+  %a = tpc.self_attention %qkv heads 2 causal rope -1.0 : tensor<?x?x48xf32>
+  return
+}
+
+// -----
+
+func.func @odd_head_dim(%qkv: tensor<?x?x54xf32>) {
+  // expected-error @+1 {{'tpc.self_attention' op rotates whole heads of odd dimension 9; give an even rope_dims}}
+  %a = tpc.self_attention %qkv heads 2 causal rope 1.0e+04 : tensor<?x?x54xf32>
+  return
+}

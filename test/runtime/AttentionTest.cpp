@@ -480,17 +480,22 @@ std::function<bool(int, int)> allowed_keys(AttentionMask mask, int window) {
 }
 } // namespace
 
-// KVH = NH (or 0) without RoPE is the fused kernel on [q | k | v]: the same
-// output, probabilities and gradients, bit for bit.
+// KVH = NH (or 0) is the fused kernel on [q | k | v], with or without RoPE:
+// the same output, probabilities and gradients, bit for bit.
 TEST(GqaAttention, MultiHeadEqualsFusedAttention) {
   for (int kvh : {0, GNH})
-    for (auto [mask, window, p] :
-         {std::tuple{AttentionMask::Causal, 0, 0.0f},
-          std::tuple{AttentionMask::Causal, 3, 0.3f},
-          std::tuple{AttentionMask::Bidirectional, 2, 0.2f}}) {
-      std::string what =
-          "KVH " + std::to_string(kvh) + " window " + std::to_string(window);
-      AttentionConfig cfg = gqa_config(kvh, mask, window, p);
+    for (auto [mask, window, p, dims] :
+         {std::tuple{AttentionMask::Causal, 0, 0.0f, -1},
+          std::tuple{AttentionMask::Causal, 3, 0.3f, -1},
+          std::tuple{AttentionMask::Bidirectional, 2, 0.2f, -1},
+          std::tuple{AttentionMask::Causal, 0, 0.0f, 0},
+          std::tuple{AttentionMask::Causal, 2, 0.3f, GHS / 2}}) {
+      std::string what = "KVH " + std::to_string(kvh) + " window " +
+                         std::to_string(window) + " rope dims " +
+                         std::to_string(dims);
+      AttentionConfig cfg = gqa_config(kvh, mask, window, p,
+                                       dims < 0 ? 0.0 : kTheta,
+                                       dims < 0 ? 0 : dims);
       AttentionConfig fused = cfg;
       fused.KVH = 0;
       Qkv x = gqa_inputs(cfg, 20);
@@ -812,13 +817,155 @@ TEST(GqaAttention, BadConfigurationThrows) {
   bad = ok;
   bad.mask = AttentionMask::StrictlyEarlier;
   EXPECT_THROW(forward(bad), std::invalid_argument);
-  // The fused kernels take neither KV groups nor RoPE.
+  // The fused kernels take no KV groups; RoPE they do, with the same checks.
   std::vector<float> qkv(GB * GT * 3 * GC), out(GB * GT * GC),
       att(GB * GNH * GT * GT);
   AttentionConfig fused = gqa_config(2, AttentionMask::Causal, 0);
   EXPECT_THROW(attention_forward(out.data(), att.data(), qkv.data(), fused),
                std::invalid_argument);
   fused = gqa_config(0, AttentionMask::Causal, 0, 0.0f, kTheta);
+  EXPECT_NO_THROW(attention_forward(out.data(), att.data(), qkv.data(), fused));
+  fused.rope.dims = GHS + 2;
   EXPECT_THROW(attention_forward(out.data(), att.data(), qkv.data(), fused),
                std::invalid_argument);
+}
+
+//===----------------------------------------------------------------------===//
+// Rotary positions in the fused self-attention and in cross-attention
+// (StagFormer with RoPE): query t and key s turn by their own positions.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// q (B,T,C) and kv (B,T,2C) of cross-attention, and kv's two halves apart
+/// for the reference.
+struct CrossInputs {
+  std::vector<float> q, kv, k, v;
+};
+CrossInputs cross_inputs(uint32_t seed) {
+  CrossInputs x;
+  x.q = random_vector(GB * GT * GC, seed);
+  x.kv = random_vector(GB * GT * 2 * GC, seed + 1);
+  x.k.resize(GB * GT * GC);
+  x.v.resize(GB * GT * GC);
+  for (int n = 0; n < GB * GT; ++n)
+    for (int j = 0; j < GC; ++j) {
+      x.k[n * GC + j] = x.kv[n * 2 * GC + j];
+      x.v[n * GC + j] = x.kv[n * 2 * GC + GC + j];
+    }
+  return x;
+}
+
+std::vector<float> run_cross(const CrossInputs &x, const AttentionConfig &cfg,
+                             std::vector<float> *att_out = nullptr) {
+  std::vector<float> out(GB * GT * GC), att(GB * GNH * GT * GT);
+  cross_attention_forward(out.data(), att.data(), x.q.data(), x.kv.data(), cfg);
+  if (att_out)
+    *att_out = att;
+  return out;
+}
+} // namespace
+
+TEST(RotaryAttention, CrossForwardMatchesReference) {
+  for (auto [window, dims] : {std::pair{0, 0}, std::pair{2, GHS / 2}}) {
+    AttentionConfig cfg = gqa_config(0, AttentionMask::StrictlyEarlier, window,
+                                     0.0f, kTheta, dims);
+    CrossInputs x = cross_inputs(90);
+    auto allowed = [window = window](int t, int s) {
+      return s < t && (window == 0 || s >= t - window);
+    };
+    auto expect = naive_attention(
+        GB, GT, GNH, GHS, rotated(x.q, GT, GNH, GHS, kTheta, dims),
+        rotated(x.k, GT, GNH, GHS, kTheta, dims),
+        rotated(x.v, GT, GNH, GHS, 0.0, 0), allowed);
+    std::string what =
+        "window " + std::to_string(window) + " dims " + std::to_string(dims);
+    auto out = run_cross(x, cfg);
+    expect_close(out, expect, 1e-5f, 1e-5f, what);
+    AttentionConfig plain = cfg;
+    plain.rope = {};
+    EXPECT_NE(out, run_cross(x, plain)) << what;
+  }
+}
+
+TEST(RotaryAttention, CrossBackwardMatchesFiniteDifferences) {
+  for (auto [window, p, dims] :
+       {std::tuple{0, 0.0f, 0}, std::tuple{3, 0.25f, GHS / 2}}) {
+    AttentionConfig cfg = gqa_config(0, AttentionMask::StrictlyEarlier, window,
+                                     p, kTheta, dims);
+    CrossInputs x = cross_inputs(91);
+    auto dy = random_vector(GB * GT * GC, 93);
+    std::vector<float> out, att;
+    auto objective = [&] {
+      out = run_cross(x, cfg, &att);
+      return weighted(out, dy);
+    };
+    objective();
+    std::vector<float> dq(x.q.size(), 0.0f), dkv(x.kv.size(), 0.0f);
+    cross_attention_backward(dq.data(), dkv.data(), dy.data(), x.q.data(),
+                             x.kv.data(), att.data(), cfg);
+    std::string what =
+        "window " + std::to_string(window) + " dims " + std::to_string(dims);
+    expect_grad_close(dq, numeric_grad(x.q, objective), 5e-3, what + " dq");
+    expect_grad_close(dkv, numeric_grad(x.kv, objective), 5e-3, what + " dkv");
+  }
+}
+
+TEST(RotaryAttention, FusedBackwardMatchesFiniteDifferences) {
+  AttentionConfig cfg =
+      gqa_config(0, AttentionMask::Causal, 3, 0.2f, kTheta, GHS / 2);
+  auto qkv = random_vector(GB * GT * 3 * GC, 94);
+  auto dy = random_vector(GB * GT * GC, 95);
+  std::vector<float> out(GB * GT * GC), att(GB * GNH * GT * GT);
+  auto objective = [&] {
+    attention_forward(out.data(), att.data(), qkv.data(), cfg);
+    return weighted(out, dy);
+  };
+  objective();
+  std::vector<float> dqkv(qkv.size(), 0.0f);
+  attention_backward(dqkv.data(), dy.data(), qkv.data(), att.data(), cfg);
+  expect_grad_close(dqkv, numeric_grad(qkv, objective), 5e-3, "dqkv");
+}
+
+// Decoding with RoPE rotates at pos with the forward's table and code: the
+// decoded rows are the forward's bit for bit, for self- and cross-attention.
+TEST(RotaryAttention, DecodeMatchesForwardBitForBit) {
+  for (auto [window, dims] : {std::pair{0, 0}, std::pair{2, GHS / 2}}) {
+    std::string what =
+        "window " + std::to_string(window) + " dims " + std::to_string(dims);
+    const int capacity = GT + 2;
+    AttentionConfig self =
+        gqa_config(0, AttentionMask::Causal, window, 0.0f, kTheta, dims);
+    AttentionConfig cross = self;
+    cross.mask = AttentionMask::StrictlyEarlier;
+    auto qkv = random_vector(GB * GT * 3 * GC, 96);
+    CrossInputs x = cross_inputs(97);
+    std::vector<float> full_self(GB * GT * GC), att(GB * GNH * GT * GT);
+    attention_forward(full_self.data(), att.data(), qkv.data(), self);
+    auto full_cross = run_cross(x, cross);
+
+    AttentionConfig step_self = self, step_cross = cross;
+    step_self.T = step_cross.T = 1;
+    std::vector<float> ks(GB * capacity * GC), vs = ks, kx = ks, vx = ks;
+    std::vector<float> qkv1(GB * 3 * GC), q1(GB * GC), kv1(GB * 2 * GC),
+        o(GB * GC);
+    for (int t = 0; t < GT; ++t) {
+      for (int b = 0; b < GB; ++b) {
+        std::copy_n(&qkv[(b * GT + t) * 3 * GC], 3 * GC, &qkv1[b * 3 * GC]);
+        std::copy_n(&x.q[(b * GT + t) * GC], GC, &q1[b * GC]);
+        std::copy_n(&x.kv[(b * GT + t) * 2 * GC], 2 * GC, &kv1[b * 2 * GC]);
+      }
+      decode_attention_forward(o.data(), ks.data(), vs.data(), qkv1.data(), t,
+                               capacity, step_self);
+      for (int b = 0; b < GB; ++b)
+        for (int j = 0; j < GC; ++j)
+          ASSERT_EQ(o[b * GC + j], full_self[(b * GT + t) * GC + j])
+              << what << " self, position " << t;
+      decode_cross_attention_forward(o.data(), kx.data(), vx.data(), q1.data(),
+                                     kv1.data(), t, capacity, step_cross);
+      for (int b = 0; b < GB; ++b)
+        for (int j = 0; j < GC; ++j)
+          ASSERT_EQ(o[b * GC + j], full_cross[(b * GT + t) * GC + j])
+              << what << " cross, position " << t;
+    }
+  }
 }

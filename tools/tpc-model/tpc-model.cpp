@@ -26,7 +26,7 @@ std::optional<double> dropout, embdPdrop, residPdrop, attnPdrop;
 bool tied = false, noTied = false;
 std::string layoutName = "pre-norm";
 int64_t stacks = 2;
-bool sharedWeights = false;
+bool sharedWeights = false, rope = false;
 std::optional<int64_t> window, batch, seqLen;
 std::optional<int64_t> kvHeads, intermediate;
 std::optional<double> ropeTheta, normEps;
@@ -76,6 +76,11 @@ static llvm::Expected<GPT2Config> transformerConfig() {
   override(config.embdPdrop, embdPdrop);
   override(config.residPdrop, residPdrop);
   override(config.attnPdrop, attnPdrop);
+  if (rope)
+    config.ropeTheta = ropeTheta.value_or(10000.0);
+  else if (ropeTheta)
+    return llvm::createStringError(
+        "--rope-theta needs --rope, which turns rotary positions on");
   config.input = inputShape();
   return config;
 }
@@ -209,6 +214,12 @@ int main(int argc, char **argv) {
     sub->add_option("--attn-pdrop", attnPdrop,
                     "Dropout of the attention probabilities (overrides "
                     "--dropout)");
+    sub->add_flag("--rope", rope,
+                  "Rotary positions (RoPE, Hugging Face's rotate-half) in "
+                  "every self- and cross-attention, on top of the learned "
+                  "position table, as the StagFormer paper does");
+    sub->add_option("--rope-theta", ropeTheta,
+                    "Base of the rotary frequencies with --rope (10000)");
   }
   gpt2Cmd->add_flag("--tied", tied,
                     "Output layer reads the embedding table wte (default)");

@@ -53,8 +53,8 @@ KvCache &kv_cache(OpContext &c, size_t bytes) {
   return *cache;
 }
 
-/// Heads, window and where this rank's heads and sequences lie; dropout is
-/// filled in per run.
+/// Heads, window, rotary positions and where this rank's heads and
+/// sequences lie; dropout is filled in per run.
 struct Attention {
   AttentionConfig cfg;
   float dropout = 0.0f;
@@ -91,6 +91,15 @@ Attention attention(OpContext &c, const std::vector<int64_t> &query,
     cfg.nh_global = cfg.NH * c.s.comm.tp_size();
   }
   cfg.batch_offset = c.s.comm.dp_rank() * cfg.B;
+  double theta = c.real("rope_theta");
+  int64_t dims = c.integer("rope_dims");
+  if (!(theta >= 0.0) || !std::isfinite(theta) || dims < 0 || dims % 2 != 0 ||
+      dims > cfg.HS || (theta == 0.0 && dims != 0) ||
+      (theta > 0.0 && dims == 0 && cfg.HS % 2 != 0))
+    throw c.error("rope theta " + std::to_string(theta) + " with rope_dims " +
+                  std::to_string(dims) + " does not fit head dimension " +
+                  std::to_string(cfg.HS));
+  cfg.rope = RopeParams{theta, int(dims)};
   return a;
 }
 
@@ -143,7 +152,7 @@ Thunk self_attention_grad(OpContext &c) {
 }
 
 /// Grouped-query attention over q (B,T,NH*HS), k and v (B,T,KVH*HS)
-/// starting at operand `q_operand`; rotary positions when rope_theta > 0.
+/// starting at operand `q_operand`.
 Attention grouped_attention_of(OpContext &c, int q_operand) {
   auto q = c.shape(c.in(q_operand));
   Attention a = attention(c, q, int(q.back()));
@@ -161,15 +170,6 @@ Attention grouped_attention_of(OpContext &c, int q_operand) {
   std::vector<int64_t> kv = {q[0], q[1], int64_t(kv_heads) * cfg.HS};
   c.expect_shape(c.shape(c.in(q_operand + 1)), kv, "k");
   c.expect_shape(c.shape(c.in(q_operand + 2)), kv, "v");
-  double theta = c.real("rope_theta");
-  int64_t dims = c.integer("rope_dims");
-  if (!(theta >= 0.0) || !std::isfinite(theta) || dims < 0 || dims % 2 != 0 ||
-      dims > cfg.HS || (theta == 0.0 && dims != 0) ||
-      (theta > 0.0 && dims == 0 && cfg.HS % 2 != 0))
-    throw c.error("rope theta " + std::to_string(theta) + " with rope_dims " +
-                  std::to_string(dims) + " does not fit head dimension " +
-                  std::to_string(cfg.HS));
-  cfg.rope = RopeParams{theta, int(dims)};
   return a;
 }
 

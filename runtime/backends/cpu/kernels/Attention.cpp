@@ -3,7 +3,7 @@
 // One implementation serves all three: self-attention reads q, k and v from
 // the fused qkv (B,T,3C); cross-attention reads q (B,T,C) and k, v from kv
 // (B,T,2C); grouped-query attention reads q (B,T,C) and k, v (B,T,KVH*HS),
-// where a group of NH/KVH query heads shares one KV head, and rotates q and
+// where a group of NH/KVH query heads shares one KV head. Each rotates q and
 // k first when RoPE is on. Only the rows' strides, the KV head each query
 // head reads and the mask differ. The softmax runs in fp32; probabilities
 // are saved (B,NH,T,T) for backward, dropout masks are drawn again from
@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tpc::cpu {
@@ -95,13 +96,13 @@ void check_heads(const AttentionConfig &cfg, const char *op) {
         " (0: all of an even head size)");
 }
 
-/// The fused and cross-attention kernels: multi-head, no rotation.
+/// The fused and cross-attention kernels hold one KV head per query head.
 void check_multi_head(const AttentionConfig &cfg, const char *op) {
-  if (cfg.kv_heads() != cfg.NH || rope_on(cfg))
+  if (cfg.kv_heads() != cfg.NH)
     throw std::invalid_argument(
         std::string(op) +
-        ": grouped KV heads and RoPE need the gqa_ kernels, which take q, k "
-        "and v apart");
+        ": grouped KV heads need the gqa_ kernels, which take q, k and v "
+        "apart");
 }
 
 void check_config(const AttentionConfig &cfg, const char *op) {
@@ -500,10 +501,9 @@ void rope_rotate_back_add(float *dst, const float *src, int heads, int HS,
   }
 }
 
-/// dst (B,T,heads*HS) = src rotated, row (b, t) by position t; with `back`,
-/// dst += src rotated back.
-void rope_rows(float *dst, const float *src, int heads, bool back,
-               const AttentionConfig &cfg) {
+/// dst (B*T packed rows of heads*HS) = the rows of src, row (b, t) rotated
+/// by position t.
+void rope_rows(float *dst, Rows src, int heads, const AttentionConfig &cfg) {
   const int R = rope_dims(cfg), half = R / 2, T = cfg.T;
   const RopeTable &table = rope_table(cfg.rope.theta, R, T);
   const float *cs = table.cos.data(), *sn = table.sin.data();
@@ -512,11 +512,25 @@ void rope_rows(float *dst, const float *src, int heads, bool back,
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const size_t t = size_t(r % T) * half;
-    if (back)
-      rope_rotate_back_add(dst + r * W, src + r * W, heads, cfg.HS, R, cs + t,
-                           sn + t);
-    else
-      rope_rotate(dst + r * W, src + r * W, heads, cfg.HS, R, cs + t, sn + t);
+    rope_rotate(dst + r * W, src.base + r * src.stride, heads, cfg.HS, R,
+                cs + t, sn + t);
+  }
+}
+
+/// The rows of dst += the packed rows of src rotated back (the adjoint of
+/// rope_rows).
+void rope_rows_back(MutRows dst, const float *src, int heads,
+                    const AttentionConfig &cfg) {
+  const int R = rope_dims(cfg), half = R / 2, T = cfg.T;
+  const RopeTable &table = rope_table(cfg.rope.theta, R, T);
+  const float *cs = table.cos.data(), *sn = table.sin.data();
+  const size_t W = size_t(heads) * cfg.HS;
+  const int64_t rows = int64_t(cfg.B) * T;
+#pragma omp parallel for schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    const size_t t = size_t(r % T) * half;
+    rope_rotate_back_add(dst.base + r * dst.stride, src + r * W, heads, cfg.HS,
+                         R, cs + t, sn + t);
   }
 }
 
@@ -530,6 +544,77 @@ float *operand_buffer(int slot, size_t n) {
   return buf[slot].data();
 }
 
+/// q and k as the scores read them: rotated by position into operand
+/// buffers 0 and 1 with RoPE on, as given otherwise.
+std::pair<Rows, Rows> scored(Rows q, Rows k, const AttentionConfig &cfg) {
+  if (!rope_on(cfg))
+    return {q, k};
+  const size_t rows = size_t(cfg.B) * cfg.T, C = size_t(cfg.C()),
+               Ckv = size_t(cfg.C_kv());
+  float *qrot = operand_buffer(0, rows * C);
+  float *krot = operand_buffer(1, rows * Ckv);
+  rope_rows(qrot, q, cfg.NH, cfg);
+  rope_rows(krot, k, cfg.kv_heads(), cfg);
+  return {Rows{qrot, C}, Rows{krot, Ckv}};
+}
+
+/// The same for decoding: the B rows of q and k are position pos's.
+std::pair<Rows, Rows> scored_at(Rows q, Rows k, int pos,
+                                const AttentionConfig &cfg) {
+  if (!rope_on(cfg))
+    return {q, k};
+  // Position pos's row of the table the forward rotates with.
+  const int R = rope_dims(cfg), half = R / 2;
+  const RopeTable &table = rope_table(cfg.rope.theta, R, pos + 1);
+  const float *cs = table.cos.data() + size_t(pos) * half;
+  const float *sn = table.sin.data() + size_t(pos) * half;
+  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
+  float *qrot = operand_buffer(0, size_t(cfg.B) * C);
+  float *krot = operand_buffer(1, size_t(cfg.B) * Ckv);
+  for (int b = 0; b < cfg.B; ++b) {
+    rope_rotate(qrot + b * C, q.base + b * q.stride, cfg.NH, cfg.HS, R, cs,
+                sn);
+    rope_rotate(krot + b * Ckv, k.base + b * k.stride, cfg.kv_heads(), cfg.HS,
+                R, cs, sn);
+  }
+  return {Rows{qrot, C}, Rows{krot, Ckv}};
+}
+
+/// attention_core_forward over q and k rotated when RoPE is on.
+void rotary_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
+                         const AttentionConfig &cfg, AttentionMask mask) {
+  auto [qs, ks] = scored(q, k, cfg);
+  attention_core_forward(out, att, qs, ks, v, cfg, mask);
+}
+
+/// attention_core_backward over q and k rotated when RoPE is on: the
+/// gradients of the rotated operands go to operand buffers 2 and 3, then
+/// back through the (orthogonal) rotation into dq and dk.
+void rotary_core_backward(MutRows dq, MutRows dk, MutRows dv,
+                          const float *dout, Rows q, Rows k, Rows v,
+                          const float *att, const AttentionConfig &cfg,
+                          AttentionMask mask) {
+  if (!rope_on(cfg)) {
+    attention_core_backward(dq, dk, dv, dout, q, k, v, att, cfg, mask);
+    return;
+  }
+  auto [qs, ks] = scored(q, k, cfg);
+  const size_t rows = size_t(cfg.B) * cfg.T, C = size_t(cfg.C()),
+               Ckv = size_t(cfg.C_kv());
+  float *dqs = dq.base ? operand_buffer(2, rows * C) : nullptr;
+  float *dks = dk.base ? operand_buffer(3, rows * Ckv) : nullptr;
+  if (dqs)
+    std::fill(dqs, dqs + rows * C, 0.0f);
+  if (dks)
+    std::fill(dks, dks + rows * Ckv, 0.0f);
+  attention_core_backward({dqs, C}, {dks, Ckv}, dv, dout, qs, ks, v, att, cfg,
+                          mask);
+  if (dqs)
+    rope_rows_back(dq, dqs, cfg.NH, cfg);
+  if (dks)
+    rope_rows_back(dk, dks, cfg.kv_heads(), cfg);
+}
+
 } // namespace
 
 void attention_forward(float *out, float *att, const float *qkv,
@@ -541,8 +626,8 @@ void attention_forward(float *out, float *att, const float *qkv,
         "attention_forward: the strictly-earlier mask is for cross-attention; "
         "use cross_attention_forward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
-  attention_core_forward(out, att, {qkv, stride}, {qkv + C, stride},
-                         {qkv + 2 * C, stride}, cfg, cfg.mask);
+  rotary_core_forward(out, att, {qkv, stride}, {qkv + C, stride},
+                      {qkv + 2 * C, stride}, cfg, cfg.mask);
 }
 
 void attention_backward(float *dqkv, const float *dout, const float *qkv,
@@ -550,10 +635,10 @@ void attention_backward(float *dqkv, const float *dout, const float *qkv,
   check_config(cfg, "attention_backward");
   check_multi_head(cfg, "attention_backward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
-  attention_core_backward({dqkv, stride}, {dqkv + C, stride},
-                          {dqkv + 2 * C, stride}, dout, {qkv, stride},
-                          {qkv + C, stride}, {qkv + 2 * C, stride}, att, cfg,
-                          cfg.mask);
+  rotary_core_backward({dqkv, stride}, {dqkv + C, stride},
+                       {dqkv + 2 * C, stride}, dout, {qkv, stride},
+                       {qkv + C, stride}, {qkv + 2 * C, stride}, att, cfg,
+                       cfg.mask);
 }
 
 void cross_attention_forward(float *out, float *att, const float *q,
@@ -561,8 +646,8 @@ void cross_attention_forward(float *out, float *att, const float *q,
   check_config(cfg, "cross_attention_forward");
   check_multi_head(cfg, "cross_attention_forward");
   size_t C = size_t(cfg.C());
-  attention_core_forward(out, att, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, cfg,
-                         AttentionMask::StrictlyEarlier);
+  rotary_core_forward(out, att, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, cfg,
+                      AttentionMask::StrictlyEarlier);
 }
 
 void cross_attention_backward(float *dq, float *dkv, const float *dout,
@@ -571,7 +656,7 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
   check_config(cfg, "cross_attention_backward");
   check_multi_head(cfg, "cross_attention_backward");
   size_t C = size_t(cfg.C());
-  attention_core_backward(
+  rotary_core_backward(
       {dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C}, dout, {q, C},
       {kv, 2 * C}, {kv + C, 2 * C}, att, cfg, AttentionMask::StrictlyEarlier);
 }
@@ -586,11 +671,10 @@ void decode_attention_forward(float *out, float *kcache, float *vcache,
   check_decode(cfg, pos, capacity, "decode_attention_forward");
   check_multi_head(cfg, "decode_attention_forward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
-  decode_append(kcache, vcache, {qkv + C, stride}, {qkv + 2 * C, stride}, pos,
-                capacity, cfg);
+  auto [qs, ks] = scored_at({qkv, stride}, {qkv + C, stride}, pos, cfg);
+  decode_append(kcache, vcache, ks, {qkv + 2 * C, stride}, pos, capacity, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
-  decode_core_forward(out, kcache, vcache, {qkv, stride}, lo, pos + 1, capacity,
-                      cfg);
+  decode_core_forward(out, kcache, vcache, qs, lo, pos + 1, capacity, cfg);
 }
 
 void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
@@ -599,10 +683,10 @@ void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
   check_decode(cfg, pos, capacity, "decode_cross_attention_forward");
   check_multi_head(cfg, "decode_cross_attention_forward");
   size_t C = size_t(cfg.C());
+  auto [qs, ks] = scored_at({q, C}, {kv, 2 * C}, pos, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window) : 0;
-  decode_core_forward(out, kcache, vcache, {q, C}, lo, pos, capacity, cfg);
-  decode_append(kcache, vcache, {kv, 2 * C}, {kv + C, 2 * C}, pos, capacity,
-                cfg);
+  decode_core_forward(out, kcache, vcache, qs, lo, pos, capacity, cfg);
+  decode_append(kcache, vcache, ks, {kv + C, 2 * C}, pos, capacity, cfg);
 }
 
 } // namespace tpc::cpu
@@ -617,18 +701,8 @@ void gqa_attention_forward(float *out, float *att, const float *q,
     throw std::invalid_argument(
         "gqa_attention_forward: the strictly-earlier mask is for "
         "cross-attention; use cross_attention_forward");
-  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv()),
-               rows = size_t(cfg.B) * cfg.T;
-  Rows qr{q, C}, kr{k, Ckv};
-  if (rope_on(cfg)) {
-    float *qrot = operand_buffer(0, rows * C);
-    float *krot = operand_buffer(1, rows * Ckv);
-    rope_rows(qrot, q, cfg.NH, false, cfg);
-    rope_rows(krot, k, cfg.kv_heads(), false, cfg);
-    qr.base = qrot;
-    kr.base = krot;
-  }
-  attention_core_forward(out, att, qr, kr, {v, Ckv}, cfg, cfg.mask);
+  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
+  rotary_core_forward(out, att, {q, C}, {k, Ckv}, {v, Ckv}, cfg, cfg.mask);
 }
 
 void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
@@ -639,31 +713,9 @@ void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
     throw std::invalid_argument(
         "gqa_attention_backward: the strictly-earlier mask is for "
         "cross-attention; use cross_attention_backward");
-  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv()),
-               rows = size_t(cfg.B) * cfg.T;
-  if (!rope_on(cfg)) {
-    attention_core_backward({dq, C}, {dk, Ckv}, {dv, Ckv}, dout, {q, C},
-                            {k, Ckv}, {v, Ckv}, att, cfg, cfg.mask);
-    return;
-  }
-  // Through the rotated operands: their gradients go to scratch, then back
-  // through the (orthogonal) rotation into dq and dk.
-  float *qrot = operand_buffer(0, rows * C);
-  float *krot = operand_buffer(1, rows * Ckv);
-  rope_rows(qrot, q, cfg.NH, false, cfg);
-  rope_rows(krot, k, cfg.kv_heads(), false, cfg);
-  float *dqrot = dq ? operand_buffer(2, rows * C) : nullptr;
-  float *dkrot = dk ? operand_buffer(3, rows * Ckv) : nullptr;
-  if (dqrot)
-    std::fill(dqrot, dqrot + rows * C, 0.0f);
-  if (dkrot)
-    std::fill(dkrot, dkrot + rows * Ckv, 0.0f);
-  attention_core_backward({dqrot, C}, {dkrot, Ckv}, {dv, Ckv}, dout, {qrot, C},
-                          {krot, Ckv}, {v, Ckv}, att, cfg, cfg.mask);
-  if (dq)
-    rope_rows(dq, dqrot, cfg.NH, true, cfg);
-  if (dk)
-    rope_rows(dk, dkrot, cfg.kv_heads(), true, cfg);
+  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
+  rotary_core_backward({dq, C}, {dk, Ckv}, {dv, Ckv}, dout, {q, C}, {k, Ckv},
+                       {v, Ckv}, att, cfg, cfg.mask);
 }
 
 void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
@@ -672,26 +724,10 @@ void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
                                   const AttentionConfig &cfg) {
   check_decode(cfg, pos, capacity, "decode_gqa_attention_forward");
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
-  Rows qr{q, C}, kr{k, Ckv};
-  if (rope_on(cfg)) {
-    // Position pos's row of the table the forward rotates with.
-    const int R = rope_dims(cfg), half = R / 2;
-    const RopeTable &table = rope_table(cfg.rope.theta, R, pos + 1);
-    const float *cs = table.cos.data() + size_t(pos) * half;
-    const float *sn = table.sin.data() + size_t(pos) * half;
-    float *qrot = operand_buffer(0, size_t(cfg.B) * C);
-    float *krot = operand_buffer(1, size_t(cfg.B) * Ckv);
-    for (int b = 0; b < cfg.B; ++b) {
-      rope_rotate(qrot + b * C, q + b * C, cfg.NH, cfg.HS, R, cs, sn);
-      rope_rotate(krot + b * Ckv, k + b * Ckv, cfg.kv_heads(), cfg.HS, R, cs,
-                  sn);
-    }
-    qr.base = qrot;
-    kr.base = krot;
-  }
-  decode_append(kcache, vcache, kr, {v, Ckv}, pos, capacity, cfg);
+  auto [qs, ks] = scored_at({q, C}, {k, Ckv}, pos, cfg);
+  decode_append(kcache, vcache, ks, {v, Ckv}, pos, capacity, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
-  decode_core_forward(out, kcache, vcache, qr, lo, pos + 1, capacity, cfg);
+  decode_core_forward(out, kcache, vcache, qs, lo, pos + 1, capacity, cfg);
 }
 
 } // namespace tpc::cpu

@@ -158,9 +158,11 @@ void dropout_backward(float *dinp, const uint8_t *mask, const float *dout,
 // probabilities (before dropout; zero where masked) for backward.
 // Probability dropout is keyed by the global head, so tp ranks owning
 // different heads draw different masks and tp=1 draws the same ones.
-// The fused and cross-attention kernels are multi-head without rotary
-// embeddings: they throw std::invalid_argument for cfg.KVH other than 0 or
-// NH and for cfg.rope.theta != 0 (the gqa_ kernels below take both).
+// The fused and cross-attention kernels are multi-head: they throw
+// std::invalid_argument for cfg.KVH other than 0 or NH (the gqa_ kernels
+// below take grouped heads). With cfg.rope.theta > 0 every kernel here
+// rotates q and k by their positions first, as gqa_attention_forward says;
+// decoding rotates at pos and caches rotated keys.
 void attention_forward(float *out, float *att, const float *qkv,
                        const AttentionConfig &cfg);
 // dqkv (B,T,3C) += gradient.
@@ -169,7 +171,8 @@ void attention_backward(float *dqkv, const float *dout, const float *qkv,
 
 // Cross-attention (StagFormer): q (B,T,C), kv (B,T,2C) = [k | v]. Query t
 // sees keys s < t (s >= t - window with a window); query 0 sees none and
-// outputs zeros. cfg.mask is ignored (always StrictlyEarlier).
+// outputs zeros. cfg.mask is ignored (always StrictlyEarlier). With RoPE,
+// query t and key s turn by their own positions t and s.
 void cross_attention_forward(float *out, float *att, const float *q,
                              const float *kv, const AttentionConfig &cfg);
 void cross_attention_backward(float *dq, float *dkv, const float *dout,
