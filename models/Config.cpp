@@ -133,6 +133,20 @@ std::string transformerFlags(const GPT2Config &c) {
   return s;
 }
 
+/// The flags of a Llama configuration but its inputs.
+std::string llamaFlags(const LlamaConfig &c) {
+  std::string s =
+      " --layers " + std::to_string(c.layers) + " --hidden " +
+      std::to_string(c.hidden) + " --heads " + std::to_string(c.heads) +
+      " --kv-heads " + std::to_string(c.kvHeads) + " --intermediate " +
+      std::to_string(c.intermediate) + " --vocab " + std::to_string(c.vocab) +
+      " --seq " + std::to_string(c.positions) + " --rope-theta " +
+      number(c.ropeTheta) + " --norm-eps " + number(c.normEps);
+  if (c.tied)
+    s += " --tied";
+  return s;
+}
+
 std::string inputFlags(const InputShape &input) {
   std::string s;
   if (input.batch != kOpen)
@@ -205,15 +219,20 @@ llvm::Error tpc::models::validate(const GPT2Config &c) {
 }
 
 llvm::Error tpc::models::validate(const StagFormerConfig &c) {
-  if (llvm::Error e = validate(c.base))
+  if (c.blocks == StagBlocks::Llama) {
+    if (llvm::Error e = validate(c.llama))
+      return e;
+  } else if (llvm::Error e = validate(c.base)) {
     return e;
+  }
   if (c.stacks < 2)
     return error("--stacks must be >= 2, got " + llvm::Twine(c.stacks) +
                  "; a single stack is GPT-2: use `tpc-model gpt2`");
   if (c.window && *c.window < 1)
     return error("--window must be >= 1, got " + llvm::Twine(*c.window) +
                  "; omit it to cross-attend to all earlier positions");
-  if (c.base.layout != NormLayout::PreNorm || !c.base.tied)
+  if (c.blocks == StagBlocks::GPT2 &&
+      (c.base.layout != NormLayout::PreNorm || !c.base.tied))
     return error("StagFormer is built pre-norm with a tied output layer");
   return llvm::Error::success();
 }
@@ -256,16 +275,7 @@ llvm::Error tpc::models::validate(const LlamaConfig &c) {
 }
 
 std::string tpc::models::commandLine(const LlamaConfig &c) {
-  std::string s =
-      "tpc-model llama --layers " + std::to_string(c.layers) + " --hidden " +
-      std::to_string(c.hidden) + " --heads " + std::to_string(c.heads) +
-      " --kv-heads " + std::to_string(c.kvHeads) + " --intermediate " +
-      std::to_string(c.intermediate) + " --vocab " + std::to_string(c.vocab) +
-      " --seq " + std::to_string(c.positions) + " --rope-theta " +
-      number(c.ropeTheta) + " --norm-eps " + number(c.normEps);
-  if (c.tied)
-    s += " --tied";
-  return s + inputFlags(c.input);
+  return "tpc-model llama" + llamaFlags(c) + inputFlags(c.input);
 }
 
 std::string tpc::models::commandLine(const GPT2Config &c) {
@@ -278,13 +288,17 @@ std::string tpc::models::commandLine(const GPT2Config &c) {
 }
 
 std::string tpc::models::commandLine(const StagFormerConfig &c) {
-  std::string s = "tpc-model stagformer --stacks " + std::to_string(c.stacks) +
-                  transformerFlags(c.base);
+  bool llama = c.blocks == StagBlocks::Llama;
+  std::string s = "tpc-model stagformer";
+  if (llama)
+    s += " --blocks llama";
+  s += " --stacks " + std::to_string(c.stacks) +
+       (llama ? llamaFlags(c.llama) : transformerFlags(c.base));
   if (c.sharedWeights)
     s += " --shared-weights";
   if (c.window)
     s += " --window " + std::to_string(*c.window);
-  return s + inputFlags(c.base.input);
+  return s + inputFlags(llama ? c.llama.input : c.base.input);
 }
 
 std::string tpc::models::commandLine(const BigramConfig &c) {

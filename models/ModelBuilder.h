@@ -72,6 +72,14 @@ private:
   int64_t dropoutKey = 1;
 };
 
+/// Cross-attention of one StagFormer layer: its parameters' prefix, the
+/// previous stack's final activations and the optional window.
+struct CrossAttention {
+  std::string prefix;
+  mlir::Value source;
+  std::optional<int64_t> window;
+};
+
 /// GPT-2 blocks over a ModelBuilder, shared by GPT-2 and StagFormer.
 class TransformerBuilder {
 public:
@@ -80,14 +88,6 @@ public:
 
   /// wte[tokens] + wpe[positions], then embedding dropout.
   mlir::Value embeddings();
-
-  /// Cross-attention of one StagFormer layer: its parameters' prefix, the
-  /// previous stack's final activations and the optional window.
-  struct CrossAttention {
-    std::string prefix;
-    mlir::Value source;
-    std::optional<int64_t> window;
-  };
 
   /// One layer: self-attention, the optional cross-attention, then the MLP,
   /// each with its residual connection. Parameters are `prefix.ln_1.*`,
@@ -107,6 +107,44 @@ private:
 
   ModelBuilder &b;
   const GPT2Config &config;
+};
+
+/// Llama blocks over a ModelBuilder, shared by Llama and StagFormer. Weights
+/// keep Hugging Face's names and nn.Linear's [out, in] layout.
+class LlamaBlockBuilder {
+public:
+  LlamaBlockBuilder(ModelBuilder &b, const LlamaConfig &config)
+      : b(b), config(config), body(b.builder()) {}
+
+  /// model.embed_tokens[tokens]: no position table, positions come from
+  /// the rotary embeddings.
+  mlir::Value embeddings();
+
+  /// One layer: input_layernorm and grouped-query self-attention, the
+  /// optional cross-attention (`cross.prefix`.cross_attn_layernorm and
+  /// .cross_attn.{q_proj, kv_proj, o_proj}, multi-head, rotary), then
+  /// post_attention_layernorm and the SwiGLU MLP, each added to `h`.
+  mlir::Value layer(mlir::Value h, const std::string &prefix,
+                    const CrossAttention *cross = nullptr);
+
+  /// model.norm and the output layer (lm_head.weight, or the embedding
+  /// table when tied).
+  mlir::Value logits(mlir::Value h);
+
+  /// Completes the module; records the context length as `tpc.context`,
+  /// which sizes the KV caches of decoding.
+  mlir::OwningOpRef<mlir::ModuleOp> finish(mlir::Value logits);
+
+private:
+  mlir::Value rmsNorm(mlir::Value x, const std::string &name);
+  /// x * W^T with W = `name`.weight [out, in], as nn.Linear.
+  mlir::Value linear(mlir::Value x, const std::string &name, int64_t in,
+                     int64_t out);
+
+  ModelBuilder &b;
+  const LlamaConfig &config;
+  mlir::OpBuilder &body;
+  mlir::Value table;
 };
 
 } // namespace tpc::models

@@ -58,14 +58,14 @@ struct GPT2Config {
   InputShape input;
 };
 
-/// StagFormer (DESIGN.md section 7): `stacks` pre-norm GPT-2 stacks of
-/// `base.layers` layers each, with a tied output layer.
-struct StagFormerConfig {
-  GPT2Config base;
-  int64_t stacks = 2;
-  bool sharedWeights = false;
-  /// Cross-attention sees only the last `window` strictly earlier positions.
-  std::optional<int64_t> window;
+/// What a StagFormer's stacks are made of.
+enum class StagBlocks {
+  /// Pre-norm GPT-2 layers over learned positions (optionally with RoPE),
+  /// tied output layer: `base` describes them.
+  GPT2,
+  /// Llama layers (RMSNorm, grouped-query attention with RoPE, SwiGLU) and a
+  /// rotary cross-attention: `llama` describes them.
+  Llama,
 };
 
 /// A Llama decoder (Touvron et al. 2023; Hugging Face LlamaForCausalLM):
@@ -86,6 +86,18 @@ struct LlamaConfig {
   double normEps = 1e-5;
   bool tied = false;
   InputShape input;
+};
+
+/// StagFormer (DESIGN.md section 7): `stacks` stacks of GPT-2 or Llama
+/// layers, `base.layers` or `llama.layers` each.
+struct StagFormerConfig {
+  StagBlocks blocks = StagBlocks::GPT2;
+  GPT2Config base;
+  LlamaConfig llama;
+  int64_t stacks = 2;
+  bool sharedWeights = false;
+  /// Cross-attention sees only the last `window` strictly earlier positions.
+  std::optional<int64_t> window;
 };
 
 /// A named Llama size.

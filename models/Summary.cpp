@@ -1,7 +1,8 @@
 //===- Summary.cpp - Parameter counts of a model module ---------*- C++ -*-===//
 //
 // Counts are read from the module's tpc.param declarations, so they describe
-// exactly what was built. Parameters named `h.<i>.*` or `s<j>.h.<i>.*` are
+// exactly what was built. Parameters named `h.<i>.*`, `s<j>.h.<i>.*`,
+// `model.layers.<i>.*` or `model.s<j>.layers.<i>.*` are
 // layers, grouped by stack; a group whose layers agree prints once, "per
 // layer x L".
 //
@@ -28,7 +29,8 @@ struct Component {
 
   bool isCrossAttention() const {
     return StringRef(name).starts_with("ln_x") ||
-           StringRef(name).starts_with("xattn.");
+           StringRef(name).starts_with("xattn.") ||
+           StringRef(name).starts_with("cross_attn");
   }
 };
 
@@ -91,6 +93,9 @@ Place placeOf(StringRef name) {
     h = 1;
   else if (parts.size() >= 4 && parts[0] == "model" && parts[1] == "layers")
     h = 1; // Llama: model.layers.<i>.*
+  else if (parts.size() >= 5 && parts[0] == "model" &&
+           parts[1].starts_with("s") && parts[2] == "layers")
+    h = 2; // StagFormer of Llama blocks: model.s<j>.layers.<i>.*
   int64_t layer;
   if (h == parts.size() || parts[h + 1].getAsInteger(10, layer))
     return {"", -1, component.str()};

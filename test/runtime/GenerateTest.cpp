@@ -115,6 +115,8 @@ program::Program decode_program() {
   inst->add_outputs(out);
   (*inst->mutable_attrs())["heads"].set_i(2);
   (*inst->mutable_attrs())["capacity"].set_i(3);
+  (*inst->mutable_attrs())["rope_theta"].set_f(0.0);
+  (*inst->mutable_attrs())["rope_dims"].set_i(0);
   return prog;
 }
 } // namespace

@@ -27,6 +27,7 @@ bool tied = false, noTied = false;
 std::string layoutName = "pre-norm";
 int64_t stacks = 2;
 bool sharedWeights = false, rope = false;
+std::string blocks = "gpt2";
 std::optional<int64_t> window, batch, seqLen;
 std::optional<int64_t> kvHeads, intermediate;
 std::optional<double> ropeTheta, normEps;
@@ -146,6 +147,8 @@ int main(int argc, char **argv) {
       "  tpc-model gpt2 --preset 124m -o gpt2.mlir\n"
       "  tpc-model gpt2 --preset megatron-8.3b --summary\n"
       "  tpc-model stagformer --stacks 2 --layers 12 --shared-weights\n"
+      "  tpc-model stagformer --blocks llama --preset tinyllama-1.1b "
+      "--stacks 2 --layers 11\n"
       "  tpc-model llama --preset llama-3-8b --summary\n"
       "  tpc-model bigram --vocab 50257\n\n"
       "Parameters are declared at their global shapes; the batch and the\n"
@@ -183,12 +186,6 @@ int main(int argc, char **argv) {
   llamaCmd->add_option("--hidden", hidden, "Hidden size");
   llamaCmd->add_option("--heads", heads,
                        "Query heads; must divide --hidden");
-  llamaCmd->add_option("--kv-heads", kvHeads,
-                       "Key/value heads (grouped-query attention); must "
-                       "divide --heads; equal to --heads is multi-head "
-                       "attention, 1 multi-query");
-  llamaCmd->add_option("--intermediate", intermediate,
-                       "Width of the SwiGLU MLP (intermediate_size)");
   llamaCmd->add_option("--vocab", vocab, "Vocabulary size");
   llamaCmd->add_option("--seq", seq,
                        "Context length (max_position_embeddings): the longest "
@@ -196,7 +193,17 @@ int main(int argc, char **argv) {
   llamaCmd->add_option("--rope-theta", ropeTheta,
                        "Base of the rotary frequencies (10000; Llama 3: "
                        "500000)");
-  llamaCmd->add_option("--norm-eps", normEps, "RMSNorm epsilon (1e-5)");
+  // What Llama blocks add to the sizes, for Llama and StagFormer alike.
+  for (CLI::App *sub : {llamaCmd, stagFormerCmd}) {
+    std::string only = sub == stagFormerCmd ? " (--blocks llama)" : "";
+    sub->add_option("--kv-heads", kvHeads,
+                    "Key/value heads (grouped-query attention); must divide "
+                    "--heads; equal to --heads is multi-head attention, 1 "
+                    "multi-query" + only);
+    sub->add_option("--intermediate", intermediate,
+                    "Width of the SwiGLU MLP (intermediate_size)" + only);
+    sub->add_option("--norm-eps", normEps, "RMSNorm epsilon (1e-5)" + only);
+  }
   llamaCmd->add_flag("--tied", tied,
                      "Output layer reads model.embed_tokens.weight (default: "
                      "its own lm_head.weight)");
@@ -241,6 +248,21 @@ int main(int argc, char **argv) {
   stagFormerCmd->add_option("--window", window,
                             "Cross-attention sees only the last w strictly "
                             "earlier positions (default: all of them)");
+  stagFormerCmd
+      ->add_option("--blocks", blocks,
+                   "What the stacks are made of: gpt2 (layer norms, learned "
+                   "positions, GELU MLP, tied output layer) or llama "
+                   "(RMSNorm, rotary positions, grouped-query attention, "
+                   "SwiGLU, Hugging Face names; with --blocks llama, "
+                   "--preset names a Llama size and --kv-heads, "
+                   "--intermediate, --norm-eps, --rope-theta and --tied "
+                   "apply)")
+      ->check(CLI::IsMember({"gpt2", "llama"}))
+      ->capture_default_str();
+  stagFormerCmd->add_flag("--tied", tied,
+                          "Output layer reads the embedding table (always, "
+                          "with GPT-2 blocks; Llama blocks default to their "
+                          "own lm_head.weight)");
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, llamaCmd, bigramCmd}) {
     sub->add_option("--batch", batch,
                     "Fix the micro-batch size B of the inputs (default: "
@@ -279,11 +301,26 @@ int main(int argc, char **argv) {
     return emit(*buildGPT2(context, *config), commandLine(*config), title);
   }
   if (stagFormerCmd->parsed()) {
-    llvm::Expected<GPT2Config> base = transformerConfig();
-    if (!base)
-      return fail(base.takeError());
     StagFormerConfig config;
-    config.base = *base;
+    if (blocks == "llama") {
+      if (dropout || embdPdrop || residPdrop || attnPdrop)
+        return fail("Llama blocks have no dropout; drop the dropout flags "
+                    "or use --blocks gpt2");
+      llvm::Expected<LlamaConfig> llama = llamaConfig();
+      if (!llama)
+        return fail(llama.takeError());
+      config.blocks = StagBlocks::Llama;
+      config.llama = *llama;
+      config.llama.tied = tied;
+    } else {
+      if (kvHeads || intermediate || normEps)
+        return fail("--kv-heads, --intermediate and --norm-eps describe "
+                    "Llama blocks; add --blocks llama");
+      llvm::Expected<GPT2Config> base = transformerConfig();
+      if (!base)
+        return fail(base.takeError());
+      config.base = *base;
+    }
     config.stacks = stacks;
     config.sharedWeights = sharedWeights;
     if (window)
