@@ -203,11 +203,14 @@ TEST(Attention, BatchSplitMatchesUnsplitWithDropout) {
 }
 
 TEST(Attention, SelfBackwardMatchesFiniteDifferences) {
-  for (auto [mask, window, p] :
-       {std::tuple{AttentionMask::Causal, 0, 0.0f},
-        std::tuple{AttentionMask::Causal, 3, 0.3f},
-        std::tuple{AttentionMask::Bidirectional, 2, 0.0f}}) {
+  // The last case rotates 2 of each head's 3 dimensions (RoPE).
+  for (auto [mask, window, p, theta] :
+       {std::tuple{AttentionMask::Causal, 0, 0.0f, 0.0},
+        std::tuple{AttentionMask::Causal, 3, 0.3f, 0.0},
+        std::tuple{AttentionMask::Bidirectional, 2, 0.0f, 0.0},
+        std::tuple{AttentionMask::Causal, 3, 0.2f, 1e4}}) {
     AttentionConfig cfg = config(mask, window, p);
+    cfg.rope = RopeParams{theta, theta > 0.0 ? 2 : 0};
     auto qkv = random_vector(B * T * 3 * C, 4);
     auto dy = random_vector(B * T * C, 5);
     std::vector<float> out(B * T * C), att(B * NH * T * T);
@@ -220,7 +223,8 @@ TEST(Attention, SelfBackwardMatchesFiniteDifferences) {
     attention_backward(dqkv.data(), dy.data(), qkv.data(), att.data(), cfg);
     expect_grad_close(dqkv, numeric_grad(qkv, objective, 1e-2f), 5e-3,
                       "window " + std::to_string(window) +
-                          " p=" + std::to_string(p));
+                          " p=" + std::to_string(p) +
+                          " theta=" + std::to_string(theta));
   }
 }
 
@@ -908,22 +912,6 @@ TEST(RotaryAttention, CrossBackwardMatchesFiniteDifferences) {
     expect_grad_close(dq, numeric_grad(x.q, objective), 5e-3, what + " dq");
     expect_grad_close(dkv, numeric_grad(x.kv, objective), 5e-3, what + " dkv");
   }
-}
-
-TEST(RotaryAttention, FusedBackwardMatchesFiniteDifferences) {
-  AttentionConfig cfg =
-      gqa_config(0, AttentionMask::Causal, 3, 0.2f, kTheta, GHS / 2);
-  auto qkv = random_vector(GB * GT * 3 * GC, 94);
-  auto dy = random_vector(GB * GT * GC, 95);
-  std::vector<float> out(GB * GT * GC), att(GB * GNH * GT * GT);
-  auto objective = [&] {
-    attention_forward(out.data(), att.data(), qkv.data(), cfg);
-    return weighted(out, dy);
-  };
-  objective();
-  std::vector<float> dqkv(qkv.size(), 0.0f);
-  attention_backward(dqkv.data(), dy.data(), qkv.data(), att.data(), cfg);
-  expect_grad_close(dqkv, numeric_grad(qkv, objective), 5e-3, "dqkv");
 }
 
 // Decoding with RoPE rotates at pos with the forward's table and code: the

@@ -501,36 +501,23 @@ void rope_rotate_back_add(float *dst, const float *src, int heads, int HS,
   }
 }
 
-/// dst (B*T packed rows of heads*HS) = the rows of src, row (b, t) rotated
-/// by position t.
-void rope_rows(float *dst, Rows src, int heads, const AttentionConfig &cfg) {
+/// The B*T rows of src rotated into dst, row (b, t) by position t; with
+/// `back`, dst += src rotated back (the adjoint, for gradients).
+void rope_rows(MutRows dst, Rows src, int heads, bool back,
+               const AttentionConfig &cfg) {
   const int R = rope_dims(cfg), half = R / 2, T = cfg.T;
   const RopeTable &table = rope_table(cfg.rope.theta, R, T);
   const float *cs = table.cos.data(), *sn = table.sin.data();
-  const size_t W = size_t(heads) * cfg.HS;
   const int64_t rows = int64_t(cfg.B) * T;
 #pragma omp parallel for schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const size_t t = size_t(r % T) * half;
-    rope_rotate(dst + r * W, src.base + r * src.stride, heads, cfg.HS, R,
-                cs + t, sn + t);
-  }
-}
-
-/// The rows of dst += the packed rows of src rotated back (the adjoint of
-/// rope_rows).
-void rope_rows_back(MutRows dst, const float *src, int heads,
-                    const AttentionConfig &cfg) {
-  const int R = rope_dims(cfg), half = R / 2, T = cfg.T;
-  const RopeTable &table = rope_table(cfg.rope.theta, R, T);
-  const float *cs = table.cos.data(), *sn = table.sin.data();
-  const size_t W = size_t(heads) * cfg.HS;
-  const int64_t rows = int64_t(cfg.B) * T;
-#pragma omp parallel for schedule(static)
-  for (int64_t r = 0; r < rows; ++r) {
-    const size_t t = size_t(r % T) * half;
-    rope_rotate_back_add(dst.base + r * dst.stride, src + r * W, heads, cfg.HS,
-                         R, cs + t, sn + t);
+    float *y = dst.base + r * dst.stride;
+    const float *x = src.base + r * src.stride;
+    if (back)
+      rope_rotate_back_add(y, x, heads, cfg.HS, R, cs + t, sn + t);
+    else
+      rope_rotate(y, x, heads, cfg.HS, R, cs + t, sn + t);
   }
 }
 
@@ -553,8 +540,8 @@ std::pair<Rows, Rows> scored(Rows q, Rows k, const AttentionConfig &cfg) {
                Ckv = size_t(cfg.C_kv());
   float *qrot = operand_buffer(0, rows * C);
   float *krot = operand_buffer(1, rows * Ckv);
-  rope_rows(qrot, q, cfg.NH, cfg);
-  rope_rows(krot, k, cfg.kv_heads(), cfg);
+  rope_rows({qrot, C}, q, cfg.NH, false, cfg);
+  rope_rows({krot, Ckv}, k, cfg.kv_heads(), false, cfg);
   return {Rows{qrot, C}, Rows{krot, Ckv}};
 }
 
@@ -610,9 +597,9 @@ void rotary_core_backward(MutRows dq, MutRows dk, MutRows dv,
   attention_core_backward({dqs, C}, {dks, Ckv}, dv, dout, qs, ks, v, att, cfg,
                           mask);
   if (dqs)
-    rope_rows_back(dq, dqs, cfg.NH, cfg);
+    rope_rows(dq, {dqs, C}, cfg.NH, true, cfg);
   if (dks)
-    rope_rows_back(dk, dks, cfg.kv_heads(), cfg);
+    rope_rows(dk, {dks, Ckv}, cfg.kv_heads(), true, cfg);
 }
 
 } // namespace
