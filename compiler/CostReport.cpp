@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CostReport.h"
+#include "passes/Utils.h"
 #include "models/Models.h"
 #include "runtime/program/Abi.h"
 
@@ -118,7 +119,6 @@ private:
   LogicalResult countParameters();
   void findVocabulary();
   OpCost costOf(Operation *op);
-  bool dependsOn(Value later, Value earlier) const;
   void findLayers();
   void recordCollective(Operation *op, int64_t values, bool forward);
   void sumActivations(ArrayRef<OpCost> costs);
@@ -350,78 +350,8 @@ OpCost Analysis::costOf(Operation *op) {
   return cost;
 }
 
-/// Whether `later` is computed from `earlier`. The walk stops at ops placed
-/// before `earlier`'s definition, so it stays within one sublayer.
-bool Analysis::dependsOn(Value later, Value earlier) const {
-  int64_t floor = -1;
-  if (Operation *def = earlier.getDefiningOp())
-    floor = position.lookup(def);
-  SmallVector<Value> stack{later};
-  DenseSet<Value> seen;
-  while (!stack.empty()) {
-    Value value = stack.pop_back_val();
-    if (value == earlier)
-      return true;
-    Operation *def = value.getDefiningOp();
-    if (!def || !seen.insert(value).second)
-      continue;
-    auto it = position.find(def);
-    if (it == position.end() || it->second <= floor)
-      continue;
-    // Operands in reverse so that the first (the data path) is walked first.
-    for (Value operand : llvm::reverse(def->getOperands()))
-      stack.push_back(operand);
-  }
-  return false;
-}
-
-// A residual add is `add(x, F(x))`: one operand is computed from the other.
-// Each residual add closes a sublayer that starts after x's definition. A
-// sublayer that contains a self-attention starts a new layer; the others
-// (MLP, StagFormer's cross-attention) extend the current one. A layer thus
-// runs from just after its input x to its last residual add: in a pre-norm
-// GPT-2 block, from ln_1 to the MLP's residual add. Ops outside every layer
-// are the embedding, the final layernorm, the output layer and the loss (and,
-// in a post-norm model, the layernorm between two layers).
 void Analysis::findLayers() {
-  layerOf.assign(ops.size(), -1);
-  SmallVector<int64_t> attentionsBefore(ops.size() + 1, 0);
-  for (auto [i, op] : llvm::enumerate(ops))
-    attentionsBefore[i + 1] =
-        attentionsBefore[i] +
-        (isa<SelfAttentionOp, GroupedAttentionOp>(op) ? 1 : 0);
-
-  int64_t layer = -1, layerEnd = -1;
-  SmallVector<std::pair<int64_t, int64_t>> spans;
-  for (auto [i, op] : llvm::enumerate(ops)) {
-    auto add = dyn_cast<AddOp>(op);
-    if (!add)
-      continue;
-    Value residual;
-    if (dependsOn(add.getRhs(), add.getLhs()))
-      residual = add.getLhs();
-    else if (dependsOn(add.getLhs(), add.getRhs()))
-      residual = add.getRhs();
-    else
-      continue;
-    int64_t start = 0;
-    if (Operation *def = residual.getDefiningOp())
-      start = position.lookup(def) + 1;
-    start = std::max(start, layerEnd + 1);
-    int64_t end = static_cast<int64_t>(i);
-    bool hasAttention = attentionsBefore[end + 1] > attentionsBefore[start];
-    if (hasAttention || layer < 0) {
-      spans.push_back({start, end});
-      ++layer;
-    } else {
-      spans.back().second = end;
-    }
-    layerEnd = end;
-  }
-  for (auto [k, span] : llvm::enumerate(spans))
-    for (int64_t i = span.first; i <= span.second; ++i)
-      layerOf[i] = static_cast<int64_t>(k);
-  report.layers = static_cast<int64_t>(spans.size());
+  layerOf = tpc::findLayers(ops, report.layers);
 }
 
 void Analysis::recordCollective(Operation *op, int64_t values, bool forward) {
@@ -629,7 +559,11 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
       continue;
     report.plannedArenas.emplace_back(planned.getSymName().str(),
                                       arena.getInt());
-    if (planned.getSymName() == abi::kTrainStep) {
+    if (planned.getSymName() != abi::kTrainStep)
+      continue;
+    if (config.fullRecompute) {
+      report.recomputePlannedBytes = arena.getInt();
+    } else {
       report.activationBytes = arena.getInt();
       report.activationsPlanned = true;
     }
@@ -755,12 +689,18 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   bytesRow(r.activationsPlanned ? "    activations, no recompute (planned)"
                                 : "    activations, no recompute",
            r.activationBytes);
-  bytesRow("    activations, per-layer recompute",
-           r.recomputeActivationBytes());
-  bytesRow("      kept through the step", r.recomputeKeptBytes);
-  bytesRow("      largest layer, recomputed", r.recomputeLayerBytes);
+  if (r.recomputePlannedBytes) {
+    bytesRow("    activations, full recompute (planned)",
+             r.recomputeActivationBytes());
+  } else {
+    bytesRow("    activations, per-layer recompute",
+             r.recomputeActivationBytes());
+    bytesRow("      kept through the step", r.recomputeKeptBytes);
+    bytesRow("      largest layer, recomputed", r.recomputeLayerBytes);
+  }
   bytesRow("    total, no recompute", r.modelStateBytes() + r.activationBytes);
-  bytesRow("    total, per-layer recompute",
+  bytesRow(r.recomputePlannedBytes ? "    total, full recompute"
+                                   : "    total, per-layer recompute",
            r.modelStateBytes() + r.recomputeActivationBytes());
   t.heading("  FLOPs per micro-batch");
   t.row("    forward", withThousands(r.forwardFlops));
@@ -814,12 +754,13 @@ legend
   input's buffer. Parameters are not activations. Where tpc-plan-memory
   has run, "arena of F, planned" is the buffer the runtime allocates for
   function F (liveness-based reuse); once the module has a train_step, its
-  planned arena is the activation figure without recompute.
+  planned arena is the activation figure without recompute, and tpc-compile
+  --report plans it with --recompute=full too.
   Layers: a residual add x + F(x) closes a sublayer; a sublayer holding a
   self-attention starts a layer, the others (MLP, cross-attention) extend it.
-  Per-layer recompute keeps what ops outside layers save plus every value a
-  layer reads from outside (its input), and holds one layer's activations at
-  a time: the largest layer's.
+  Per-layer recompute, where it is not planned, is counted: what ops outside
+  layers save plus every value a layer reads from outside (its input), and
+  one layer's activations at a time, the largest layer's.
   FLOPs: matrix products only, 2 per multiply-add: linear 2*M*N*K; attention
   QK^T and AV 2*B*h*T*T*d each over the full T x T (no causal halving, as in
   Megatron-LM). A step is forward + backward = 3 x forward; recompute adds
@@ -885,6 +826,8 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
         j.attribute("total_recompute",
                     r.modelStateBytes() + r.recomputeActivationBytes());
         j.attribute("activations_planned", r.activationsPlanned);
+        j.attribute("activations_recompute_planned",
+                    r.recomputePlannedBytes.has_value());
         j.attributeObject("planned_arenas", [&] {
           for (const auto &[name, bytes] : r.plannedArenas)
             j.attribute(name, bytes);

@@ -36,6 +36,9 @@ std::optional<Precision> parsePrecision(llvm::StringRef name);
 /// parameters' compute, gradient and master types and its values' types.
 struct CostReportConfig {
   int64_t dp = 1;
+  /// The module's train_step was compiled with full recompute, so its
+  /// planned arena is the recompute figure.
+  bool fullRecompute = false;
 };
 
 /// All-reduces of one size, and which direction of the step issues them.
@@ -81,6 +84,9 @@ struct CostReport {
   /// True when activationBytes is the planned arena of train_step rather
   /// than the count of saved values.
   bool activationsPlanned = false;
+  /// The planned arena of train_step with full recompute, where one was
+  /// planned; it replaces the kept + largest-layer count.
+  std::optional<int64_t> recomputePlannedBytes;
 
   // Communication of one step.
   llvm::SmallVector<AllReduceGroup> layerAllReduces;
@@ -95,7 +101,8 @@ struct CostReport {
     return weightBytes + gradientBytes + masterBytes + adamMBytes + adamVBytes;
   }
   int64_t recomputeActivationBytes() const {
-    return recomputeKeptBytes + recomputeLayerBytes;
+    return recomputePlannedBytes ? *recomputePlannedBytes
+                                 : recomputeKeptBytes + recomputeLayerBytes;
   }
   int64_t stepFlops() const { return 3 * forwardFlops; }
   int64_t recomputeStepFlops() const { return stepFlops() + layerForwardFlops; }

@@ -59,6 +59,8 @@ const PipelineStep kPipeline[] = {
      [](const CompileOptions &o) {
        return llvm::formatv("optimizer={0}", o.optimizer).str();
      }},
+    {"tpc-recompute",
+     [](const CompileOptions &o) { return "mode=" + o.recompute; }},
     {"tpc-decode", [](const CompileOptions &) { return std::string(); }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
@@ -103,6 +105,12 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
     return llvm::createStringError(
         llvm::formatv("--grad-reduce-dtype must be compute or fp32, got '{0}'",
                       options.gradReduceDtype)
+            .str());
+  if (options.recompute != "none" && options.recompute != "selective" &&
+      options.recompute != "full")
+    return llvm::createStringError(
+        llvm::formatv("--recompute must be none, selective or full, got '{0}'",
+                      options.recompute)
             .str());
   if (options.optimizer != "adamw" && options.optimizer != "sgd")
     return llvm::createStringError(
@@ -183,6 +191,19 @@ LogicalResult tpc::compile(ModuleOp module, CompileOptions &options) {
       kDpAttrName,
       IntegerAttr::get(IntegerType::get(module.getContext(), 64), options.dp));
   return pm.run(module);
+}
+
+FailureOr<int64_t> tpc::plannedTrainStepArena(ModuleOp module,
+                                              CompileOptions options) {
+  if (failed(compile(module, options)))
+    return failure();
+  auto step = module.lookupSymbol<func::FuncOp>(abi::kTrainStep);
+  auto arena =
+      step ? step->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr) : nullptr;
+  if (!arena)
+    return module.emitError("the compiled module has no planned @")
+           << abi::kTrainStep;
+  return arena.getInt();
 }
 
 LogicalResult tpc::writeProgram(ModuleOp module, StringRef path,

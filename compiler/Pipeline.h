@@ -35,6 +35,9 @@ struct CompileOptions {
   std::string gradReduceDtype = "compute";
   /// The optimizer of apply_step: "adamw" or "sgd".
   std::string optimizer = "adamw";
+  /// Activation recompute of train_step (tpc-recompute): "none",
+  /// "selective" (what tpc's attention always does) or "full".
+  std::string recompute = "none";
 };
 
 /// Registers every pass the pipeline and the cost report use.
@@ -68,6 +71,11 @@ llvm::Expected<std::string> buildPipeline(const CompileOptions &options);
 /// runs the pipeline (specialize, megatron-shard, partition, plan-memory) on
 /// `module`. Pass errors surface as diagnostics.
 mlir::LogicalResult compile(mlir::ModuleOp module, CompileOptions &options);
+
+/// Compiles `module` with `options` and returns the bytes tpc-plan-memory
+/// gives its @train_step.
+mlir::FailureOr<int64_t> plannedTrainStepArena(mlir::ModuleOp module,
+                                               CompileOptions options);
 
 /// Writes the compiled module as an executable program file whose `#!` line
 /// names `interpreter`.

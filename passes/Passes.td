@@ -313,6 +313,49 @@ def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
 }
 
+def Recompute : Pass<"tpc-recompute", "mlir::ModuleOp"> {
+  let summary = "Activation recompute: each layer's backward re-runs its forward";
+  let description = [{
+    With `mode=full` (Megatron-LM's full activation checkpointing), the
+    training step keeps of each transformer layer only what crosses the
+    layer's boundary (its input on the residual stream, its output, and
+    values such as the previous stack's activations that StagFormer's
+    cross-attention reads); everything the layer's backward needs besides
+    is computed again just before that backward starts, by clones of the
+    forward ops it depends on. Layers are found from the residual stream as
+    the cost report finds them. The clones are the same ops with the same
+    operands (dropout masks come from the same keys, a `tpc.g` all-reduces
+    again), so losses and weights equal the program without recompute bit
+    for bit, while tpc-plan-memory reuses the layers' buffers.
+
+    `mode=selective` (Megatron's `--recompute-activations`: recompute only
+    the attention's [B, heads, T, T] intermediates) and `mode=none` leave
+    the program as it is: tpc's attention grad ops always recompute the
+    probabilities from q, k and v, which is what selective recompute does.
+
+    Input (`@train_step` after tpc-autodiff, one layer):
+    ```mlir
+    %y = tpc.layernorm %x, %g, %b eps 1.0e-05 : ...
+    %h = tpc.gelu %y : tensor<4x8xf32>
+    ...
+    %dy = tpc.gelu_grad %dh, %y : tensor<4x8xf32>
+    ```
+    Output (`mode=full`): the backward reads a recomputed %y.
+    ```mlir
+    %y = tpc.layernorm %x, %g, %b eps 1.0e-05 : ...
+    %h = tpc.gelu %y : tensor<4x8xf32>
+    ...
+    %y2 = tpc.layernorm %x, %g, %b eps 1.0e-05 : ...
+    %dy = tpc.gelu_grad %dh, %y2 : tensor<4x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"none\"",
+           "none, selective or full">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
+}
+
 def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
   let summary = "Place every activation in one arena by liveness";
   let description = [{

@@ -4,6 +4,10 @@
 #include "dialects/tpc/TpcOps.h"
 
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace tpc;
@@ -55,4 +59,77 @@ LogicalResult tpc::refreshResultTypes(func::FuncOp func) {
                                  func.getBody().getArgumentTypes(),
                                  ret->getOperandTypes()));
   return success();
+}
+
+namespace {
+/// Whether `later` is computed from `earlier` within `ops`. The walk stops
+/// at ops placed before `earlier`'s definition, so it stays within one
+/// sublayer.
+bool dependsOn(Value later, Value earlier,
+               const DenseMap<Operation *, int64_t> &position) {
+  int64_t floor = -1;
+  if (Operation *def = earlier.getDefiningOp())
+    floor = position.lookup(def);
+  SmallVector<Value> stack{later};
+  DenseSet<Value> seen;
+  while (!stack.empty()) {
+    Value value = stack.pop_back_val();
+    if (value == earlier)
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || !seen.insert(value).second)
+      continue;
+    auto it = position.find(def);
+    if (it == position.end() || it->second <= floor)
+      continue;
+    // Operands in reverse so that the first (the data path) is walked first.
+    for (Value operand : llvm::reverse(def->getOperands()))
+      stack.push_back(operand);
+  }
+  return false;
+}
+} // namespace
+
+SmallVector<int64_t> tpc::findLayers(ArrayRef<Operation *> ops,
+                                     int64_t &layers) {
+  DenseMap<Operation *, int64_t> position;
+  for (auto [i, op] : llvm::enumerate(ops))
+    position[op] = static_cast<int64_t>(i);
+  SmallVector<int64_t> layerOf(ops.size(), -1);
+  SmallVector<int64_t> attentionsBefore(ops.size() + 1, 0);
+  for (auto [i, op] : llvm::enumerate(ops))
+    attentionsBefore[i + 1] =
+        attentionsBefore[i] +
+        (isa<SelfAttentionOp, GroupedAttentionOp>(op) ? 1 : 0);
+
+  int64_t layerEnd = -1;
+  SmallVector<std::pair<int64_t, int64_t>> spans;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    auto add = dyn_cast<AddOp>(op);
+    if (!add)
+      continue;
+    Value residual;
+    if (dependsOn(add.getRhs(), add.getLhs(), position))
+      residual = add.getLhs();
+    else if (dependsOn(add.getLhs(), add.getRhs(), position))
+      residual = add.getRhs();
+    else
+      continue;
+    int64_t start = 0;
+    if (Operation *def = residual.getDefiningOp())
+      start = position.lookup(def) + 1;
+    start = std::max(start, layerEnd + 1);
+    int64_t end = static_cast<int64_t>(i);
+    bool hasAttention = attentionsBefore[end + 1] > attentionsBefore[start];
+    if (hasAttention || spans.empty())
+      spans.push_back({start, end});
+    else
+      spans.back().second = end;
+    layerEnd = end;
+  }
+  for (auto [k, span] : llvm::enumerate(spans))
+    for (int64_t i = span.first; i <= span.second; ++i)
+      layerOf[i] = static_cast<int64_t>(k);
+  layers = static_cast<int64_t>(spans.size());
+  return layerOf;
 }

@@ -16,6 +16,18 @@ mlir::LogicalResult refreshResultTypes(mlir::func::FuncOp func);
 /// The same for one op, whose operands have their final types; `tp` is the
 /// module's tensor-parallel size (the factor of a tp all_gather).
 mlir::LogicalResult refreshOpResultTypes(mlir::Operation *op, int64_t tp);
+
+/// The transformer layers of a forward computation `ops` (in program order),
+/// found from its residual stream: each residual add `add(x, F(x))` closes a
+/// sublayer that starts after x's definition; a sublayer that contains a
+/// self-attention starts a new layer, the others (MLP, StagFormer's
+/// cross-attention) extend the current one. A layer thus runs from just
+/// after its input to its last residual add (in a pre-norm GPT-2 block,
+/// ln_1 to the MLP's add). Returns each op's layer, or -1 outside layers (the
+/// embedding, the final norm, the output layer, the loss; in a post-norm
+/// model the norm between two layers); `layers` receives their count.
+llvm::SmallVector<int64_t> findLayers(llvm::ArrayRef<mlir::Operation *> ops,
+                                      int64_t &layers);
 } // namespace tpc
 
 #endif // TPC_PASSES_UTILS_H

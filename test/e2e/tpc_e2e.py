@@ -9,6 +9,9 @@
   same-steps RTOL A.jsonl B.jsonl ...  every log's per-step "loss" equals the first's within RTOL
   same-weights ATOL A.st B.st ...     safetensors files hold the same f32 tensors within ATOL
   same-bytes A.st B.st ...            safetensors files hold the same tensors, byte for byte
+  recompute-saves NONE.json FULL.json tpc-compile --report=json of one model without and with
+                                      --recompute=full: both plan both arenas, agree on them,
+                                      and full recompute's is the smaller
   joined-steps RTOL FULL.jsonl A.jsonl B.jsonl ...
                                       the logs A, B, ... one after another give FULL's steps
                                       (step, tokens) and losses within RTOL (0: identical)
@@ -188,6 +191,21 @@ def main(argv):
                 if ref[name] != other[name]:
                     sys.exit('%s: the bytes of %s differ from %s' % (path, name, argv[1]))
         print('%d tensors byte-identical in %d checkpoints' % (len(ref), len(argv) - 1))
+    elif cmd == 'recompute-saves':
+        plans = []
+        for path in argv[1:3]:
+            with open(path) as f:
+                memory = json.load(f)['rank']['memory_bytes']
+            if not (memory['activations_planned'] and
+                    memory['activations_recompute_planned']):
+                sys.exit('%s: the report does not plan both modes' % path)
+            plans.append((memory['activations'], memory['activations_recompute']))
+        if plans[0] != plans[1]:
+            sys.exit('the two reports plan different arenas: %s and %s' % (plans[0], plans[1]))
+        none, full = plans[0]
+        if not full < none:
+            sys.exit('full recompute plans %d bytes, not fewer than %d' % (full, none))
+        print('train_step arena %d B without recompute, %d B with full recompute' % (none, full))
     elif cmd == 'mfu':
         flops, tokens, peak = float(argv[1]), float(argv[2]), float(argv[3])
         for s in steps_of(argv[4]):

@@ -83,6 +83,14 @@ int main(int argc, char **argv) {
                  "hyperparameters are tpc-optimizer's defaults; tpc-run "
                  "train overrides them)")
       ->capture_default_str();
+  app.add_option("--recompute", options.recompute,
+                 "Activation recompute (tpc-recompute): full keeps only what "
+                 "crosses each layer's boundary and re-runs the layer's "
+                 "forward in its backward (same losses and weights, bit for "
+                 "bit); selective, Megatron's attention-only recompute, is "
+                 "what tpc's attention always does, the same program as none")
+      ->check(CLI::IsMember({"none", "selective", "full"}))
+      ->capture_default_str();
   app.add_flag("--report{text}", report,
                "Print the per-rank cost report to stdout: --report (aligned "
                "text) or --report=json")
@@ -116,13 +124,32 @@ int main(int argc, char **argv) {
     return fail(error);
   if (!module)
     return 1;
+  // The report shows the planned activations with and without recompute:
+  // the other mode compiles a copy.
+  mlir::OwningOpRef<mlir::ModuleOp> other =
+      report.empty() ? nullptr : module->clone();
   if (failed(tpc::compile(*module, options)))
     return 1;
 
+  bool full = options.recompute == "full";
   FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
-      *module, tpc::CostReportConfig{options.dp});
+      *module, tpc::CostReportConfig{options.dp, full});
   if (failed(cost))
     return 1;
+  if (other) {
+    tpc::CompileOptions otherOptions = options;
+    otherOptions.recompute = full ? "none" : "full";
+    FailureOr<int64_t> arena =
+        tpc::plannedTrainStepArena(*other, otherOptions);
+    if (failed(arena))
+      return 1;
+    if (full) {
+      cost->activationBytes = *arena;
+      cost->activationsPlanned = true;
+    } else {
+      cost->recomputePlannedBytes = *arena;
+    }
+  }
   tpc::warnAbsurdMemory(*cost, errs());
   if (!report.empty()) {
     if (report == "json")
