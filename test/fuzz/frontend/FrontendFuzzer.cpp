@@ -1,7 +1,8 @@
 //===- FrontendFuzzer.cpp - Fuzz the MLIR front end and the pipeline ------===//
 //
 // Parses the input as a model file, verifies it and, when it verifies, runs
-// tpc-compile's whole pipeline (tp 2, dp 2, micro-batch 2, seq 8), the cost
+// tpc-compile's whole pipeline (tp 2, dp 2, micro-batch 2, seq 8; every
+// other input with full activation recompute), the cost
 // report and the check against what tpc-run executes. Diagnostics are
 // swallowed: only a crash, an assertion or a sanitizer report is a finding.
 //
@@ -58,6 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.dp = 2;
   options.microBatch = 2;
   options.seq = 8;
+  // Half of the inputs (by size) also go through activation recompute.
+  options.recompute = size % 2 ? "full" : "none";
   if (mlir::failed(tpc::compile(*module, options)))
     return 0;
   mlir::FailureOr<tpc::CostReport> report = tpc::computeCostReport(
