@@ -60,8 +60,15 @@ tpc::fitMemory(ModuleOp module, const CompileOptions &base, int64_t maxTp) {
       if (succeeded(compile(*copy, options))) {
         FailureOr<CostReport> report = computeCostReport(
             *copy, CostReportConfig{options.dp});
-        if (succeeded(report))
+        // The recompute figure is planned too, on a copy compiled with it.
+        CompileOptions full = options;
+        full.recompute = "full";
+        OwningOpRef<ModuleOp> recomputed = module.clone();
+        FailureOr<int64_t> arena = plannedTrainStepArena(*recomputed, full);
+        if (succeeded(report) && succeeded(arena)) {
+          report->recomputePlannedBytes = *arena;
           row.report = *report;
+        }
       }
     }
     if (!row.report)

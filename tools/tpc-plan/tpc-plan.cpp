@@ -243,10 +243,10 @@ int runMemory() {
   else
     outs() << formatv("no tp up to {0} fits without recompute\n", maxTp);
   if (fitsRecompute)
-    outs() << formatv("smallest tp that fits with per-layer recompute: {0}\n",
+    outs() << formatv("smallest tp that fits with full recompute: {0}\n",
                       *fitsRecompute);
   else
-    outs() << formatv("no tp up to {0} fits even with per-layer recompute\n",
+    outs() << formatv("no tp up to {0} fits even with full recompute\n",
                       maxTp);
   return 0;
 }
