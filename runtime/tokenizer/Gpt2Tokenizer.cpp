@@ -303,12 +303,6 @@ void Gpt2Tokenizer::encode(std::string_view text, std::vector<int> &out) {
     bpe(piece, out);
 }
 
-std::vector<int> Gpt2Tokenizer::encode(std::string_view text) {
-  std::vector<int> out;
-  encode(text, out);
-  return out;
-}
-
 const std::string &Gpt2Tokenizer::token_bytes(int id) const {
   if (id < 0 || id >= vocab_size())
     throw std::runtime_error("token id " + std::to_string(id) +
@@ -317,13 +311,6 @@ const std::string &Gpt2Tokenizer::token_bytes(int id) const {
                              " tokens; the ids and the vocabulary do not "
                              "belong together");
   return token_bytes_[id];
-}
-
-std::string Gpt2Tokenizer::decode(const std::vector<int> &ids) const {
-  std::string text;
-  for (int id : ids)
-    text += token_bytes(id);
-  return text;
 }
 
 } // namespace tpc

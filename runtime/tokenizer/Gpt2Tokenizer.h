@@ -13,6 +13,8 @@
 #ifndef TPC_RUNTIME_TOKENIZER_GPT2TOKENIZER_H
 #define TPC_RUNTIME_TOKENIZER_GPT2TOKENIZER_H
 
+#include "runtime/tokenizer/Tokenizer.h"
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -32,7 +34,7 @@ std::array<uint32_t, 256> gpt2_byte_to_unicode();
 /// pieces concatenate back to `text`.
 std::vector<std::string_view> gpt2_pretokenize(std::string_view text);
 
-class Gpt2Tokenizer {
+class Gpt2Tokenizer final : public Tokenizer {
 public:
   /// `encoder` maps vocabulary strings (UTF-8, in the byte-to-unicode
   /// spelling) to ids 0..n-1; `merges` are vocab.bpe's pairs, highest
@@ -52,17 +54,17 @@ public:
 
   /// Appends the ids of `text` to `out`. Remembers the pieces it has merged,
   /// so one tokenizer must not encode from two threads at once.
-  void encode(std::string_view text, std::vector<int> &out);
-  std::vector<int> encode(std::string_view text);
+  using Tokenizer::encode;
+  void encode(std::string_view text, std::vector<int> &out) override;
 
-  /// The bytes of `ids`; an id outside the vocabulary is an error.
-  std::string decode(const std::vector<int> &ids) const;
   /// The bytes of one token.
-  const std::string &token_bytes(int id) const;
+  const std::string &token_bytes(int id) const override;
 
-  int vocab_size() const { return static_cast<int>(token_bytes_.size()); }
+  int vocab_size() const override {
+    return static_cast<int>(token_bytes_.size());
+  }
   /// The id of <|endoftext|>, or -1 when the vocabulary has none.
-  int end_of_text() const { return end_of_text_; }
+  int end_of_text() const override { return end_of_text_; }
 
 private:
   void bpe(std::string_view piece, std::vector<int> &out);

@@ -257,3 +257,28 @@ TEST(Brown, NoCorpusIsAnError) {
 }
 
 } // namespace
+
+TEST(ByteTokenizer, EveryByteIsItsOwnToken) {
+  ByteTokenizer tok;
+  std::string text = "caf\xc3\xa9 \xff\x00!";
+  text.push_back('\0');
+  std::vector<int> ids = tok.encode(text);
+  ASSERT_EQ(ids.size(), text.size());
+  for (size_t i = 0; i < text.size(); ++i)
+    EXPECT_EQ(ids[i], static_cast<unsigned char>(text[i]));
+  EXPECT_EQ(tok.decode(ids), text);
+  EXPECT_EQ(tok.vocab_size(), 256);
+  EXPECT_EQ(tok.end_of_text(), -1);
+  EXPECT_THROW(tok.token_bytes(256), std::runtime_error);
+  EXPECT_THROW(tok.decode({-1}), std::runtime_error);
+}
+
+TEST(Tokenizer, MadeByName) {
+  EXPECT_EQ(make_tokenizer("bytes", "")->vocab_size(), 256);
+  try {
+    make_tokenizer("words", "");
+    ADD_FAILURE() << "an unknown tokenizer was made";
+  } catch (const std::runtime_error &e) {
+    EXPECT_STREQ(e.what(), "unknown tokenizer 'words'; choose gpt2 or bytes");
+  }
+}

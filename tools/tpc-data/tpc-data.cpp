@@ -1,7 +1,8 @@
 //===- tpc-data.cpp - Prepare token files for training --------------------===//
 //
 // tpc-data encode: text files -> llm.c token files (train and val) with the
-//                  GPT-2 tokenizer, <|endoftext|> between documents; uint16
+//                  GPT-2 tokenizer (<|endoftext|> between documents) or one
+//                  token per byte (a newline between documents); uint16
 //                  tokens (version 1) unless the vocabulary needs uint32
 //                  (version 2) or --token-bits says.
 // tpc-data decode: a token file (or a window of it) -> text on stdout.
@@ -13,7 +14,7 @@
 #include "runtime/io/ReadFile.h"
 #include "runtime/io/TokenFile.h"
 #include "runtime/tokenizer/Brown.h"
-#include "runtime/tokenizer/Gpt2Tokenizer.h"
+#include "runtime/tokenizer/Tokenizer.h"
 
 #include "tools/common/Cli.h"
 
@@ -28,8 +29,18 @@ using namespace tpc;
 
 namespace {
 
+/// The tokenizer `name`; the GPT-2 one needs `vocab_dir`.
+std::unique_ptr<Tokenizer> tokenizer_for(const std::string &name,
+                                         const std::string &vocab_dir) {
+  if (name == "gpt2" && vocab_dir.empty())
+    throw std::runtime_error("the gpt2 tokenizer needs --vocab-dir (the "
+                             "directory of encoder.json and vocab.bpe); or "
+                             "use --tokenizer bytes");
+  return make_tokenizer(name, vocab_dir);
+}
+
 struct EncodeOptions {
-  std::string vocab_dir, prefix;
+  std::string tokenizer = "gpt2", vocab_dir, prefix;
   double val_fraction = 0.1;
   std::optional<uint64_t> val_tokens;
   std::optional<int> token_bits; // 16 or 32; unset: by the vocabulary
@@ -48,8 +59,10 @@ int run_encode(const EncodeOptions &opt) {
     throw std::runtime_error("the input files are empty, so there are no "
                              "tokens to write");
 
-  Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(opt.vocab_dir);
-  if (opt.files.size() > 1 && tokenizer.end_of_text() < 0)
+  std::unique_ptr<Tokenizer> tokenizer =
+      tokenizer_for(opt.tokenizer, opt.vocab_dir);
+  const bool per_byte = opt.tokenizer == "bytes";
+  if (opt.files.size() > 1 && !per_byte && tokenizer->end_of_text() < 0)
     throw std::runtime_error(opt.vocab_dir +
                              ": the vocabulary has no <|endoftext|> token to "
                              "separate documents; encode one file at a time");
@@ -58,8 +71,8 @@ int run_encode(const EncodeOptions &opt) {
   auto start = std::chrono::steady_clock::now();
   for (size_t f = 0; f < texts.size(); ++f) {
     if (f > 0)
-      ids.push_back(tokenizer.end_of_text());
-    tokenizer.encode(texts[f], ids);
+      ids.push_back(per_byte ? '\n' : tokenizer->end_of_text());
+    tokenizer->encode(texts[f], ids);
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -93,7 +106,7 @@ int run_encode(const EncodeOptions &opt) {
   // not, so no id is ever truncated. --token-bits overrides.
   auto big =
       std::find_if(ids.begin(), ids.end(), [](int id) { return id > 65535; });
-  int bits = tokenizer.vocab_size() > 65536 || big != ids.end() ? 32 : 16;
+  int bits = tokenizer->vocab_size() > 65536 || big != ids.end() ? 32 : 16;
   if (opt.token_bits) {
     if (*opt.token_bits == 16 && big != ids.end())
       throw std::runtime_error(
@@ -101,7 +114,7 @@ int run_encode(const EncodeOptions &opt) {
           std::to_string(big - ids.begin()) +
           " of the encoded text does not fit --token-bits 16 (uint16 ids, "
           "at most 65535; the vocabulary has " +
-          std::to_string(tokenizer.vocab_size()) +
+          std::to_string(tokenizer->vocab_size()) +
           " tokens); use --token-bits 32 or leave the option out");
     bits = *opt.token_bits;
   }
@@ -125,8 +138,9 @@ int run_encode(const EncodeOptions &opt) {
   return 0;
 }
 
-int run_decode(const std::string &vocab_dir, const std::string &path,
-               uint64_t start, std::optional<uint64_t> count) {
+int run_decode(const std::string &tokenizer_name, const std::string &vocab_dir,
+               const std::string &path, uint64_t start,
+               std::optional<uint64_t> count) {
   TokenFile file(path);
   if (start > file.num_tokens())
     throw std::runtime_error(path + ": --start " + std::to_string(start) +
@@ -138,20 +152,23 @@ int run_decode(const std::string &vocab_dir, const std::string &path,
                              " --count " + std::to_string(n) +
                              " reaches past the end of its " +
                              std::to_string(file.num_tokens()) + " tokens");
-  Gpt2Tokenizer tokenizer = Gpt2Tokenizer::from_directory(vocab_dir);
+  std::unique_ptr<Tokenizer> tokenizer = tokenizer_for(tokenizer_name, vocab_dir);
   std::vector<uint32_t> tokens(n);
   file.read(start, n, tokens.data());
   // Checked here, before an id past INT_MAX could wrap to a negative int.
-  const uint32_t vocab = uint32_t(tokenizer.vocab_size());
+  const uint32_t vocab = uint32_t(tokenizer->vocab_size());
+  const std::string source = tokenizer_name == "bytes"
+                                 ? std::string("the byte tokenizer")
+                                 : vocab_dir;
   for (uint64_t i = 0; i < n; ++i)
     if (tokens[i] >= vocab)
       throw std::runtime_error(
           path + ": token " + std::to_string(tokens[i]) + " at position " +
           std::to_string(start + i) + " is outside the vocabulary of " +
-          std::to_string(vocab) + " tokens in " + vocab_dir +
-          "; decode with the vocabulary the file was encoded with");
+          std::to_string(vocab) + " tokens of " + source +
+          "; decode with the tokenizer the file was encoded with");
   std::string text =
-      tokenizer.decode(std::vector<int>(tokens.begin(), tokens.end()));
+      tokenizer->decode(std::vector<int>(tokens.begin(), tokens.end()));
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }
@@ -190,12 +207,18 @@ int main(int argc, char **argv) {
   EncodeOptions enc;
   CLI::App *encode = app.add_subcommand(
       "encode", "Tokenize text files (one document each, <|endoftext|> "
-                "between them) into PREFIX_train.bin and PREFIX_val.bin; val "
-                "is the last part of the tokens.");
+                "between them, or a newline with --tokenizer bytes) into "
+                "PREFIX_train.bin and PREFIX_val.bin; val is the last part of "
+                "the tokens.");
   encode
-      ->add_option("--vocab-dir", enc.vocab_dir,
-                   "Directory with GPT-2's encoder.json and vocab.bpe")
-      ->required();
+      ->add_option("--tokenizer", enc.tokenizer,
+                   "gpt2 (GPT-2's byte-level BPE, 50,257 tokens) or bytes "
+                   "(one token per byte, 256 tokens)")
+      ->check(CLI::IsMember({"gpt2", "bytes"}))
+      ->capture_default_str();
+  encode->add_option("--vocab-dir", enc.vocab_dir,
+                     "Directory with GPT-2's encoder.json and vocab.bpe "
+                     "(the gpt2 tokenizer)");
   CLI::Option *fraction =
       encode
           ->add_option("--val-fraction", enc.val_fraction,
@@ -215,16 +238,20 @@ int main(int argc, char **argv) {
   encode->add_option("-o,--output", enc.prefix, "Output prefix")->required();
   encode->add_option("files", enc.files, "Text files")->required();
 
-  std::string dec_vocab, dec_file;
+  std::string dec_tokenizer = "gpt2", dec_vocab, dec_file;
   uint64_t dec_start = 0;
   std::optional<uint64_t> dec_count;
   CLI::App *decode = app.add_subcommand(
       "decode", "Print the text of a token file, or of --count tokens from "
                 "--start.");
   decode
-      ->add_option("--vocab-dir", dec_vocab,
-                   "Directory with GPT-2's encoder.json and vocab.bpe")
-      ->required();
+      ->add_option("--tokenizer", dec_tokenizer,
+                   "The tokenizer the file was encoded with: gpt2 or bytes")
+      ->check(CLI::IsMember({"gpt2", "bytes"}))
+      ->capture_default_str();
+  decode->add_option("--vocab-dir", dec_vocab,
+                     "Directory with GPT-2's encoder.json and vocab.bpe "
+                     "(the gpt2 tokenizer)");
   decode->add_option("file", dec_file, "Token file (.bin)")->required();
   decode->add_option("--start", dec_start, "First token")
       ->capture_default_str();
@@ -246,7 +273,8 @@ int main(int argc, char **argv) {
     if (*encode)
       return run_encode(enc);
     if (*decode)
-      return run_decode(dec_vocab, dec_file, dec_start, dec_count);
+      return run_decode(dec_tokenizer, dec_vocab, dec_file, dec_start,
+                        dec_count);
     return run_brown(corpus_dir, brown_out);
   } catch (const std::exception &e) {
     std::fflush(stdout);

@@ -1,0 +1,53 @@
+//===- Tokenizer.cpp - Text to token ids and back -------------------------===//
+
+#include "runtime/tokenizer/Tokenizer.h"
+#include "runtime/tokenizer/Gpt2Tokenizer.h"
+
+#include <stdexcept>
+
+namespace tpc {
+
+std::vector<int> Tokenizer::encode(std::string_view text) {
+  std::vector<int> ids;
+  encode(text, ids);
+  return ids;
+}
+
+std::string Tokenizer::decode(const std::vector<int> &ids) const {
+  std::string text;
+  for (int id : ids)
+    text += token_bytes(id);
+  return text;
+}
+
+ByteTokenizer::ByteTokenizer() {
+  for (int b = 0; b < 256; ++b)
+    bytes_.push_back(std::string(1, static_cast<char>(b)));
+}
+
+void ByteTokenizer::encode(std::string_view text, std::vector<int> &out) {
+  for (char c : text)
+    out.push_back(static_cast<unsigned char>(c));
+}
+
+const std::string &ByteTokenizer::token_bytes(int id) const {
+  if (id < 0 || id >= 256)
+    throw std::runtime_error("token id " + std::to_string(id) +
+                             " is not a byte (the byte tokenizer's "
+                             "vocabulary is 0..255); the ids and the "
+                             "tokenizer do not belong together");
+  return bytes_[id];
+}
+
+std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
+                                          const std::string &vocab_dir) {
+  if (name == "bytes")
+    return std::make_unique<ByteTokenizer>();
+  if (name == "gpt2")
+    return std::make_unique<Gpt2Tokenizer>(
+        Gpt2Tokenizer::from_directory(vocab_dir));
+  throw std::runtime_error("unknown tokenizer '" + name +
+                           "'; choose gpt2 or bytes");
+}
+
+} // namespace tpc

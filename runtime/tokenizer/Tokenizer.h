@@ -1,0 +1,60 @@
+//===- Tokenizer.h - Text to token ids and back -----------------*- C++ -*-===//
+//
+// What tpc-data and tpc-run generate need of a tokenizer. Two implement it:
+// GPT-2's byte-level BPE (Gpt2Tokenizer.h) and plain bytes, one token per
+// byte, a vocabulary of 256 that puts a small model's compute into its
+// layers rather than into a 50,257-row output layer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_TOKENIZER_TOKENIZER_H
+#define TPC_RUNTIME_TOKENIZER_TOKENIZER_H
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tpc {
+
+class Tokenizer {
+public:
+  virtual ~Tokenizer() = default;
+
+  /// Appends the ids of `text` to `out`.
+  virtual void encode(std::string_view text, std::vector<int> &out) = 0;
+  std::vector<int> encode(std::string_view text);
+  /// The bytes of one token; an id outside the vocabulary is a
+  /// std::runtime_error.
+  virtual const std::string &token_bytes(int id) const = 0;
+  /// The bytes of `ids`.
+  std::string decode(const std::vector<int> &ids) const;
+
+  virtual int vocab_size() const = 0;
+  /// The id that separates documents, or -1 when the vocabulary has none.
+  virtual int end_of_text() const = 0;
+};
+
+/// Token b is byte b: every byte string encodes, 256 ids, no end-of-text
+/// token.
+class ByteTokenizer final : public Tokenizer {
+public:
+  ByteTokenizer();
+  using Tokenizer::encode;
+  void encode(std::string_view text, std::vector<int> &out) override;
+  const std::string &token_bytes(int id) const override;
+  int vocab_size() const override { return 256; }
+  int end_of_text() const override { return -1; }
+
+private:
+  std::vector<std::string> bytes_;
+};
+
+/// The tokenizer called `name`: "gpt2" (encoder.json and vocab.bpe from
+/// `vocab_dir`) or "bytes". Errors are std::runtime_error.
+std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
+                                          const std::string &vocab_dir);
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_TOKENIZER_TOKENIZER_H
