@@ -38,6 +38,10 @@ struct RunOptions {
   uint64_t seed = 0;
   /// The dropout masks' step: distinct for every micro-batch of a run.
   uint64_t step = 0;
+  /// The first micro-batch of a training step: train_step's first
+  /// accumulate_grad of each parameter writes the gradient instead of
+  /// adding to it, so the buffers need no zeroing between steps.
+  bool first_micro_batch = false;
 };
 
 /// What a checkpoint held besides the weights.

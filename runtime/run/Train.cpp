@@ -173,7 +173,8 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     // validation point.
     if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1))
       r.val_loss = evaluate(ex, eval_entry, c.val, c.eval_batches).loss;
-    ex.zero_gradients();
+    // The first micro-batch writes the gradients (RunOptions), so they need
+    // no zeroing.
     // GradScaler scales the gradients of a mean loss; ours are of the loss
     // sum, so the seed is the scale over the step's target positions (all
     // micro-batches of all data-parallel ranks), and a scale of 2^16 means
@@ -202,6 +203,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       options.training = true;
       options.seed = c.seed;
       options.step = micro;
+      options.first_micro_batch = k == 0;
       run_loss_entry(ex, entry, inputs.data(), targets.data(), options, totals);
     }
     if (gradient_overflow_injected(comm.world_rank(), step + 1))

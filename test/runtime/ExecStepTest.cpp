@@ -256,6 +256,43 @@ TEST_P(ExecutorStepTest, TrainingStepsReadNothingBack) {
   EXPECT_LT(last, 0.6f * first) << "first " << first << " last " << last;
 }
 
+// The first micro-batch of a step writes the gradients instead of adding
+// to them (no zeroing between steps): the program's first accumulate_grad
+// of wte writes, its second (the embedding's part) adds; a later
+// micro-batch adds both.
+TEST_P(ExecutorStepTest, FirstMicroBatchWritesTheGradients) {
+  CountingBackend backend;
+  Comm comm(nullptr, nullptr);
+  comm.make_groups(1, 1);
+  Executor ex(bigram_program(GetParam().first, GetParam().second), backend,
+              comm);
+  ex.init_parameters(5);
+  const program::Function &train = ex.function("train_step");
+  std::vector<int> ids(B * T), tg(B * T);
+  for (int i = 0; i < B * T; ++i) {
+    ids[i] = (i * 7) % V;
+    tg[i] = (ids[i] + 2) % V;
+  }
+  ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
+  ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
+  RunOptions options{true, 1, 1};
+  ex.zero_gradients();
+  ex.run(train, options);
+  std::vector<float> once = ex.read_gradient("wte");
+  ex.run(train, options);
+  std::vector<float> twice = ex.read_gradient("wte");
+  options.first_micro_batch = true;
+  ex.run(train, options);
+  EXPECT_EQ(ex.read_gradient("wte"), once);
+  options.first_micro_batch = false;
+  ex.run(train, options);
+  EXPECT_EQ(ex.read_gradient("wte"), twice);
+  bool nonzero = false;
+  for (float x : once)
+    nonzero |= x != 0.0f;
+  EXPECT_TRUE(nonzero);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Dtypes, ExecutorStepTest,
     ::testing::Values(std::pair{program::F32, program::F32},

@@ -25,8 +25,20 @@ Thunk accumulate_grad(OpContext &c) {
                   " gradient; a gradient is of its value's type or f32");
   void *x = c.ptr(c.in(0));
   size_t n = c.elements(c.in(0));
-  return [&k, g, type, x, n](const RunOptions &) {
-    k.accumulate(g, type, x, n);
+  // Only the parameter's first accumulation in the function may write.
+  const std::string &name = c.inst.attrs().at("name").s();
+  bool first = true;
+  for (int j = 0; j < c.index && first; ++j) {
+    const program::Instruction &earlier = c.fn.body(j);
+    auto it = earlier.attrs().find("name");
+    first = !(earlier.op() == "accumulate_grad" &&
+              it != earlier.attrs().end() && it->second.s() == name);
+  }
+  return [&k, g, type, x, n, first](const RunOptions &o) {
+    if (o.first_micro_batch && first)
+      k.cast(g, type, x, n);
+    else
+      k.accumulate(g, type, x, n);
   };
 }
 
