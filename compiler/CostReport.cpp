@@ -705,8 +705,9 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   t.heading("  FLOPs per micro-batch");
   t.row("    forward", withThousands(r.forwardFlops));
   t.row("    forward + backward", withThousands(r.stepFlops()), "3 x forward");
-  t.row("    with per-layer recompute", withThousands(r.recomputeStepFlops()),
-        "+ the layers' forward again");
+  t.row(r.recomputePlannedBytes ? "    with full recompute"
+                                : "    with per-layer recompute",
+        withThousands(r.recomputeStepFlops()), "+ the layers' forward again");
   t.heading("");
   t.heading("communication per step, per rank");
   if (r.layerAllReduces.empty() && r.otherAllReduces.empty())
