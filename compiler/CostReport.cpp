@@ -117,6 +117,7 @@ private:
   int64_t bytesOf(Value value) const;
   ParamOp paramOf(Value value);
   LogicalResult countParameters();
+  LogicalResult shardOptimizerStates();
   void findVocabulary();
   OpCost costOf(Operation *op);
   void findLayers();
@@ -177,6 +178,37 @@ LogicalResult Analysis::countParameters() {
       for (size_t i = 0; i < it->second.size(); ++i)
         global = global / report.paddedVocab * report.vocab;
     report.globalParams += global;
+  }
+  return shardOptimizerStates();
+}
+
+/// The distributed optimizer (tpc.bucket_reduce_scatter in apply_step)
+/// keeps a rank's masters and moments for its shard of each bucket only:
+/// ceil(n / dp) of the bucket's n elements, the largest shard.
+LogicalResult Analysis::shardOptimizerStates() {
+  SmallVector<BucketReduceScatterOp> shards;
+  for (func::FuncOp f : module.getOps<func::FuncOp>())
+    for (auto op : f.getOps<BucketReduceScatterOp>())
+      shards.push_back(op);
+  if (shards.empty())
+    return success();
+  report.distributedOptimizer = true;
+  report.masterBytes = report.adamMBytes = report.adamVBytes = 0;
+  for (BucketReduceScatterOp bucket : shards) {
+    int64_t n = 0, master = 0;
+    for (auto name : bucket.getParams().getAsRange<FlatSymbolRefAttr>()) {
+      auto param = symbols->lookup<ParamOp>(name.getValue());
+      if (!param)
+        return bucket.emitOpError("names ") << name << ", not a tpc.param";
+      int64_t local = param.getLocalType(report.tp)->getNumElements();
+      n += local;
+      master |= param.hasMasterCopy();
+    }
+    int64_t owned = (n + report.dp - 1) / report.dp * 4;
+    report.adamMBytes += owned;
+    report.adamVBytes += owned;
+    if (master)
+      report.masterBytes += owned;
   }
   return success();
 }
@@ -730,7 +762,13 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   if (!r.vocabParallelLoss)
     t.row("  loss all-reduces", "0", "the loss is not vocab-parallel");
   bytesRow("  TP bytes sent (ring)", r.tpRingBytesPerStep);
-  if (r.dp > 1) {
+  if (r.dp > 1 && r.distributedOptimizer) {
+    t.row("  DP gradient reduce-scatter",
+          "1 x " + withThousands(r.dpGradientValues), "values " + gradientTag);
+    t.row("  DP parameter all-gather",
+          "1 x " + withThousands(r.dpGradientValues), "values " + computeTag);
+    bytesRow("  DP bytes sent (ring)", r.dpBytesSent());
+  } else if (r.dp > 1) {
     t.row("  DP gradient all-reduce",
           "1 x " + withThousands(r.dpGradientValues), "values " + gradientTag);
     bytesRow("  DP bytes sent (ring)", r.dpBytesSent());
@@ -744,8 +782,11 @@ legend
   padding included); the global count leaves the padding out.
   Memory, from the element types of the program: weights in the compute
   dtype; gradients in it too, or in fp32 with --grad-reduce-dtype=fp32;
-  with bf16/fp16 an fp32 master copy; AdamW m and v in fp32. No
-  optimizer-state sharding.
+  with bf16/fp16 an fp32 master copy; AdamW m and v in fp32. With
+  --distributed-optimizer the masters and moments are a rank's shard of
+  each data-parallel bucket, ceil(n / dp) of its n elements, and the DP
+  all-reduce becomes a reduce-scatter of the gradients and an all-gather of
+  the parameters (the same bytes sent).
   Activations of one micro-batch: each distinct value that a backward op
   reads (linear: input; layernorm: input and fp32 mean and 1/std per row;
   rmsnorm: input and fp32 1/rms per row; gelu: input; swiglu: gate and up;
@@ -851,6 +892,7 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       });
       j.attribute("tp_bytes_sent", r.tpRingBytesPerStep);
       j.attribute("dp_gradient_values", r.dpGradientValues);
+      j.attribute("distributed_optimizer", r.distributedOptimizer);
       j.attribute("dp_bytes_sent", r.dpBytesSent());
     });
   });

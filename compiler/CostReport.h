@@ -96,6 +96,10 @@ struct CostReport {
   int64_t lossValues = 0;           ///< per loss all-reduce (B*T)
   int64_t gatheredLogitsValues = 0; ///< B*T*Vpad
   int64_t dpGradientValues = 0;     ///< 0 when dp == 1
+  /// The optimizer is partitioned over dp (tpc.bucket_reduce_scatter):
+  /// masters and moments are a shard, gradients are reduce-scattered and
+  /// parameters all-gathered.
+  bool distributedOptimizer = false;
 
   int64_t modelStateBytes() const {
     return weightBytes + gradientBytes + masterBytes + adamMBytes + adamVBytes;
@@ -109,7 +113,11 @@ struct CostReport {
   int64_t computeBytes() const;
   int64_t gradientElementBytes() const;
   int64_t dpBytesSent() const {
-    return 2 * (dp - 1) * dpGradientValues * gradientElementBytes() / dp;
+    // A reduce-scatter of the gradients and an all-gather of the parameters
+    // send what the two halves of a ring all-reduce do.
+    int64_t gather =
+        distributedOptimizer ? computeBytes() : gradientElementBytes();
+    return (dp - 1) * dpGradientValues * (gradientElementBytes() + gather) / dp;
   }
 };
 

@@ -54,7 +54,12 @@ const PipelineStep kPipeline[] = {
        return std::string(o.precision == Precision::fp16 ? "loss-scale=true"
                                                          : "");
      }},
-    {"tpc-data-parallel", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-data-parallel",
+     [](const CompileOptions &o) {
+       return llvm::formatv("bucket-bytes={0} distributed-optimizer={1}",
+                            o.bucketBytes, o.distributedOptimizer)
+           .str();
+     }},
     {"tpc-optimizer",
      [](const CompileOptions &o) {
        return llvm::formatv("optimizer={0}", o.optimizer).str();
@@ -95,6 +100,8 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   if (llvm::Error e = positive("--tp", options.tp))
     return e;
   if (llvm::Error e = positive("--dp", options.dp))
+    return e;
+  if (llvm::Error e = positive("--dp-bucket-bytes", options.bucketBytes))
     return e;
   if (llvm::Error e = positive("--micro-batch", options.microBatch))
     return e;

@@ -38,6 +38,12 @@ struct CompileOptions {
   /// Activation recompute of train_step (tpc-recompute): "none",
   /// "selective" (what tpc's attention always does) or "full".
   std::string recompute = "none";
+  /// The most bytes of local gradients per data-parallel bucket (one
+  /// all-reduce or reduce-scatter each); PyTorch DDP's 25 MiB by default.
+  int64_t bucketBytes = 25 << 20;
+  /// Partition the optimizer over dp (ZeRO stage 1): reduce-scattered
+  /// gradients, sharded masters and moments, gathered parameters.
+  bool distributedOptimizer = false;
 };
 
 /// Registers every pass the pipeline and the cost report use.

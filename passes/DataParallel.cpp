@@ -3,7 +3,8 @@
 // Sums every parameter's gradient over the data-parallel group at the start
 // of `apply_step`, in buckets of at most bucket-bytes, taking parameters in
 // reverse module order (the order backward finishes them) as PyTorch DDP
-// does.
+// does: all-reduced, or reduce-scattered into each rank's shard for the
+// distributed optimizer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,21 +44,37 @@ struct DataParallelPass : public tpc::impl::DataParallelBase<DataParallelPass> {
     FailureOr<func::FuncOp> applyStep = getOrCreateApplyStep(module, pass);
     if (failed(applyStep))
       return signalPassFailure();
-    if (!applyStep->getOps<BucketAllReduceOp>().empty()) {
+    if (!applyStep->getOps<BucketAllReduceOp>().empty() ||
+        !applyStep->getOps<BucketReduceScatterOp>().empty()) {
       applyStep->emitError(pass)
           << ": '@" << kApplyStepName
           << "' already reduces gradients over dp; run " << pass << " once";
       return signalPassFailure();
     }
+    // The partitioned update needs the optimizer built with the partition
+    // known: the norm's reduction over dp and the gathers are its part.
+    if (distributedOptimizer)
+      for (Operation &op : applyStep->getBody().front())
+        if (!isa<func::ReturnOp>(op)) {
+          applyStep->emitError(pass)
+              << ": '@" << kApplyStepName
+              << "' already has an optimizer step ('" << op.getName()
+              << "'); with distributed-optimizer, run " << pass
+              << " before tpc-optimizer";
+          return signalPassFailure();
+        }
 
     // Buckets of consecutive parameters, newest gradients first; a bucket
-    // closes before it would exceed the bound or mix element types, and a
-    // parameter larger than the bound travels alone.
+    // closes before it would exceed the bound or mix gradient element types
+    // (or, when its parameters are gathered, compute types), and a parameter
+    // larger than the bound travels alone.
     SmallVector<SmallVector<Attribute>> buckets;
     int64_t bytes = 0;
-    Type element;
+    std::pair<Type, Type> element;
     for (LocalParam &p : llvm::reverse(*params)) {
-      Type e = p.localType.getElementType();
+      std::pair<Type, Type> e{
+          p.localType.getElementType(),
+          distributedOptimizer ? p.param.getComputeElementType() : Type()};
       if (buckets.empty() || e != element ||
           bytes + p.localBytes > bucketBytes) {
         buckets.emplace_back();
@@ -71,9 +88,14 @@ struct DataParallelPass : public tpc::impl::DataParallelBase<DataParallelPass> {
 
     auto builder = OpBuilder::atBlockBegin(&applyStep->getBody().front());
     auto group = GroupAttr::get(&getContext(), Group::dp);
-    for (ArrayRef<Attribute> bucket : buckets)
-      BucketAllReduceOp::create(builder, applyStep->getLoc(),
-                                builder.getArrayAttr(bucket), group);
+    for (ArrayRef<Attribute> bucket : buckets) {
+      if (distributedOptimizer)
+        BucketReduceScatterOp::create(builder, applyStep->getLoc(),
+                                      builder.getArrayAttr(bucket), group);
+      else
+        BucketAllReduceOp::create(builder, applyStep->getLoc(),
+                                  builder.getArrayAttr(bucket), group);
+    }
   }
 };
 } // namespace

@@ -4,7 +4,9 @@
 // norm across the tensor-parallel group (split parameters' partial sums of
 // squares all-reduced over tp, replicated parameters counted once), derives
 // the normalisation and clipping scale and updates every parameter with
-// AdamW or SGD.
+// AdamW or SGD. After tpc-data-parallel's reduce-scatters (the distributed
+// optimizer), the squares also add over dp and each bucket's parameters are
+// gathered after the updates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,7 +73,7 @@ struct OptimizerPass : public tpc::impl::OptimizerBase<OptimizerPass> {
   /// must hold only its gradient reductions.
   LogicalResult checkFreshApplyStep(func::FuncOp func) {
     for (Operation &op : func.getBody().front()) {
-      if (isa<BucketAllReduceOp>(op))
+      if (isa<BucketAllReduceOp, BucketReduceScatterOp>(op))
         continue;
       auto ret = dyn_cast<func::ReturnOp>(op);
       if (ret && ret.getNumOperands() == 0 && func.getNumResults() == 0)
@@ -129,6 +131,14 @@ struct OptimizerPass : public tpc::impl::OptimizerBase<OptimizerPass> {
           sumSq ? AddOp::create(builder, loc, scalar, sumSq, local).getResult()
                 : local;
     }
+    // A partitioned optimizer (tpc-data-parallel's distributed-optimizer):
+    // each data-parallel rank's gradients hold its shard and zeros, so the
+    // squares add over dp too.
+    SmallVector<BucketReduceScatterOp> shards =
+        llvm::to_vector(func.getOps<BucketReduceScatterOp>());
+    if (!shards.empty())
+      sumSq = AllReduceOp::create(builder, loc, scalar, sumSq, ReduceKind::sum,
+                                  Group::dp);
     FloatAttr maxNorm =
         maxGradNorm > 0.0 ? builder.getF64FloatAttr(maxGradNorm) : FloatAttr();
     auto norm = GradNormOp::create(builder, loc, scalar, scalar, sumSq,
@@ -148,6 +158,9 @@ struct OptimizerPass : public tpc::impl::OptimizerBase<OptimizerPass> {
                             builder.getF64FloatAttr(momentum),
                             builder.getF64FloatAttr(decay));
     }
+    for (BucketReduceScatterOp bucket : shards)
+      BucketAllGatherOp::create(builder, loc, bucket.getParams(),
+                                bucket.getGroup());
     func::ReturnOp::create(builder, loc, norm.getNorm());
     func.setFunctionType(builder.getFunctionType(
         func.getArgumentTypes(), TypeRange{norm.getNorm().getType()}));

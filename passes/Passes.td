@@ -437,6 +437,16 @@ def DataParallel : Pass<"tpc-data-parallel", "mlir::ModuleOp"> {
     Needs a partitioned module (`tpc-partition` first): bucket sizes are
     those of the local types.
 
+    With `distributed-optimizer` (ZeRO stage 1, Megatron's
+    `--use-distributed-optimizer`), each bucket is a
+    `tpc.bucket_reduce_scatter` instead: every data-parallel rank receives
+    the sum of its own 1/dp shard of the bucket, and `tpc-optimizer`, which
+    must run after this pass, updates only those elements (keeping AdamW's
+    m and v and the f32 masters for them alone), completes the gradient
+    norm over dp and gathers each bucket's parameters with
+    `tpc.bucket_all_gather`. Buckets then also close where the parameters'
+    compute types change, since the gather moves the copies functions read.
+
     Input (`tpc.dp = 2`, `bucket-bytes=4096`):
     ```mlir
     module attributes {tpc.dp = 2 : i64, tpc.tp = 1 : i64} {
@@ -457,6 +467,9 @@ def DataParallel : Pass<"tpc-data-parallel", "mlir::ModuleOp"> {
     Option<"bucketBytes", "bucket-bytes", "int64_t", "26214400",
            "most bytes of gradients per all-reduce (default 25 MiB, as "
            "PyTorch DDP)">,
+    Option<"distributedOptimizer", "distributed-optimizer", "bool", "false",
+           "reduce-scatter the buckets and partition the optimizer over dp "
+           "(ZeRO stage 1)">,
   ];
   let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
 }
@@ -492,6 +505,10 @@ def Optimizer : Pass<"tpc-optimizer", "mlir::ModuleOp"> {
        A parameter with a master copy (`tpc-mixed-precision`) has it
        updated, and the result rounded into its working copy, by the same
        op.
+    5. after `tpc.bucket_reduce_scatter`s (tpc-data-parallel's
+       `distributed-optimizer`), the sum of squares of step 2 is also
+       all-reduced over group dp, each rank's updates touch only its shard,
+       and one `tpc.bucket_all_gather` per bucket follows the updates.
 
     The runtime provides per parameter a gradient buffer (zeroed before the
     step's first `train_step`; of the parameter's gradient element type) and

@@ -73,68 +73,110 @@ LogicalResult GetGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 }
 
 //===----------------------------------------------------------------------===//
-// BucketAllReduceOp
+// BucketAllReduceOp / BucketReduceScatterOp / BucketAllGatherOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult BucketAllReduceOp::verify() {
-  if (getGroup() != Group::dp)
-    return emitOpError("reduces gradients over group dp, not ")
-           << stringifyGroup(getGroup())
+namespace {
+/// The checks of a bucket op that need no symbol table.
+LogicalResult verifyBucket(Operation *op, ArrayAttr params, Group group,
+                           StringRef what) {
+  if (group != Group::dp)
+    return op->emitOpError()
+           << what << " over group dp, not " << stringifyGroup(group)
            << ": tensor-parallel ranks hold slices of one gradient or, for "
               "replicated parameters, equal ones";
-  ArrayAttr params = getParams();
   if (params.empty())
-    return emitOpError("needs at least one parameter");
+    return op->emitOpError("needs at least one parameter");
   llvm::DenseSet<Attribute> seen;
   for (Attribute name : params)
     if (!seen.insert(name).second)
-      return emitOpError("lists parameter ")
-             << name << " twice; each gradient is reduced once";
+      return op->emitOpError("lists parameter ")
+             << name << " twice; each belongs to one bucket";
   return success();
 }
 
-LogicalResult
-BucketAllReduceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+/// Resolves a bucket's parameters and checks that they are consecutive
+/// `tpc.param`s of one module whose `elementType` agree (`kind` names it).
+LogicalResult verifyBucketParams(Operation *op, ArrayAttr names,
+                                 SymbolTableCollection &symbolTable,
+                                 function_ref<Type(ParamOp)> elementType,
+                                 StringRef kind) {
   SmallVector<ParamOp> params;
-  for (auto name : getParams().getAsRange<FlatSymbolRefAttr>()) {
-    FailureOr<ParamOp> param = ParamOp::lookup(*this, name, symbolTable);
+  for (auto name : names.getAsRange<FlatSymbolRefAttr>()) {
+    FailureOr<ParamOp> param = ParamOp::lookup(op, name, symbolTable);
     if (failed(param))
       return failure();
     params.push_back(*param);
   }
-  Type element = params.front().getGradElementType();
+  Type element = elementType(params.front());
   for (ParamOp param : params)
-    if (param.getGradElementType() != element)
-      return emitOpError("mixes gradient element types: @")
-             << params.front().getSymName() << " is " << element << " but @"
-             << param.getSymName() << " is " << param.getGradElementType()
-             << "; one collective reduces one element type, so put them in "
+    if (elementType(param) != element)
+      return op->emitOpError("mixes ")
+             << kind << " element types: @" << params.front().getSymName()
+             << " is " << element << " but @" << param.getSymName() << " is "
+             << elementType(param)
+             << "; one collective moves one element type, so put them in "
                 "separate buckets";
 
-  // One contiguous range of the gradient buffers: consecutive parameters.
+  // One contiguous range of the runtime's buffers: consecutive parameters.
   Operation *parent = params.front()->getParentOp();
   llvm::DenseMap<Operation *, int64_t> position;
   int64_t index = 0;
-  for (Operation &op : parent->getRegion(0).front())
-    if (isa<ParamOp>(op))
-      position[&op] = index++;
+  for (Operation &other : parent->getRegion(0).front())
+    if (isa<ParamOp>(other))
+      position[&other] = index++;
   int64_t lo = index, hi = -1;
   for (ParamOp param : params) {
     auto it = position.find(param.getOperation());
     if (it == position.end())
-      return emitOpError("parameters @")
+      return op->emitOpError("parameters @")
              << params.front().getSymName() << " and @" << param.getSymName()
              << " belong to different modules";
     lo = std::min(lo, it->second);
     hi = std::max(hi, it->second);
   }
   if (hi - lo + 1 != static_cast<int64_t>(params.size()))
-    return emitOpError("parameters of a bucket must be consecutive tpc.params "
-                       "of the module, so that their gradients are one "
-                       "contiguous buffer; ")
+    return op->emitOpError("parameters of a bucket must be consecutive "
+                           "tpc.params of the module, so that their "
+                           "gradients are one contiguous buffer; ")
            << params.size() << " parameters span " << hi - lo + 1
            << " positions";
   return success();
+}
+
+Type gradElementType(ParamOp param) { return param.getGradElementType(); }
+Type computeElementType(ParamOp param) { return param.getComputeElementType(); }
+} // namespace
+
+LogicalResult BucketAllReduceOp::verify() {
+  return verifyBucket(*this, getParams(), getGroup(), "reduces gradients");
+}
+
+LogicalResult
+BucketAllReduceOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyBucketParams(*this, getParams(), symbolTable, gradElementType,
+                            "gradient");
+}
+
+LogicalResult BucketReduceScatterOp::verify() {
+  return verifyBucket(*this, getParams(), getGroup(), "reduces gradients");
+}
+
+LogicalResult
+BucketReduceScatterOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyBucketParams(*this, getParams(), symbolTable, gradElementType,
+                            "gradient");
+}
+
+LogicalResult BucketAllGatherOp::verify() {
+  return verifyBucket(*this, getParams(), getGroup(),
+                      "gathers the optimizer's shards");
+}
+
+LogicalResult
+BucketAllGatherOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  return verifyBucketParams(*this, getParams(), symbolTable, computeElementType,
+                            "compute");
 }
 
 //===----------------------------------------------------------------------===//

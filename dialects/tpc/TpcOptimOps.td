@@ -77,6 +77,60 @@ def Tpc_BucketAllReduceOp : Tpc_Op<"bucket_all_reduce", [
   let hasVerifier = 1;
 }
 
+def Tpc_BucketReduceScatterOp : Tpc_Op<"bucket_reduce_scatter", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Sums a bucket's gradients over dp into each rank's shard";
+  let description = [{
+    The distributed optimizer's gradient reduction (ZeRO stage 1, Megatron's
+    `--use-distributed-optimizer`). The listed parameters form one bucket,
+    with the rules of `tpc.bucket_all_reduce` (consecutive `tpc.param`s, one
+    gradient element type). Their gradient elements, taken in parameter
+    order as one range of n elements, are cut into `size(dp)` shards of
+    `ceil(n / size(dp))` elements; data-parallel rank r owns shard r. After
+    the op, a rank's gradient buffers hold the sum over the data-parallel
+    group in the elements of its shard and zero in all others, in one
+    reduce-scatter per bucket: half an all-reduce's traffic.
+
+    The program then has a partitioned optimizer: the update ops of
+    `apply_step` update only the elements a rank owns, the optimizer state
+    (AdamW m and v, SGD momentum, and the f32 master of a parameter with a
+    working copy) exists only for them, and `tpc.bucket_all_gather` of the
+    same bucket makes the parameters whole again on every rank. A sum of
+    squares over the gradients covers this rank's shard; an all-reduce over
+    dp completes it. Every parameter of such a program is in exactly one
+    bucket.
+
+    ```mlir
+    tpc.bucket_reduce_scatter [@h.1.mlp.c_proj.bias, @h.1.mlp.c_proj.weight] group dp
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefArrayAttr:$params, Tpc_GroupAttr:$group);
+  let assemblyFormat = "$params `group` $group attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tpc_BucketAllGatherOp : Tpc_Op<"bucket_all_gather", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Makes a bucket's parameters whole after a partitioned update";
+  let description = [{
+    The counterpart of `tpc.bucket_reduce_scatter` of the same bucket after
+    the distributed optimizer's updates: each data-parallel rank contributes
+    the elements of the listed parameters that its shard owns (the copy
+    functions read, in the parameters' compute type) and receives everyone
+    else's, in one all-gather per bucket. The parameters follow the rules of
+    `tpc.bucket_all_reduce` and share one compute element type.
+
+    ```mlir
+    tpc.bucket_all_gather [@h.1.mlp.c_proj.bias, @h.1.mlp.c_proj.weight] group dp
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefArrayAttr:$params, Tpc_GroupAttr:$group);
+  let assemblyFormat = "$params `group` $group attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tpc_SumSquaresOp : Tpc_Op<"sum_squares", [Pure]> {
   let summary = "Sum of the squares of every element of its operands";
   let description = [{

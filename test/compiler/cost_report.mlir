@@ -126,6 +126,7 @@
 // JSON-NEXT:     "gathered_logits_values": 4096
 // JSON:        "tp_bytes_sent": 10432,
 // JSON-NEXT:   "dp_gradient_values": 0,
+// JSON-NEXT:   "distributed_optimizer": false,
 // JSON-NEXT:   "dp_bytes_sent": 0
 
 // bf16 (tpc-mixed-precision) with dp = 2: weights and gradients 2 bytes, an

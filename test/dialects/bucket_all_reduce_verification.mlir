@@ -21,7 +21,7 @@ func.func @empty() {
 tpc.param @wte : tensor<64x16xf32> init <normal, std = 0.02>
 
 func.func @twice() {
-  // expected-error @+1 {{'tpc.bucket_all_reduce' op lists parameter @wte twice; each gradient is reduced once}}
+  // expected-error @+1 {{'tpc.bucket_all_reduce' op lists parameter @wte twice; each belongs to one bucket}}
   tpc.bucket_all_reduce [@wte, @wte] group dp
   return
 }
@@ -48,7 +48,7 @@ tpc.param @wte : tensor<64x16xf32> init <normal, std = 0.02>
 tpc.param @ln_f.weight : tensor<16xbf16> init <ones>
 
 func.func @mixed() {
-  // expected-error @+1 {{'tpc.bucket_all_reduce' op mixes gradient element types: @wte is 'f32' but @ln_f.weight is 'bf16'; one collective reduces one element type, so put them in separate buckets}}
+  // expected-error @+1 {{'tpc.bucket_all_reduce' op mixes gradient element types: @wte is 'f32' but @ln_f.weight is 'bf16'; one collective moves one element type, so put them in separate buckets}}
   tpc.bucket_all_reduce [@wte, @ln_f.weight] group dp
   return
 }

@@ -91,6 +91,17 @@ int main(int argc, char **argv) {
                  "what tpc's attention always does, the same program as none")
       ->check(CLI::IsMember({"none", "selective", "full"}))
       ->capture_default_str();
+  app.add_option("--dp-bucket-bytes", options.bucketBytes,
+                 "Most bytes of local gradients per data-parallel bucket, "
+                 "each one all-reduce (or reduce-scatter); a larger "
+                 "parameter travels alone")
+      ->capture_default_str();
+  app.add_flag("--distributed-optimizer", options.distributedOptimizer,
+               "Shard the optimizer over the data-parallel group (ZeRO stage "
+               "1, Megatron's --use-distributed-optimizer): gradients are "
+               "reduce-scattered, each rank keeps and updates 1/dp of the "
+               "AdamW moments and fp32 masters, parameters are all-gathered; "
+               "checkpoints stay global");
   app.add_flag("--report{text}", report,
                "Print the per-rank cost report to stdout: --report (aligned "
                "text) or --report=json")

@@ -30,6 +30,7 @@ int64_t devices = 1;
 double mfu = 0.4;
 std::string modelFile, deviceMemory, precisionName = "fp32";
 int64_t microBatch = 1, dp = 1, maxTp = 64;
+bool distributedOptimizer = false;
 std::optional<int64_t> seqLength;
 
 int fail(const Twine &message) {
@@ -188,6 +189,7 @@ int runMemory() {
   base.microBatch = microBatch;
   base.seq = seqLength;
   base.precision = *tpc::parsePrecision(precisionName);
+  base.distributedOptimizer = distributedOptimizer;
   if (Error e = tpc::validateOptions(base))
     return fail(toString(std::move(e)));
   if (maxTp < 1)
@@ -210,10 +212,11 @@ int runMemory() {
     return error.empty() ? 1 : fail(error);
 
   std::vector<tpc::MemoryFit> rows = tpc::fitMemory(*module, base, maxTp);
-  outs() << formatv("{0}: micro-batch {1}, {2}, dp {3}; device memory {4}\n\n",
-                    modelFile, microBatch,
-                    tpc::stringifyPrecision(base.precision), dp,
-                    tpc::humanBytes(static_cast<int64_t>(*capacity)));
+  outs() << formatv(
+      "{0}: micro-batch {1}, {2}, dp {3}{4}; device memory {5}\n\n",
+      modelFile, microBatch, tpc::stringifyPrecision(base.precision), dp,
+      distributedOptimizer ? " with the distributed optimizer" : "",
+      tpc::humanBytes(static_cast<int64_t>(*capacity)));
   outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
                     "tp", "params/rank", "model states", "total",
                     "w/ recompute", "fits", "w/ recomp.");
@@ -293,6 +296,9 @@ int main(int argc, char **argv) {
   memory->add_option("--seq", seqLength,
                      "Sequence length T (default: the model's positions)");
   memory->add_option("--dp", dp, "Data-parallel size")->capture_default_str();
+  memory->add_flag("--distributed-optimizer", distributedOptimizer,
+                   "Shard the fp32 masters and AdamW moments over dp, as "
+                   "tpc-compile --distributed-optimizer does");
   memory->add_option("--max-tp", maxTp, "Largest tp to try (powers of two)")
       ->capture_default_str();
   memory
