@@ -1,8 +1,8 @@
 //===- Collectives.h - Collectives on device buffers ------------*- C++ -*-===//
 //
-// All-reduce and all-gather over the job's groups, on device buffers and
-// ordered with the device's compute stream: a collective sees every kernel
-// issued before it, and kernels issued after it see its result, with no
+// All-reduce, reduce-scatter and all-gather over the job's groups, on device
+// buffers and ordered with the device's compute stream: a collective sees every
+// kernel issued before it, and kernels issued after it see its result, with no
 // synchronize() by the caller. An implementation on a device with streams
 // records an event on the compute stream, makes its collective stream wait
 // for it, issues the collective there and makes the compute stream wait for
@@ -31,6 +31,10 @@ public:
   /// f32 and rounded once per combination).
   virtual void all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
                           Group group) = 0;
+  /// `in` holds size(group) * n elements; `out` receives n of them: the sum
+  /// over the group of everyone's [rank * n, (rank + 1) * n).
+  virtual void reduce_scatter(const void *in, void *out, size_t n,
+                              ElementType dtype, Group group) = 0;
   /// out holds size(group) * n elements: rank i's `in` at out + i * n.
   virtual void all_gather(const void *in, void *out, size_t n,
                           ElementType dtype, Group group) = 0;

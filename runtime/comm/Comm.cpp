@@ -519,6 +519,19 @@ void Comm::all_gather(const void *in, void *out, size_t n, ElementType type,
   wait(r, "all_gather", group);
 }
 
+void Comm::reduce_scatter(const void *in, void *out, size_t n, ElementType type,
+                          Group group) {
+  if (!distributed_ || size(group) == 1) {
+    std::memcpy(out, in, n * element_size(type));
+    return;
+  }
+  Request r;
+  mpiCheck(MPI_Ireduce_scatter_block(in, out, int(n), mpi_type(type),
+                                     mpi_op(type, ReduceOp::Sum),
+                                     TPC_COMM_OF(group), &r.handle));
+  wait(r, "reduce_scatter", group);
+}
+
 void Comm::gather(const float *in, float *out, size_t n, Group group) {
   if (!distributed_ || size(group) == 1) {
     std::copy(in, in + n, out);

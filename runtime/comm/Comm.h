@@ -110,6 +110,11 @@ public:
   void all_gather(const float *in, float *out, size_t n, Group group) {
     all_gather(in, out, n, ElementType::F32, group);
   }
+  /// `in` holds size(group) * n elements of `type`; `out` receives n: the
+  /// sum over the group of everyone's elements [rank * n, (rank + 1) * n)
+  /// (16-bit floats combined as all_reduce does).
+  void reduce_scatter(const void *in, void *out, size_t n, ElementType type,
+                      Group group);
   /// As all_gather, but only the group's rank 0 receives (out may be null
   /// elsewhere).
   void gather(const float *in, float *out, size_t n, Group group);

@@ -84,8 +84,10 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
       std::vector<float> host(state_->slices[i].local_elements());
       load_slice(file, state_name(key, program_.parameters(i).name()),
                  state_->slices[i], host.data());
-      backend_.copy_host_to_device(base + state_->state_offsets[i], host.data(),
-                                   host.size() * sizeof(float));
+      auto [begin, end] = state_->owned(i);
+      backend_.copy_host_to_device(base + state_->state_offsets[i],
+                                   host.data() + begin,
+                                   (end - begin) * sizeof(float));
     }
   }
   state_->optimizer.step =
@@ -99,7 +101,10 @@ void Executor::save_checkpoint(
     const std::string &path, const std::map<std::string, std::string> &metadata,
     bool optimizer_state) {
   // The ranks of DP group 0 hold every slice; world rank 0 is its TP rank 0.
+  // Under the distributed optimizer's partition every rank holds a part of
+  // the optimizer state, and all take part in gathering it over dp.
   bool gathers = comm_.dp_rank() == 0;
+  bool all_ranks = state_->partitioned();
   bool writes = comm_.world_rank() == 0;
   std::vector<std::pair<std::string, float **>> buffers;
   if (optimizer_state)
@@ -111,6 +116,8 @@ void Executor::save_checkpoint(
   // tensor under `name`.
   auto add = [&](int i, const std::string &name,
                  const std::vector<float> &local) {
+    if (!gathers)
+      return;
     const program::Parameter &p = program_.parameters(i);
     std::vector<float> all(writes ? local.size() * comm_.tp_size() : 0);
     comm_.gather(local.data(), writes ? all.data() : nullptr, local.size(),
@@ -127,19 +134,14 @@ void Executor::save_checkpoint(
     writer.add_f32(name, state_->slices[i].unpadded_shape,
                    globals.back().data());
   };
-  for (int i = 0; i < program_.parameters_size() && gathers; ++i) {
+  for (int i = 0; i < program_.parameters_size() && (gathers || all_ranks);
+       ++i) {
     const program::Parameter &p = program_.parameters(i);
     add(i, checkpoint_name(p.name()), read_parameter(p.name()));
-    for (auto &[key, buffer] : buffers) {
-      if (!*buffer)
-        continue;
-      std::vector<float> local(state_->slices[i].local_elements());
-      backend_.synchronize();
-      backend_.copy_device_to_host(local.data(),
-                                   *buffer + state_->state_offsets[i],
-                                   local.size() * sizeof(float));
-      add(i, state_name(key, p.name()), local);
-    }
+    for (auto &[key, buffer] : buffers)
+      if (*buffer)
+        add(i, state_name(key, p.name()),
+            gather_owned(i, *buffer + state_->state_offsets[i]));
   }
   std::string error;
   if (writes) {

@@ -118,10 +118,57 @@ int64_t Executor::local_parameter_count() const {
 //===----------------------------------------------------------------------===//
 
 void Executor::store_parameter(int param, const float *host) {
-  backend_.copy_host_to_device(
-      state_->masters[param], host,
-      state_->slices[param].local_elements() * sizeof(float));
-  state_->refresh_working_copy(param);
+  size_t n = state_->slices[param].local_elements();
+  auto [begin, end] = state_->owned(param);
+  int tensor = program_.parameters(param).tensor();
+  if (!state_->has_master(param)) {
+    backend_.copy_host_to_device(state_->ptrs[tensor], host, n * sizeof(float));
+    return;
+  }
+  backend_.copy_host_to_device(state_->masters[param], host + begin,
+                               (end - begin) * sizeof(float));
+  if (end - begin == n) {
+    state_->refresh_working_copy(param);
+    return;
+  }
+  // A sharded master: the working copy is whole on every rank all the same.
+  void *wide = backend_.alloc(std::max<size_t>(n, 1) * sizeof(float));
+  backend_.copy_host_to_device(wide, host, n * sizeof(float));
+  backend_.kernels(ElementType::F32)
+      ->cast(state_->ptrs[tensor],
+             element_type_of(program_.tensors(tensor).dtype()), wide, n);
+  backend_.synchronize();
+  backend_.free(wide);
+}
+
+std::vector<float> Executor::gather_owned(int param, const float *mine) {
+  std::vector<float> whole(state_->slices[param].local_elements());
+  auto [begin, end] = state_->owned(param);
+  backend_.synchronize();
+  // Whether the ranks gather must not depend on what this rank owns.
+  if (!state_->partitioned()) {
+    backend_.copy_device_to_host(whole.data(), mine,
+                                 whole.size() * sizeof(float));
+    return whole;
+  }
+  // Every rank's part, padded to the longest.
+  int dp = comm_.dp_size();
+  size_t longest = 0;
+  for (int r = 0; r < dp; ++r) {
+    auto [b, e] = state_->owned(param, r);
+    longest = std::max(longest, e - b);
+  }
+  std::vector<float> part(longest), all(longest * size_t(dp));
+  backend_.copy_device_to_host(part.data(), mine,
+                               (end - begin) * sizeof(float));
+  comm_.all_gather(part.data(), all.data(), longest, Group::DP);
+  for (int r = 0; r < dp; ++r) {
+    auto [b, e] = state_->owned(param, r);
+    std::copy(all.begin() + ptrdiff_t(size_t(r) * longest),
+              all.begin() + ptrdiff_t(size_t(r) * longest + (e - b)),
+              whole.begin() + ptrdiff_t(b));
+  }
+  return whole;
 }
 
 int Executor::parameter_index(const std::string &name) const {
@@ -142,9 +189,13 @@ void Executor::init_parameters(uint64_t seed) {
 
 std::vector<float> Executor::read_parameter(const std::string &name) {
   int i = parameter_index(name);
+  if (state_->has_master(i))
+    return gather_owned(i, state_->masters[i]);
+  // Its own master, whole on every rank.
   std::vector<float> host(state_->slices[i].local_elements());
   backend_.synchronize();
-  backend_.copy_device_to_host(host.data(), state_->masters[i],
+  backend_.copy_device_to_host(host.data(),
+                               state_->ptrs[program_.parameters(i).tensor()],
                                host.size() * sizeof(float));
   return host;
 }

@@ -85,7 +85,8 @@ public:
                        const std::map<std::string, std::string> &metadata = {},
                        bool optimizer_state = false);
   /// This rank's slice of a parameter, on the host: its fp32 master under
-  /// mixed precision.
+  /// mixed precision. When the distributed optimizer shards that master, a
+  /// collective over the data-parallel group.
   std::vector<float> read_parameter(const std::string &name);
   /// Replaces this rank's slice of a parameter (the master, and the working
   /// copy rounded from it).
@@ -150,9 +151,13 @@ private:
   Plan &prepare(const program::Function &fn);
   /// Throws naming a parameter the program lacks.
   int parameter_index(const std::string &name) const;
-  /// Writes local_elements floats to parameter `param`'s master and rounds
-  /// its working copy from them.
+  /// Writes local_elements floats to parameter `param`'s master (the part
+  /// this rank owns) and its working copy (all of it, rounded).
   void store_parameter(int param, const float *host);
+  /// Parameter `param`'s whole local slice of some fp32 state from the parts
+  /// the data-parallel ranks own, `mine` being this rank's on the device: a
+  /// collective over dp under the distributed optimizer's partition.
+  std::vector<float> gather_owned(int param, const float *mine);
 
   program::Program program_;
   Backend &backend_;

@@ -66,25 +66,33 @@ void ExecState::build() {
       ptrs[t.id()] = p;
     }
   }
-  size_t master_elements = 0;
   for (const program::Parameter &p : program.parameters()) {
     slices.push_back(param_slice(p, program.tensors(p.tensor()), comm.tp_rank(),
                                  comm.tp_size()));
-    size_t n = slices.back().local_elements();
-    param_index[p.name()] = int(state_offsets.size());
+    param_index[p.name()] = int(slices.size()) - 1;
+    grad_types.push_back(
+        p.grad_dtype() == program::DTYPE_UNSPECIFIED
+            ? element_type_of(program.tensors(p.tensor()).dtype())
+            : element_type_of(p.grad_dtype()));
+  }
+  partition();
+  size_t master_elements = 0;
+  for (int i = 0; i < program.parameters_size(); ++i) {
+    auto [begin, end] = owned(i);
     state_offsets.push_back(param_elements);
-    param_elements += n;
-    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
-      master_elements += n;
-    ElementType type = p.grad_dtype() == program::DTYPE_UNSPECIFIED
-                           ? element_type_of(program.tensors(p.tensor()).dtype())
-                           : element_type_of(p.grad_dtype());
+    param_elements += end - begin;
+    if (has_master(i))
+      master_elements += end - begin;
     // Natural alignment; a change of type never falls inside a bucket.
-    size_t size = element_size(type);
+    size_t size = element_size(grad_types[i]);
     grad_bytes = (grad_bytes + size - 1) / size * size;
-    grad_types.push_back(type);
     grad_byte_offsets.push_back(grad_bytes);
-    grad_bytes += n * size;
+    grad_bytes += slices[i].local_elements() * size;
+    // A partitioned bucket's span ends in zeros up to dp equal shards.
+    if (partitioned() && buckets[bucket_of[i]].last == i) {
+      const Bucket &b = buckets[bucket_of[i]];
+      grad_bytes += (b.shard * size_t(comm.dp_size()) - b.elements) * size;
+    }
   }
   optimizer.set_elements(param_elements);
   if (master_elements)
@@ -92,15 +100,15 @@ void ExecState::build() {
         static_cast<float *>(device.alloc(master_elements * sizeof(float)));
   size_t next_master = 0;
   for (int i = 0; i < program.parameters_size(); ++i) {
-    const program::Parameter &p = program.parameters(i);
-    float *own = static_cast<float *>(ptrs[p.tensor()]);
-    if (p.master_dtype() == program::DTYPE_UNSPECIFIED) {
-      masters.push_back(own);
+    auto [begin, end] = owned(i);
+    if (!has_master(i)) {
+      masters.push_back(
+          static_cast<float *>(ptrs[program.parameters(i).tensor()]) + begin);
       continue;
     }
     masters.push_back(master_block_ + next_master);
-    device.zero(masters.back(), slices[i].local_elements() * sizeof(float));
-    next_master += slices[i].local_elements();
+    device.zero(masters.back(), (end - begin) * sizeof(float));
+    next_master += end - begin;
   }
   bool trains = false;
   for (const program::Function &fn : program.functions())
@@ -112,7 +120,7 @@ void ExecState::build() {
     device.zero(grads, bytes);
   }
   // get_grad reads the gradient buffer itself: its result aliases it, before
-  // any op is prepared. Only bucket_all_reduce writes the buffers in
+  // any op is prepared. Only the bucket reductions write the buffers in
   // apply_step, so a get_grad after it sees the reduced gradient, which the
   // checks below make sure of.
   for (const program::Function &fn : program.functions()) {
@@ -143,7 +151,8 @@ void ExecState::build() {
         read[name] = k;
       }
       std::vector<std::string> written;
-      if (inst.op() == "bucket_all_reduce")
+      if (inst.op() == "bucket_all_reduce" ||
+          inst.op() == "bucket_reduce_scatter")
         written = split_name_list(attr_string(inst, "params"));
       if (inst.op() == "accumulate_grad")
         written = {attr_string(inst, "name")};
@@ -157,6 +166,81 @@ void ExecState::build() {
                                "them");
     }
   }
+}
+
+void ExecState::partition() {
+  int count = program.parameters_size();
+  bucket_of.assign(count, -1);
+  bucket_offsets.assign(count, 0);
+  for (const program::Function &fn : program.functions())
+    for (int k = 0; k < fn.body_size(); ++k) {
+      const program::Instruction &inst = fn.body(k);
+      if (inst.op() != "bucket_reduce_scatter")
+        continue;
+      std::vector<int> members;
+      for (const std::string &name :
+           split_name_list(attr_string(inst, "params"))) {
+        auto it = param_index.find(name);
+        if (it == param_index.end())
+          throw inst_error(fn, k,
+                           "names '" + name +
+                               "', which is not a parameter of the program");
+        if (bucket_of[it->second] >= 0)
+          throw inst_error(fn, k,
+                           "puts '" + name +
+                               "' in a second bucket; each parameter "
+                               "belongs to one");
+        bucket_of[it->second] = int(buckets.size());
+        members.push_back(it->second);
+      }
+      if (members.empty())
+        throw inst_error(fn, k, "lists no parameters");
+      std::sort(members.begin(), members.end());
+      Bucket b;
+      b.first = members.front();
+      b.last = members.back();
+      if (b.last - b.first + 1 != int(members.size()))
+        throw inst_error(fn, k,
+                         "lists parameters that are not consecutive in the "
+                         "program, so their gradients are not one span");
+      for (int i : members) {
+        if (grad_types[i] != grad_types[b.first])
+          throw inst_error(fn, k,
+                           std::string("lists gradients of ") +
+                               element_type_name(grad_types[b.first]) +
+                               " and " + element_type_name(grad_types[i]) +
+                               ", which are not one span of one type");
+        bucket_offsets[i] = b.elements;
+        b.elements += slices[i].local_elements();
+      }
+      size_t dp = size_t(comm.dp_size());
+      b.shard = (b.elements + dp - 1) / dp;
+      buckets.push_back(b);
+    }
+  if (!partitioned())
+    return;
+  for (int i = 0; i < count; ++i)
+    if (bucket_of[i] < 0)
+      throw std::runtime_error(
+          "parameter '" + program.parameters(i).name() +
+          "' is in no bucket_reduce_scatter, but the program partitions its "
+          "optimizer over dp, which needs every parameter in a bucket; "
+          "recompile the model with tpc-compile --distributed-optimizer");
+}
+
+std::pair<size_t, size_t> ExecState::owned(int param, int dp_rank) const {
+  size_t n = slices[param].local_elements();
+  if (!partitioned())
+    return {0, n};
+  const Bucket &b = buckets[bucket_of[param]];
+  size_t offset = bucket_offsets[param];
+  // The shard's bounds within the bucket, then within this parameter.
+  auto within = [&](size_t bound) {
+    bound = std::min(bound, b.elements);
+    return std::min(n, bound > offset ? bound - offset : 0);
+  };
+  return {within(size_t(dp_rank) * b.shard),
+          within(size_t(dp_rank + 1) * b.shard)};
 }
 
 ExecState::~ExecState() { release(); }
@@ -189,9 +273,11 @@ void ExecState::refresh_working_copy(int param) const {
   if (!has_master(param))
     return;
   int tensor = program.parameters(param).tensor();
+  ElementType type = element_type_of(program.tensors(tensor).dtype());
+  auto [begin, end] = owned(param);
   backend.kernels(ElementType::F32)
-      ->cast(ptrs[tensor], element_type_of(program.tensors(tensor).dtype()),
-             masters[param], slices[param].local_elements());
+      ->cast(static_cast<char *>(ptrs[tensor]) + begin * element_size(type),
+             type, masters[param], end - begin);
 }
 
 void ExecState::reserve(int slot, size_t bytes) {

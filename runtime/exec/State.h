@@ -56,24 +56,48 @@ struct ExecState {
   std::vector<ParamSlice> slices; // by parameter index
   std::map<std::string, int> param_index;
 
+  /// The distributed optimizer's partition (ZeRO stage 1), from the
+  /// program's tpc.bucket_reduce_scatter ops: each bucket's elements (its
+  /// parameters' slices in order) are cut into dp shards of `shard`
+  /// elements and data-parallel rank r owns shard r. Without such ops there
+  /// is no partition and a rank owns every element.
+  struct Bucket {
+    int first = 0, last = 0; // parameters, inclusive
+    size_t elements = 0, shard = 0;
+  };
+  std::vector<Bucket> buckets;
+  std::vector<int> bucket_of;         // by parameter; -1 without a partition
+  std::vector<size_t> bucket_offsets; // of a parameter within its bucket
+  bool partitioned() const { return !buckets.empty(); }
+  /// The elements [begin, end) of parameter `param`'s local slice that
+  /// data-parallel rank `dp_rank` owns.
+  std::pair<size_t, size_t> owned(int param, int dp_rank) const;
+  std::pair<size_t, size_t> owned(int param) const {
+    return owned(param, comm.dp_rank());
+  }
+
   /// The fp32 values the optimizer updates and checkpoints hold, by
-  /// parameter: its master copy when it is stored in 16 bits (the program
-  /// tensor is then the working copy the ops read), else the parameter
-  /// tensor itself.
+  /// parameter, from the first element this rank owns: its master copy
+  /// when it is stored in 16 bits (the program tensor is then the working
+  /// copy the ops read; with a partition, the master holds the owned
+  /// elements alone), else the parameter tensor itself.
   std::vector<float *> masters;
   bool has_master(int param) const {
-    return masters[param] != ptrs[program.parameters(param).tensor()];
+    return program.parameters(param).master_dtype() !=
+           program::DTYPE_UNSPECIFIED;
   }
-  /// Rounds the master of `param` into its working copy, on the compute
-  /// stream; nothing when the parameter is its own master.
+  /// Rounds the owned part of the master of `param` into its working copy,
+  /// on the compute stream; nothing when the parameter is its own master.
   void refresh_working_copy(int param) const;
-  /// Where each parameter starts in the optimizer's fp32 state buffers
-  /// (elements; parameters in program order).
+  /// Where each parameter's owned part starts in the optimizer's fp32 state
+  /// buffers (elements; parameters in program order).
   std::vector<size_t> state_offsets;
+  /// Elements of the optimizer's state buffers: those this rank owns.
   size_t param_elements = 0;
 
   /// All gradients, contiguous in parameter order (a data-parallel bucket of
-  /// consecutive parameters of one gradient type is one span); null without
+  /// consecutive parameters of one gradient type is one span, padded with
+  /// zeros to dp * shard elements under a partition); null without
   /// train_step. Each is of its parameter's gradient type.
   void *grads = nullptr;
   std::vector<size_t> grad_byte_offsets;
@@ -104,6 +128,8 @@ struct ExecState {
 private:
   /// The constructor's work; it may throw on a malformed program.
   void build();
+  /// Reads the partition from the tpc.bucket_reduce_scatter ops.
+  void partition();
   /// Frees every device buffer allocated so far (the destructor's work,
   /// also run when build() throws, so a refused program leaks nothing).
   void release() noexcept;

@@ -3,7 +3,9 @@
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/Command.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace tpc {
 
@@ -41,6 +43,28 @@ int info_command(const std::string &path, const program::Program &prog) {
                 dtype_text(grad),
                 compute == program::F16 ? ", dynamic loss scaling" : "");
   }
+  // The distributed optimizer's partition: each bucket's elements in dp
+  // shards of ceil(n / dp); a rank keeps optimizer state for its shards.
+  int64_t buckets = 0, shards = 0;
+  std::map<std::string, int64_t> elements;
+  for (const program::Parameter &p : prog.parameters())
+    elements[p.name()] = num_elements(prog.tensors(p.tensor()).shape());
+  for (const program::Function &fn : prog.functions())
+    for (const program::Instruction &inst : fn.body()) {
+      auto params = inst.attrs().find("params");
+      if (inst.op() != "bucket_reduce_scatter" || params == inst.attrs().end())
+        continue;
+      int64_t n = 0;
+      for (const std::string &name : split_name_list(params->second.s()))
+        n += elements.count(name) ? elements[name] : 0;
+      ++buckets;
+      shards += (n + prog.dp() - 1) / std::max<int64_t>(prog.dp(), 1);
+    }
+  if (buckets > 0)
+    std::printf("optimizer    distributed over dp %lld: %lld buckets, state "
+                "for at most %lld of %lld elements per rank\n",
+                (long long)prog.dp(), (long long)buckets, (long long)shards,
+                (long long)local);
   if (prog.model_flops_per_token() > 0)
     std::printf("model FLOPs  %lld per token (6N + attention)\n",
                 (long long)prog.model_flops_per_token());

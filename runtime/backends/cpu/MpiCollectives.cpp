@@ -24,6 +24,11 @@ public:
     comm_.all_reduce(data, n, dtype, op, group);
   }
 
+  void reduce_scatter(const void *in, void *out, size_t n, ElementType dtype,
+                      Group group) override {
+    comm_.reduce_scatter(in, out, n, dtype, group);
+  }
+
   void all_gather(const void *in, void *out, size_t n, ElementType dtype,
                   Group group) override {
     comm_.all_gather(in, out, n, dtype, group);

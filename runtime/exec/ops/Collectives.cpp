@@ -120,6 +120,100 @@ Thunk bucket_all_reduce(OpContext &c) {
   };
 }
 
+/// The bucket of the distributed optimizer's partition that a bucket op
+/// names (ExecState::partition() read them from the reduce-scatters).
+const ExecState::Bucket &partition_bucket(OpContext &c) {
+  if (c.group() != Group::DP)
+    throw c.error("works over group " + c.string("group") +
+                  "; the distributed optimizer's shards are over dp");
+  std::vector<std::string> names = split_name_list(c.string("params"));
+  int bucket = -2;
+  for (const std::string &name : names) {
+    auto it = c.s.param_index.find(name);
+    if (it == c.s.param_index.end())
+      throw c.error("names '" + name + "', which is not a parameter");
+    int of = c.s.partitioned() ? c.s.bucket_of[it->second] : -1;
+    if (of < 0)
+      throw c.error("names '" + name +
+                    "', which no bucket_reduce_scatter of the program "
+                    "partitions");
+    if (bucket != -2 && of != bucket)
+      throw c.error("mixes parameters of two buckets of the partition");
+    bucket = of;
+  }
+  const ExecState::Bucket &b = c.s.buckets.at(size_t(std::max(bucket, 0)));
+  if (bucket < 0 || int(names.size()) != b.last - b.first + 1)
+    throw c.error("lists other parameters than the bucket_reduce_scatter of "
+                  "its bucket");
+  return b;
+}
+
+// The distributed optimizer's reduction: this rank's shard of the bucket
+// gets the sum over dp, the rest of the span zero (the norm's sum of
+// squares then counts each element on one rank).
+Thunk bucket_reduce_scatter(OpContext &c) {
+  const ExecState::Bucket &b = partition_bucket(c);
+  if (!c.s.grads)
+    throw c.error("the program has no gradient buffers");
+  ElementType type = c.s.grad_types[b.first];
+  size_t esize = element_size(type), shard = b.shard * esize;
+  int dp = c.s.comm.dp_size(), rank = c.s.comm.dp_rank();
+  char *span = static_cast<char *>(c.s.grad(b.first));
+  c.s.reserve(0, shard);
+  ExecState *s = &c.s;
+  return [s, span, shard, b, type, dp, rank](const RunOptions &) {
+    void *mine = s->scratch(0);
+    s->collectives->reduce_scatter(span, mine, b.shard, type, Group::DP);
+    s->device.zero(span, size_t(rank) * shard);
+    s->device.copy_device_to_device(span + size_t(rank) * shard, mine, shard);
+    s->device.zero(span + size_t(rank + 1) * shard,
+                   size_t(dp - rank - 1) * shard);
+  };
+}
+
+// After the partitioned updates: every rank's owned elements of the
+// bucket's parameters (the copies functions read) to every rank.
+Thunk bucket_all_gather(OpContext &c) {
+  const ExecState::Bucket &b = partition_bucket(c);
+  const program::Program &program = c.s.program;
+  ElementType type = c.dtype(program.parameters(b.first).tensor());
+  size_t esize = element_size(type);
+  struct Piece {
+    char *tensor;
+    size_t offset, elements, begin, end; // in the bucket; owned in the slice
+  };
+  std::vector<Piece> pieces;
+  for (int i = b.first; i <= b.last; ++i) {
+    int tensor = program.parameters(i).tensor();
+    if (c.dtype(tensor) != type)
+      throw c.error("gathers parameters of " +
+                    std::string(element_type_name(type)) + " and " +
+                    element_type_name(c.dtype(tensor)) +
+                    ", which one collective cannot move");
+    auto [begin, end] = c.s.owned(i);
+    pieces.push_back({static_cast<char *>(c.ptr(tensor)), c.s.bucket_offsets[i],
+                      c.s.slices[i].local_elements(), begin, end});
+  }
+  int dp = c.s.comm.dp_size();
+  size_t first = size_t(c.s.comm.dp_rank()) * b.shard;
+  c.s.reserve(0, b.shard * esize);
+  c.s.reserve(1, b.shard * size_t(dp) * esize);
+  ExecState *s = &c.s;
+  return [s, pieces, first, b, type, esize](const RunOptions &) {
+    char *mine = reinterpret_cast<char *>(s->scratch(0));
+    char *all = reinterpret_cast<char *>(s->scratch(1));
+    for (const Piece &p : pieces)
+      if (p.end > p.begin)
+        s->device.copy_device_to_device(
+            mine + (p.offset + p.begin - first) * esize,
+            p.tensor + p.begin * esize, (p.end - p.begin) * esize);
+    s->collectives->all_gather(mine, all, b.shard, type, Group::DP);
+    for (const Piece &p : pieces)
+      s->device.copy_device_to_device(p.tensor, all + p.offset * esize,
+                                      p.elements * esize);
+  };
+}
+
 } // namespace
 
 void register_collective_ops(OpRegistry &r) {
@@ -128,6 +222,8 @@ void register_collective_ops(OpRegistry &r) {
   r.add("all_reduce", all_reduce);
   r.add("all_gather", all_gather);
   r.add("bucket_all_reduce", bucket_all_reduce);
+  r.add("bucket_reduce_scatter", bucket_reduce_scatter);
+  r.add("bucket_all_gather", bucket_all_gather);
 }
 
 } // namespace tpc

@@ -118,17 +118,27 @@ Thunk update(OpContext &c, const std::string &compiled) {
   }
   // The gradient's table updates the f32 master; the working copy of a
   // 16-bit parameter is then rounded from it (ExecState::refresh_working_copy).
+  // Under the distributed optimizer's partition, only the elements this
+  // rank owns (ExecState::owned); the state buffers hold them alone.
   const Kernels &k = c.kernels();
-  size_t n = c.s.slices[param].local_elements();
+  auto [begin, end] = c.s.owned(param);
+  size_t n = end - begin;
   size_t offset = c.s.state_offsets[param];
   int tensor = c.s.program.parameters(param).tensor();
   if (c.dtype(tensor) != ElementType::F32 && !c.s.has_master(param))
     throw c.error("parameter '" + c.s.program.parameters(param).name() +
                   "' is stored as " + element_type_name(c.dtype(tensor)) +
                   " without an f32 master copy for the update to write");
+  if (c.elements(c.in(0)) != c.s.slices[param].local_elements())
+    throw c.error("the gradient has " + std::to_string(c.elements(c.in(0))) +
+                  " elements but parameter '" +
+                  c.s.program.parameters(param).name() + "' has " +
+                  std::to_string(c.s.slices[param].local_elements()) +
+                  " on this rank");
   float *w = c.s.masters[param];
   const ExecState *s = &c.s;
-  const void *g = c.ptr(c.in(0));
+  const void *g = static_cast<const char *>(c.ptr(c.in(0))) +
+                  begin * element_size(c.dtype(c.in(0)));
   if (kind == "adamw") {
     AdamWParams p;
     p.beta1 = pick(o.beta1, "beta1", 0.9);
