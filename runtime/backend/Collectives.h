@@ -35,6 +35,18 @@ public:
   /// over the group of everyone's [rank * n, (rank + 1) * n).
   virtual void reduce_scatter(const void *in, void *out, size_t n,
                               ElementType dtype, Group group) = 0;
+  /// Start an all-reduce or a reduce-scatter that ends in wait_started(),
+  /// ordered with the compute stream as the blocking calls are; meanwhile
+  /// the compute stream goes on and must leave the buffers alone. Every
+  /// rank starts the same collectives in the same order.
+  virtual void start_all_reduce(void *data, size_t n, ElementType dtype,
+                                ReduceOp op, Group group) = 0;
+  virtual void start_reduce_scatter(const void *in, void *out, size_t n,
+                                    ElementType dtype, Group group) = 0;
+  /// Lets started collectives move on (between kernels).
+  virtual void progress() = 0;
+  /// Orders every started collective before the kernels issued next.
+  virtual void wait_started() = 0;
   /// out holds size(group) * n elements: rank i's `in` at out + i * n.
   virtual void all_gather(const void *in, void *out, size_t n,
                           ElementType dtype, Group group) = 0;

@@ -114,6 +114,12 @@ struct Comm::Request {
   MPI_Request handle = MPI_REQUEST_NULL;
 };
 
+struct Comm::Started {
+  Request request;
+  const char *collective;
+  Group group;
+};
+
 namespace {
 /// Whether process `pid` of this node has exited: gone, or a zombie that
 /// its launcher has not reaped yet.
@@ -221,6 +227,9 @@ void Comm::finish() {
       // Reported where the job started.
     }
   };
+  // A run that ended between starting its gradient reductions and waiting
+  // for them (every rank started the same ones).
+  wait_started();
   fault("before-exit-barrier");
   // Every rank is done with its collectives once all reach this barrier; a
   // peer that never does (stopped, or gone) is given up on as in any
@@ -530,6 +539,42 @@ void Comm::reduce_scatter(const void *in, void *out, size_t n, ElementType type,
                                      mpi_op(type, ReduceOp::Sum),
                                      TPC_COMM_OF(group), &r.handle));
   wait(r, "reduce_scatter", group);
+}
+
+void Comm::start_all_reduce(void *data, size_t n, ElementType type,
+                            ReduceOp op, Group group) {
+  if (!distributed_ || size(group) == 1 || n == 0)
+    return;
+  auto s = std::make_unique<Started>(Started{{}, "all_reduce", group});
+  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), mpi_type(type),
+                          mpi_op(type, op), TPC_COMM_OF(group),
+                          &s->request.handle));
+  started_.push_back(std::move(s));
+}
+
+void Comm::start_reduce_scatter(const void *in, void *out, size_t n,
+                                ElementType type, Group group) {
+  if (!distributed_ || size(group) == 1) {
+    std::memcpy(out, in, n * element_size(type));
+    return;
+  }
+  auto s = std::make_unique<Started>(Started{{}, "reduce_scatter", group});
+  mpiCheck(MPI_Ireduce_scatter_block(in, out, int(n), mpi_type(type),
+                                     mpi_op(type, ReduceOp::Sum),
+                                     TPC_COMM_OF(group), &s->request.handle));
+  started_.push_back(std::move(s));
+}
+
+void Comm::progress() {
+  int done = 0;
+  for (auto &s : started_)
+    mpiCheck(MPI_Test(&s->request.handle, &done, MPI_STATUS_IGNORE));
+}
+
+void Comm::wait_started() {
+  for (auto &s : started_)
+    wait(s->request, s->collective, s->group);
+  started_.clear();
 }
 
 void Comm::gather(const float *in, float *out, size_t n, Group group) {

@@ -115,6 +115,20 @@ public:
   /// (16-bit floats combined as all_reduce does).
   void reduce_scatter(const void *in, void *out, size_t n, ElementType type,
                       Group group);
+  /// Start an all-reduce or a reduce-scatter (as the calls above) and
+  /// return at once, so that computing can go on while it travels; its
+  /// buffers must not change until wait_started(). Every rank of the group
+  /// starts its collectives in the same order, with the blocking ones.
+  void start_all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                        Group group);
+  void start_reduce_scatter(const void *in, void *out, size_t n,
+                            ElementType type, Group group);
+  /// Lets the started collectives move on: MPI advances non-blocking
+  /// collectives only inside MPI calls.
+  void progress();
+  /// Ends every started collective, in the order they started, bounded as
+  /// a blocking collective is.
+  void wait_started();
   /// As all_gather, but only the group's rank 0 receives (out may be null
   /// elsewhere).
   void gather(const float *in, float *out, size_t n, Group group);
@@ -204,6 +218,8 @@ private:
   bool finished_ = false;
   /// Every world rank's pid and node name (for the check of peers).
   std::vector<int> pids_;
+  struct Started;
+  std::vector<std::unique_ptr<Started>> started_;
   std::vector<std::string> hosts_;
 };
 

@@ -75,9 +75,8 @@ std::vector<Fault> parse_faults(const char *text) {
 } // namespace
 
 namespace {
-/// The entry of TPC_FAULTS for (world_rank, step, point) that has not fired
-/// yet, marked fired; null if none.
-Fault *take_fault(const char *point, int world_rank, int64_t step) {
+/// The entries of TPC_FAULTS, read once.
+std::vector<Fault> &faults() {
   static std::once_flag once;
   static std::vector<Fault> faults;
   static std::string error;
@@ -90,7 +89,13 @@ Fault *take_fault(const char *point, int world_rank, int64_t step) {
   });
   if (!error.empty())
     throw std::runtime_error(error);
-  for (Fault &f : faults)
+  return faults;
+}
+
+/// The entry of TPC_FAULTS for (world_rank, step, point) that has not fired
+/// yet, marked fired; null if none.
+Fault *take_fault(const char *point, int world_rank, int64_t step) {
+  for (Fault &f : faults())
     if (!f.fired && f.rank == world_rank && f.point == point &&
         (f.step == 0 || f.step == step)) {
       f.fired = true;
@@ -107,6 +112,13 @@ void fault_point(const char *point, int world_rank, int64_t step) {
 
 bool gradient_overflow_injected(int world_rank, int64_t step) {
   return take_fault("gradients", world_rank, step) != nullptr;
+}
+
+bool gradient_overflow_planned(int64_t step) {
+  for (const Fault &f : faults())
+    if (f.overflow && (f.step == 0 || f.step == step))
+      return true;
+  return false;
 }
 
 } // namespace tpc

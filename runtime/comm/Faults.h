@@ -38,6 +38,10 @@ void fault_point(const char *point, int world_rank, int64_t step);
 /// at most once per entry.
 bool gradient_overflow_injected(int world_rank, int64_t step);
 
+/// Whether TPC_FAULTS makes any rank's gradients of `step` overflow: the
+/// same answer on every rank, however often asked.
+bool gradient_overflow_planned(int64_t step);
+
 } // namespace tpc
 
 #endif // TPC_RUNTIME_COMM_FAULTS_H

@@ -3,6 +3,7 @@
 #include "runtime/exec/Executor.h"
 #include "runtime/exec/State.h"
 #include "runtime/exec/ops/Op.h"
+#include "runtime/program/Abi.h"
 #include "runtime/program/OpSchema.h"
 #include "runtime/program/ProgramFile.h"
 
@@ -11,6 +12,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace tpc {
 
@@ -252,6 +254,21 @@ void Executor::inject_gradient_overflow() {
       ->fill(state_->grad(param), std::numeric_limits<float>::infinity(), 1);
 }
 
+void Executor::set_overlap_grad_reduce(bool on) {
+  if (on == overlap_grad_reduce_)
+    return;
+  overlap_grad_reduce_ = on;
+  plans_.clear();
+}
+
+double Executor::take_reduction_seconds() {
+  return std::exchange(state_->reduction_seconds, 0.0);
+}
+
+int64_t Executor::take_reductions_overlapped() {
+  return std::exchange(state_->reductions_overlapped, 0);
+}
+
 void Executor::set_optimizer_step(int64_t t) { state_->optimizer.step = t; }
 
 int64_t Executor::optimizer_step() const { return state_->optimizer.step; }
@@ -323,7 +340,47 @@ Plan &Executor::prepare(const program::Function &fn) {
     check_schema(c, *schema);
     plan->thunks.push_back(prepare(c));
   }
+  if (overlap_grad_reduce_ && fn.name() == abi::kTrainStep &&
+      has_function(abi::kApplyStep))
+    start_reductions_early(fn, *plan);
   return *plans_.emplace(&fn, std::move(plan)).first->second;
+}
+
+void Executor::start_reductions_early(const program::Function &train_step,
+                                      Plan &plan) {
+  // The instruction after which each parameter's gradient is final: its
+  // last accumulation.
+  std::vector<int> final_at(size_t(program_.parameters_size()), -1);
+  for (int k = 0; k < train_step.body_size(); ++k) {
+    const program::Instruction &inst = train_step.body(k);
+    auto name = inst.attrs().find("name");
+    if (inst.op() == "accumulate_grad" && name != inst.attrs().end())
+      final_at[size_t(parameter_index(name->second.s()))] = k;
+  }
+  if (plan.thunks.empty())
+    return;
+  // In apply_step's order, which is the order every rank starts them in.
+  const program::Function &apply = function(abi::kApplyStep);
+  std::vector<std::vector<Thunk>> after(plan.thunks.size());
+  for (int k = 0; k < apply.body_size(); ++k) {
+    if (!is_bucket_reduction(apply.body(k).op()))
+      continue;
+    OpContext c(*state_, plan, apply, k);
+    BucketReduction r = bucket_reduction_start(c);
+    int at = -1;
+    for (int p : r.params)
+      at = std::max(at, final_at[size_t(p)]);
+    // A bucket no instruction writes is final from the start.
+    after[size_t(std::max(at, 0))].push_back(std::move(r.start));
+    plan.starts_collectives = true;
+  }
+  std::vector<Thunk> thunks;
+  for (size_t k = 0; k < plan.thunks.size(); ++k) {
+    thunks.push_back(std::move(plan.thunks[k]));
+    for (Thunk &start : after[k])
+      thunks.push_back(std::move(start));
+  }
+  plan.thunks = std::move(thunks);
 }
 
 void Executor::check(const program::Function &fn) { prepare(fn); }
@@ -363,8 +420,15 @@ void Executor::run(const program::Function &fn, const RunOptions &options) {
   Plan &plan = prepare(fn);
   for (const auto &check : plan.before)
     check();
-  for (const Thunk &thunk : plan.thunks)
-    thunk(options);
+  if (plan.starts_collectives) {
+    for (const Thunk &thunk : plan.thunks) {
+      thunk(options);
+      state_->collectives->progress();
+    }
+  } else {
+    for (const Thunk &thunk : plan.thunks)
+      thunk(options);
+  }
   for (const auto &update : plan.after)
     update();
 }

@@ -42,6 +42,10 @@ struct RunOptions {
   /// accumulate_grad of each parameter writes the gradient instead of
   /// adding to it, so the buffers need no zeroing between steps.
   bool first_micro_batch = false;
+  /// The last micro-batch of a training step: with overlapped gradient
+  /// reduction, train_step starts each bucket's reduction over dp as soon
+  /// as its gradients are final, and apply_step waits for them.
+  bool last_micro_batch = false;
 };
 
 /// What a checkpoint held besides the weights.
@@ -107,6 +111,18 @@ public:
   /// of the group sums), or of the first parameter when none is split. For
   /// the tests of loss scaling (TPC_FAULTS).
   void inject_gradient_overflow();
+  /// Overlapped gradient reduction (Megatron's --overlap-grad-reduce):
+  /// train_step, in the last micro-batch of a step, starts each of
+  /// apply_step's bucket reductions over dp right after the instruction
+  /// that finishes the bucket's gradients, and apply_step waits for them.
+  /// Takes effect from the next run.
+  void set_overlap_grad_reduce(bool on);
+  /// Seconds apply_step spent in data-parallel communication since the last
+  /// call (bucket reductions, waiting for the started ones, the distributed
+  /// optimizer's all-gathers): what the step did not hide.
+  double take_reduction_seconds();
+  /// How many of those reductions train_step had started early.
+  int64_t take_reductions_overlapped();
   void set_optimizer_step(int64_t t);
   int64_t optimizer_step() const;
   /// Takes effect from the next run: prepared entry points are prepared
@@ -149,6 +165,9 @@ private:
   /// Checks every instruction of `fn` against the op schema and its op
   /// family, and records the thunks that run it; once per function.
   Plan &prepare(const program::Function &fn);
+  /// With overlapped gradient reduction, puts apply_step's bucket
+  /// reductions into train_step's plan `plan`.
+  void start_reductions_early(const program::Function &train_step, Plan &plan);
   /// Throws naming a parameter the program lacks.
   int parameter_index(const std::string &name) const;
   /// Writes local_elements floats to parameter `param`'s master (the part
@@ -164,6 +183,7 @@ private:
   Comm &comm_;
   std::unique_ptr<ExecState> state_;
   std::map<const program::Function *, std::unique_ptr<Plan>> plans_;
+  bool overlap_grad_reduce_ = false;
 };
 
 } // namespace tpc

@@ -118,6 +118,11 @@ void ExecState::build() {
     size_t bytes = std::max<size_t>(grad_bytes, 1);
     grads = device.alloc(bytes);
     device.zero(grads, bytes);
+    for (const Bucket &b : buckets) {
+      shard_sums.push_back(device.alloc(
+          std::max<size_t>(b.shard, 1) * element_size(grad_types[b.first])));
+      owned_.push_back(shard_sums.back());
+    }
   }
   // get_grad reads the gradient buffer itself: its result aliases it, before
   // any op is prepared. Only the bucket reductions write the buffers in

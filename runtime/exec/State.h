@@ -109,6 +109,18 @@ struct ExecState {
 
   OptimizerState optimizer;
 
+  /// Bucket reductions that train_step started early, by the bucket op's
+  /// (function, instruction): the op waits for them instead of reducing.
+  std::map<std::pair<std::string, int>, bool> reductions_started;
+  /// Seconds apply_step's bucket ops spent in data-parallel communication:
+  /// reducing, waiting for started reductions and gathering the distributed
+  /// optimizer's shards; what a step did not hide.
+  double reduction_seconds = 0.0;
+  /// Of those reductions, how many train_step had started.
+  int64_t reductions_overlapped = 0;
+  /// Where each partition bucket's reduce-scatter puts this rank's shard.
+  std::vector<void *> shard_sums;
+
   /// Scratch slot `slot` of at least `bytes`, reserved while preparing;
   /// thunks ask for the pointer when they run, since a later prepare may
   /// grow the slot.

@@ -135,6 +135,9 @@ void JsonLog::write(const StepResult &r, int tp, int dp,
                "\"peak_rss_mib\": %.0f",
                (long long)r.step, r.loss, r.lr, norm, (long long)r.tokens,
                r.tokens / std::max(r.seconds, 1e-9), tp, dp, peak_rss_mib());
+  if (r.reduction_seconds)
+    std::fprintf(file_, ", \"dp_comm_s\": %.6g, \"dp_overlapped\": %lld",
+                 *r.reduction_seconds, (long long)r.reductions_overlapped);
   if (r.loss_scale)
     std::fprintf(file_, ", \"loss_scale\": %.9g, \"skipped\": %s",
                  *r.loss_scale, r.skipped ? "true" : "false");

@@ -204,6 +204,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       options.seed = c.seed;
       options.step = micro;
       options.first_micro_batch = k == 0;
+      // An injected overflow writes a gradient after the backward, so that
+      // step reduces after it too, on every rank alike.
+      options.last_micro_batch = c.overlap_grad_reduce &&
+                                 k == c.grad_accum - 1 &&
+                                 !gradient_overflow_planned(step + 1);
       run_loss_entry(ex, entry, inputs.data(), targets.data(), options, totals);
     }
     if (gradient_overflow_injected(comm.world_rank(), step + 1))
@@ -235,6 +240,10 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     ex.set_input(apply, 0, &lr, sizeof(lr));
     ex.set_input(apply, 1, &inv_count, sizeof(inv_count));
     ex.run(apply);
+    double reduction = ex.take_reduction_seconds();
+    r.reductions_overlapped = ex.take_reductions_overlapped();
+    if (comm.dp_size() > 1)
+      r.reduction_seconds = reduction;
     float norm = 0.0f;
     ex.read_output(apply, 0, &norm, sizeof(norm));
     r.grad_norm = norm;

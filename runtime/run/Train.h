@@ -39,6 +39,9 @@ struct TrainConfig {
   std::string schedule = "cosine"; // or "constant"
   uint64_t seed = 1337;
   bool random_windows = false;
+  /// Start the data-parallel gradient reductions during the last
+  /// micro-batch's backward (Executor::set_overlap_grad_reduce).
+  bool overlap_grad_reduce = false;
   /// Targets equal to this token id are not counted (they become the
   /// program's ignore_index); < 0: none.
   int ignore_token = -1;
@@ -106,6 +109,11 @@ struct StepResult {
   std::optional<double> val_loss;
   /// The loss scale the step ran with; absent without loss scaling.
   std::optional<double> loss_scale;
+  /// Seconds of the step's apply_step spent in data-parallel communication
+  /// (Executor::take_reduction_seconds); absent at dp = 1.
+  std::optional<double> reduction_seconds;
+  /// How many of those reductions started during the backward.
+  int64_t reductions_overlapped = 0;
   /// A gradient overflowed: the update was skipped.
   bool skipped = false;
 };

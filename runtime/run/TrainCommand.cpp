@@ -113,6 +113,11 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
   app.add_flag("--random-windows", t.random_windows,
                "Windows at seeded random positions")
       ->excludes(sequential);
+  app.add_flag("--overlap-grad-reduce", t.overlap_grad_reduce,
+               "Start each data-parallel gradient bucket's all-reduce (or "
+               "reduce-scatter) during the last micro-batch's backward, as "
+               "soon as its gradients are final, instead of after it; the "
+               "log's dp_comm_s is the part the step still waits for");
 }
 
 namespace {
@@ -137,6 +142,7 @@ void check_train_flags(Executor &ex, const CommandOptions &opt) {
   o.momentum = opt.momentum;
   o.max_norm = opt.clip;
   ex.set_optimizer_overrides(o);
+  ex.set_overlap_grad_reduce(opt.train.overlap_grad_reduce);
   if (!opt.plot.empty() && opt.plot != "none" && opt.log.empty())
     throw std::runtime_error("--plot draws the --log file: give --log too");
 }

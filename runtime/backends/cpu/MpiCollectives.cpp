@@ -29,6 +29,20 @@ public:
     comm_.reduce_scatter(in, out, n, dtype, group);
   }
 
+  void start_all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
+                        Group group) override {
+    comm_.start_all_reduce(data, n, dtype, op, group);
+  }
+
+  void start_reduce_scatter(const void *in, void *out, size_t n,
+                            ElementType dtype, Group group) override {
+    comm_.start_reduce_scatter(in, out, n, dtype, group);
+  }
+
+  void progress() override { comm_.progress(); }
+
+  void wait_started() override { comm_.wait_started(); }
+
   void all_gather(const void *in, void *out, size_t n, ElementType dtype,
                   Group group) override {
     comm_.all_gather(in, out, n, dtype, group);

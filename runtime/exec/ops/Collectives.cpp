@@ -9,6 +9,7 @@
 #include "runtime/exec/ops/Op.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace tpc {
 namespace {
@@ -86,16 +87,39 @@ Thunk all_gather(OpContext &c) {
   };
 }
 
-// One all-reduce over the contiguous span of consecutive parameters.
-Thunk bucket_all_reduce(OpContext &c) {
-  Group group = c.group();
+/// Adds the wall time of its scope to `seconds`.
+class Stopwatch {
+public:
+  explicit Stopwatch(double &seconds)
+      : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  ~Stopwatch() {
+    seconds_ += std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start_)
+                    .count();
+  }
+
+private:
+  double &seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// The contiguous gradient span of a bucket_all_reduce's parameters.
+struct Span {
   std::vector<int> params;
+  void *data;
+  size_t n;
+  ElementType type;
+};
+
+Span all_reduce_span(OpContext &c) {
+  Span span;
   for (const std::string &name : split_name_list(c.string("params"))) {
     auto it = c.s.param_index.find(name);
     if (it == c.s.param_index.end())
       throw c.error("names '" + name + "', which is not a parameter");
-    params.push_back(it->second);
+    span.params.push_back(it->second);
   }
+  std::vector<int> &params = span.params;
   std::sort(params.begin(), params.end());
   for (size_t i = 1; i < params.size(); ++i)
     if (params[i] != params[i - 1] + 1)
@@ -106,17 +130,36 @@ Thunk bucket_all_reduce(OpContext &c) {
   ElementType type = c.s.grad_types[params.front()];
   for (int p : params)
     if (c.s.grad_types[p] != type)
-      throw c.error("lists gradients of " + std::string(element_type_name(type)) +
-                    " and " + element_type_name(c.s.grad_types[p]) +
+      throw c.error("lists gradients of " +
+                    std::string(element_type_name(type)) + " and " +
+                    element_type_name(c.s.grad_types[p]) +
                     ", which are not one span of one type");
   size_t begin = c.s.grad_byte_offsets[params.front()];
   size_t end = c.s.grad_byte_offsets[params.back()] +
                c.s.slices[params.back()].local_elements() * element_size(type);
+  span.data = static_cast<char *>(c.s.grads) + begin;
+  span.n = (end - begin) / element_size(type);
+  span.type = type;
+  return span;
+}
+
+// One all-reduce over the contiguous span of consecutive parameters, or the
+// end of the one train_step started.
+Thunk bucket_all_reduce(OpContext &c) {
+  Group group = c.group();
+  Span span = all_reduce_span(c);
   ExecState *s = &c.s;
-  void *span = static_cast<char *>(c.s.grads) + begin;
-  size_t n = (end - begin) / element_size(type);
-  return [s, span, n, type, group](const RunOptions &) {
-    s->collectives->all_reduce(span, n, type, ReduceOp::Sum, group);
+  bool *started = &c.s.reductions_started[{c.fn.name(), c.index}];
+  return [s, span, group, started](const RunOptions &) {
+    Stopwatch watch(s->reduction_seconds);
+    if (*started) {
+      s->collectives->wait_started();
+      *started = false;
+      ++s->reductions_overlapped;
+      return;
+    }
+    s->collectives->all_reduce(span.data, span.n, span.type, ReduceOp::Sum,
+                               group);
   };
 }
 
@@ -150,7 +193,8 @@ const ExecState::Bucket &partition_bucket(OpContext &c) {
 
 // The distributed optimizer's reduction: this rank's shard of the bucket
 // gets the sum over dp, the rest of the span zero (the norm's sum of
-// squares then counts each element on one rank).
+// squares then counts each element on one rank). Or the end of the
+// reduce-scatter train_step started.
 Thunk bucket_reduce_scatter(OpContext &c) {
   const ExecState::Bucket &b = partition_bucket(c);
   if (!c.s.grads)
@@ -159,11 +203,21 @@ Thunk bucket_reduce_scatter(OpContext &c) {
   size_t esize = element_size(type), shard = b.shard * esize;
   int dp = c.s.comm.dp_size(), rank = c.s.comm.dp_rank();
   char *span = static_cast<char *>(c.s.grad(b.first));
-  c.s.reserve(0, shard);
+  void *mine = c.s.shard_sums.at(size_t(&b - c.s.buckets.data()));
   ExecState *s = &c.s;
-  return [s, span, shard, b, type, dp, rank](const RunOptions &) {
-    void *mine = s->scratch(0);
-    s->collectives->reduce_scatter(span, mine, b.shard, type, Group::DP);
+  bool *started = &c.s.reductions_started[{c.fn.name(), c.index}];
+  return [s, span, mine, shard, b, type, dp, rank,
+          started](const RunOptions &) {
+    {
+      Stopwatch watch(s->reduction_seconds);
+      if (*started) {
+        s->collectives->wait_started();
+        *started = false;
+        ++s->reductions_overlapped;
+      } else {
+        s->collectives->reduce_scatter(span, mine, b.shard, type, Group::DP);
+      }
+    }
     s->device.zero(span, size_t(rank) * shard);
     s->device.copy_device_to_device(span + size_t(rank) * shard, mine, shard);
     s->device.zero(span + size_t(rank + 1) * shard,
@@ -207,7 +261,10 @@ Thunk bucket_all_gather(OpContext &c) {
         s->device.copy_device_to_device(
             mine + (p.offset + p.begin - first) * esize,
             p.tensor + p.begin * esize, (p.end - p.begin) * esize);
-    s->collectives->all_gather(mine, all, b.shard, type, Group::DP);
+    {
+      Stopwatch watch(s->reduction_seconds);
+      s->collectives->all_gather(mine, all, b.shard, type, Group::DP);
+    }
     for (const Piece &p : pieces)
       s->device.copy_device_to_device(p.tensor, all + p.offset * esize,
                                       p.elements * esize);
@@ -215,6 +272,47 @@ Thunk bucket_all_gather(OpContext &c) {
 }
 
 } // namespace
+
+bool is_bucket_reduction(const std::string &op) {
+  return op == "bucket_all_reduce" || op == "bucket_reduce_scatter";
+}
+
+BucketReduction bucket_reduction_start(OpContext &c) {
+  ExecState *s = &c.s;
+  bool *started = &c.s.reductions_started[{c.fn.name(), c.index}];
+  BucketReduction r;
+  if (c.inst.op() == "bucket_all_reduce") {
+    Group group = c.group();
+    Span span = all_reduce_span(c);
+    r.params = span.params;
+    r.start = [s, span, group, started](const RunOptions &o) {
+      if (!o.last_micro_batch)
+        return;
+      s->collectives->start_all_reduce(span.data, span.n, span.type,
+                                       ReduceOp::Sum, group);
+      *started = true;
+    };
+    return r;
+  }
+  if (c.inst.op() != "bucket_reduce_scatter")
+    throw c.error("is not a gradient bucket reduction");
+  const ExecState::Bucket &b = partition_bucket(c);
+  if (!c.s.grads)
+    throw c.error("the program has no gradient buffers");
+  for (int i = b.first; i <= b.last; ++i)
+    r.params.push_back(i);
+  ElementType type = c.s.grad_types[b.first];
+  const void *span = c.s.grad(b.first);
+  void *mine = c.s.shard_sums.at(size_t(&b - c.s.buckets.data()));
+  size_t shard = b.shard;
+  r.start = [s, span, mine, shard, type, started](const RunOptions &o) {
+    if (!o.last_micro_batch)
+      return;
+    s->collectives->start_reduce_scatter(span, mine, shard, type, Group::DP);
+    *started = true;
+  };
+  return r;
+}
 
 void register_collective_ops(OpRegistry &r) {
   r.add("f", f);

@@ -42,6 +42,9 @@ struct Plan {
   std::vector<std::function<void()>> before, after;
   /// Whether `before` already writes the optimizer step to the device.
   bool writes_optimizer_step = false;
+  /// Whether thunks start collectives that later ones wait for: the
+  /// executor then lets them progress between thunks.
+  bool starts_collectives = false;
 };
 
 /// One instruction as a prepare function sees it.
@@ -146,6 +149,19 @@ void register_elementwise_ops(OpRegistry &r);
 void register_loss_ops(OpRegistry &r);
 void register_collective_ops(OpRegistry &r);
 void register_optimizer_ops(OpRegistry &r);
+
+/// A data-parallel gradient reduction of apply_step (bucket_all_reduce or
+/// bucket_reduce_scatter), which train_step may start early, overlapped
+/// with the backward: `start`, run where the bucket's gradients are final,
+/// issues it in the last micro-batch of a step (RunOptions), and the op
+/// itself then waits for it instead of reducing.
+struct BucketReduction {
+  std::vector<int> params;
+  Thunk start;
+};
+bool is_bucket_reduction(const std::string &op);
+/// `c` is the op's instruction in apply_step.
+BucketReduction bucket_reduction_start(OpContext &c);
 
 } // namespace tpc
 
