@@ -206,8 +206,11 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       if (!isa<TpcDialect>(op.getDialect()))
         return op.emitOpError("has no runtime equivalent; only tpc ops can "
                               "be exported");
+      // get_grad's result is the runtime's gradient buffer, not an arena
+      // value.
+      bool gradient = isa<GetGradOp>(op);
       auto offsets = op.getAttrOfType<DenseI64ArrayAttr>(abi::kOffsetsAttr);
-      if (op.getNumResults() > 0 &&
+      if (op.getNumResults() > 0 && !gradient &&
           (!offsets ||
            offsets.size() != static_cast<int64_t>(op.getNumResults())))
         return op.emitOpError("has no arena offsets; run tpc-plan-memory "
@@ -225,8 +228,10 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
             prog,
             llvm::formatv("{0}.{1}", inst->op(), prog.tensors_size()).str(),
             *dtype, cast<RankedTensorType>(result.getType()).getShape(),
-            program::Tensor::ACTIVATION);
-        prog.mutable_tensors(id)->set_offset(offsets[i]);
+            gradient ? program::Tensor::GRADIENT
+                     : program::Tensor::ACTIVATION);
+        if (!gradient)
+          prog.mutable_tensors(id)->set_offset(offsets[i]);
         ids[result] = id;
         inst->add_outputs(id);
       }

@@ -363,7 +363,8 @@ def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
     offset in a single per-rank arena. A buffer is taken when its op runs
     and given back after its last use (results that a function returns live
     to its end); freed ranges are reused first-fit and merged with their
-    neighbours. Parameters and function arguments have storage of their own.
+    neighbours. Parameters, their gradient buffers (`tpc.get_grad`) and
+    function arguments have storage of their own.
     Offsets are recorded on each op as `tpc.offsets`, the arena size on the
     function as `tpc.arena_bytes`. All shapes must be static: run
     `tpc-specialize` first.

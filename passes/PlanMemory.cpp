@@ -121,7 +121,8 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
     Builder builder(func.getContext());
     for (Operation &op : body) {
       int64_t at = position[&op];
-      if (!isa<GetParamOp>(op) && op.getNumResults() > 0) {
+      // Parameters and their gradient buffers are the runtime's.
+      if (!isa<GetParamOp, GetGradOp>(op) && op.getNumResults() > 0) {
         SmallVector<int64_t> opOffsets;
         for (Value result : op.getResults()) {
           FailureOr<int64_t> bytes = bytesOf(result.getType());

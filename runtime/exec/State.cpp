@@ -58,6 +58,8 @@ void ExecState::build() {
   for (const program::Tensor &t : program.tensors()) {
     if (t.storage() == program::Tensor::ACTIVATION) {
       ptrs[t.id()] = static_cast<char *>(arena_) + t.offset();
+    } else if (t.storage() == program::Tensor::GRADIENT) {
+      continue; // get_grad's result: the gradient buffer, set below
     } else {
       uint64_t bytes = uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
       void *p = device.alloc(std::max<uint64_t>(bytes, 1));

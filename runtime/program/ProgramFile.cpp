@@ -242,6 +242,7 @@ std::string check_arena(const program::Program &prog, const program::Function &f
     for (int32_t id : inst.inputs()) {
       const program::Tensor &t = prog.tensors(id);
       if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
+          (t.storage() == program::Tensor::GRADIENT && !defined[id]) ||
           (t.storage() == program::Tensor::INPUT && !is_input[id])) {
         msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
             << " reads tensor " << id << " (" << t.name()
@@ -254,6 +255,23 @@ std::string check_arena(const program::Program &prog, const program::Function &f
       it = it->second.last_use < k ? live.erase(it) : std::next(it);
     for (int32_t id : inst.outputs()) {
       const program::Tensor &t = prog.tensors(id);
+      // A gradient tensor names a runtime-owned buffer outside the arena:
+      // get_grad's result (which older programs placed in the arena).
+      if (t.storage() == program::Tensor::GRADIENT) {
+        if (inst.op() != "get_grad") {
+          msg << "instruction " << k << " (" << inst.op() << ") of "
+              << f.name() << " writes tensor " << id << " (" << t.name()
+              << "), a gradient buffer, which only get_grad names";
+          return msg.str();
+        }
+        if (written[id]) {
+          msg << "tensor " << id << " (" << t.name()
+              << ") is written by more than one instruction";
+          return msg.str();
+        }
+        written[id] = defined[id] = 1;
+        continue;
+      }
       if (t.storage() != program::Tensor::ACTIVATION) {
         msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
             << " writes tensor " << id << " (" << t.name()
@@ -303,6 +321,7 @@ std::string check_arena(const program::Program &prog, const program::Function &f
   for (int32_t id : f.outputs()) {
     const program::Tensor &t = prog.tensors(id);
     if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
+        (t.storage() == program::Tensor::GRADIENT && !defined[id]) ||
         (t.storage() == program::Tensor::INPUT && !is_input[id])) {
       msg << "function " << f.name() << " returns tensor " << id << " ("
           << t.name() << "), which nothing in it defines";

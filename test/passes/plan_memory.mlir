@@ -69,6 +69,24 @@ func.func @params(%x: tensor<2x4x8xf32>, %t: tensor<2x4xi32>) -> (tensor<f32>, t
 
 // -----
 
+// A gradient buffer is the runtime's, as a parameter is: get_grad's result
+// takes no arena bytes, and the optimizer step's arena holds its scalars.
+tpc.param @w : tensor<64x64xf32> init <normal, std = 2.000000e-02>
+// CHECK-LABEL: func.func @apply_step
+// CHECK-SAME: tpc.arena_bytes = 768
+func.func @apply_step(%lr: tensor<f32>, %inv: tensor<f32>) -> tensor<f32> {
+  // CHECK: = tpc.get_grad @w : tensor<64x64xf32>
+  %g = tpc.get_grad @w : tensor<64x64xf32>
+  // CHECK: tpc.sum_squares %{{.*}} {tpc.offsets = array<i64: 0>}
+  %sq = tpc.sum_squares %g : tensor<64x64xf32>
+  // CHECK: tpc.grad_norm {{.*}} {tpc.offsets = array<i64: 256, 512>}
+  %norm, %scale = tpc.grad_norm %sq, %inv
+  tpc.adamw_update @w, %g, %lr, %scale beta1 9.000000e-01 beta2 9.500000e-01 eps 1.000000e-08 weight_decay 0.000000e+00 : tensor<64x64xf32>
+  return %norm : tensor<f32>
+}
+
+// -----
+
 func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   // expected-error @+1 {{has no static shape; fix the batch and sequence length first}}
   %a = tpc.gelu %x : tensor<?x8xf32>

@@ -301,3 +301,39 @@ TEST(ProgramFile, ReadsOnlyWhatIsDefined) {
   EXPECT_NE(validate_program(prog).find("written by more than one"),
             std::string::npos);
 }
+
+// get_grad's result names the parameter's gradient buffer: a GRADIENT
+// tensor, outside the arena, which no other op may write and nothing may
+// read before get_grad defines it.
+TEST(ProgramFile, OnlyGetGradNamesAGradientBuffer) {
+  program::Program prog = tinyProgram();
+  program::Tensor *g = prog.mutable_tensors(1);
+  g->set_storage(program::Tensor::GRADIENT);
+  g->set_offset(-1);
+  program::Instruction *inst = prog.mutable_functions(0)->mutable_body(0);
+  // gelu may not write it.
+  std::string error = validate_program(prog);
+  EXPECT_NE(error.find("instruction 0 (gelu) of forward writes tensor 1 (x), "
+                       "a gradient buffer, which only get_grad names"),
+            std::string::npos)
+      << error;
+  // get_grad may, wherever the arena is.
+  inst->set_op("get_grad");
+  inst->clear_inputs();
+  (*inst->mutable_attrs())["name"].set_s("w");
+  EXPECT_EQ(validate_program(prog), "");
+  // Reading it first is reading an undefined tensor.
+  program::Instruction *early = prog.mutable_functions(0)->add_body();
+  *early = *inst;
+  early->set_op("gelu");
+  early->clear_attrs();
+  early->clear_outputs();
+  early->add_inputs(1);
+  early->add_outputs(1);
+  prog.mutable_functions(0)->mutable_body()->SwapElements(0, 1);
+  error = validate_program(prog);
+  EXPECT_NE(error.find("reads tensor 1 (x) before anything in forward "
+                       "defines it"),
+            std::string::npos)
+      << error;
+}
