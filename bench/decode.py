@@ -36,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import reference_gpt2 as ref  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'name': 'GPT-2 124M'}
 QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab', '512',
@@ -79,14 +80,8 @@ def main(argv):
     threads = args.threads
     if tokens < 1 or args.prompt < 1 or threads < 2 or threads % 2:
         sys.exit('decode: --tokens and --prompt must be >= 1, --threads even and >= 2')
-    bindir = os.path.join(args.build_dir, 'bin')
-    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
-    for t, p in tools.items():
-        if not os.access(p, os.X_OK):
-            sys.exit('decode: %s not found; build it first' % p)
-    mpirun = shutil.which('mpirun')
-    if not mpirun:
-        sys.exit('decode: mpirun not found (openmpi-bin); tp=2 needs it')
+    tools = tools_of(args.build_dir, 'decode')
+    mpirun = mpirun_of('decode', 'tp=2')
 
     work = args.work_dir or tempfile.mkdtemp(prefix='tpc-decode-')
     os.makedirs(work, exist_ok=True)
@@ -110,13 +105,7 @@ def main(argv):
         prompt = [int(t) for t in np.random.default_rng(1).integers(0, cfg['vocab'], args.prompt)]
         prompt_note = '%d random ids (seed 1)' % args.prompt
     ids = ','.join(str(t) for t in prompt)
-    env = dict(os.environ)
-    if hasattr(os, 'geteuid') and os.geteuid() == 0:
-        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
-        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
-    # Open MPI's session files in a directory of this run's: jobs of other
-    # runs (tests side by side) sharing one would remove it under each other.
-    env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
+    env = mpi_env(work)
     gen = ['generate', '--load', path('init.safetensors'), '--prompt-ids', ids, '--tokens',
            str(tokens), '--temperature', '0']
 

@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import random
-import shutil
 import statistics
 import struct
 import subprocess
@@ -36,6 +35,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from benchutil import mpi_env, mpirun_of, tools_of  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'vocab': 50257, 'B': 1, 'T': 64,
         'name': 'GPT-2 124M'}
@@ -87,13 +88,8 @@ def main(argv):
     rounds = args.rounds if args.rounds is not None else (1 if args.quick else 2)
     if steps < 1 or args.warmup < 0 or rounds < 1:
         sys.exit('grad_reduce_overlap: --steps and --rounds must be >= 1, --warmup >= 0')
-    tools = {t: os.path.join(args.build_dir, 'bin', t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
-    for t, p in tools.items():
-        if not os.access(p, os.X_OK):
-            sys.exit('grad_reduce_overlap: %s not found; build it first' % p)
-    mpirun = shutil.which('mpirun')
-    if not mpirun:
-        sys.exit('grad_reduce_overlap: mpirun not found (openmpi-bin); dp = 2 needs it')
+    tools = tools_of(args.build_dir, 'grad_reduce_overlap')
+    mpirun = mpirun_of('grad_reduce_overlap', 'dp = 2')
 
     work = args.work_dir or tempfile.mkdtemp(prefix='tpc-overlap-')
     os.makedirs(work, exist_ok=True)
@@ -107,11 +103,7 @@ def main(argv):
         run([tools['tpc-compile'], path('model.mlir'), '--dp', '2', '--micro-batch', str(cfg['B']),
              '--seq', str(cfg['T'])] + (['--distributed-optimizer'] if kind == 'zero' else []) +
             ['-o', path(kind + '.tpc')], log)
-    env = dict(os.environ)
-    if hasattr(os, 'geteuid') and os.geteuid() == 0:
-        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
-        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
-    env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
+    env = mpi_env(work)
 
     timed = {label: [] for label, _, _ in RUNS}
     losses = {}

@@ -56,6 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import reference_gpt2 as ref  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'B': 4, 'T': 256,
         'name': 'GPT-2 124M'}
@@ -74,17 +75,6 @@ def run(cmd, log, env=None):
     if p.returncode != 0:
         sys.exit('train_step: %s failed (exit %d):\n%s%s' % (cmd[0], p.returncode, p.stdout, p.stderr))
     return p.stdout
-
-
-def tools_of(build_dir):
-    """tpc-model, tpc-compile and tpc-run of a build; exits when one is missing."""
-    bindir = os.path.join(build_dir, 'bin')
-    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
-    for t, path in tools.items():
-        if not os.access(path, os.X_OK):
-            sys.exit('train_step: %s not found; build it first (ninja -C %s tpc-model '
-                     'tpc-compile tpc-run) or give another build directory' % (path, build_dir))
-    return tools
 
 
 def steps_of(path):
@@ -198,11 +188,9 @@ def main(argv):
     total = warmup + steps
     threads = args.threads
 
-    tools = tools_of(args.build_dir)
-    baseline = tools_of(args.baseline_build_dir) if args.baseline_build_dir else None
-    mpirun = shutil.which('mpirun')
-    if not mpirun:
-        sys.exit('train_step: mpirun not found (openmpi-bin); tp=2 needs it')
+    tools = tools_of(args.build_dir, 'train_step')
+    baseline = tools_of(args.baseline_build_dir, 'train_step') if args.baseline_build_dir else None
+    mpirun = mpirun_of('train_step', 'tp=2')
 
     work = args.work_dir or tempfile.mkdtemp(prefix='tpc-bench-')
     os.makedirs(work, exist_ok=True)
@@ -236,13 +224,7 @@ def main(argv):
 
     train = ['train', '--load', path('init.safetensors'), '--data', data, '--steps', str(total),
              '--lr', str(args.lr), '--schedule', 'constant']
-    env = dict(os.environ)
-    if hasattr(os, 'geteuid') and os.geteuid() == 0:
-        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
-        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
-    # Open MPI's session files in a directory of this run's: jobs of other
-    # runs (tests side by side) sharing one would remove it under each other.
-    env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
+    env = mpi_env(work)
     flops_per_token, peak = run_tpc(tools, path, threads, train, mpirun, env, '', log)
     if bf16:
         run([tools['tpc-run'], path('fp32-tp1.tpc'), '--threads', str(threads)] + train +

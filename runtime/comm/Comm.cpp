@@ -497,14 +497,32 @@ void Comm::wait(Request &request, const char *collective, Group group) {
   }
 }
 
-void Comm::all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
-                      Group group) {
+bool Comm::issue_all_reduce(void *data, size_t n, ElementType type,
+                            ReduceOp op, Group group, Request &r) {
   if (!distributed_ || size(group) == 1 || n == 0)
-    return;
-  Request r;
+    return false;
   mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), mpi_type(type),
                           mpi_op(type, op), TPC_COMM_OF(group), &r.handle));
-  wait(r, "all_reduce", group);
+  return true;
+}
+
+bool Comm::issue_reduce_scatter(const void *in, void *out, size_t n,
+                                ElementType type, Group group, Request &r) {
+  if (!distributed_ || size(group) == 1) {
+    std::memcpy(out, in, n * element_size(type));
+    return false;
+  }
+  mpiCheck(MPI_Ireduce_scatter_block(in, out, int(n), mpi_type(type),
+                                     mpi_op(type, ReduceOp::Sum),
+                                     TPC_COMM_OF(group), &r.handle));
+  return true;
+}
+
+void Comm::all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                      Group group) {
+  Request r;
+  if (issue_all_reduce(data, n, type, op, group, r))
+    wait(r, "all_reduce", group);
 }
 
 void Comm::all_reduce(double *data, size_t n, ReduceOp op, Group group) {
@@ -530,39 +548,23 @@ void Comm::all_gather(const void *in, void *out, size_t n, ElementType type,
 
 void Comm::reduce_scatter(const void *in, void *out, size_t n, ElementType type,
                           Group group) {
-  if (!distributed_ || size(group) == 1) {
-    std::memcpy(out, in, n * element_size(type));
-    return;
-  }
   Request r;
-  mpiCheck(MPI_Ireduce_scatter_block(in, out, int(n), mpi_type(type),
-                                     mpi_op(type, ReduceOp::Sum),
-                                     TPC_COMM_OF(group), &r.handle));
-  wait(r, "reduce_scatter", group);
+  if (issue_reduce_scatter(in, out, n, type, group, r))
+    wait(r, "reduce_scatter", group);
 }
 
 void Comm::start_all_reduce(void *data, size_t n, ElementType type,
                             ReduceOp op, Group group) {
-  if (!distributed_ || size(group) == 1 || n == 0)
-    return;
   auto s = std::make_unique<Started>(Started{{}, "all_reduce", group});
-  mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), mpi_type(type),
-                          mpi_op(type, op), TPC_COMM_OF(group),
-                          &s->request.handle));
-  started_.push_back(std::move(s));
+  if (issue_all_reduce(data, n, type, op, group, s->request))
+    started_.push_back(std::move(s));
 }
 
 void Comm::start_reduce_scatter(const void *in, void *out, size_t n,
                                 ElementType type, Group group) {
-  if (!distributed_ || size(group) == 1) {
-    std::memcpy(out, in, n * element_size(type));
-    return;
-  }
   auto s = std::make_unique<Started>(Started{{}, "reduce_scatter", group});
-  mpiCheck(MPI_Ireduce_scatter_block(in, out, int(n), mpi_type(type),
-                                     mpi_op(type, ReduceOp::Sum),
-                                     TPC_COMM_OF(group), &s->request.handle));
-  started_.push_back(std::move(s));
+  if (issue_reduce_scatter(in, out, n, type, group, s->request))
+    started_.push_back(std::move(s));
 }
 
 void Comm::progress() {

@@ -187,6 +187,13 @@ private:
   struct Groups; // the MPI communicators, kept out of this header
   struct Request;
 
+  /// Issue the non-blocking MPI call behind all_reduce or reduce_scatter
+  /// into `r`; false when there is nothing to wait for (a group of one,
+  /// where a reduce-scatter is a copy).
+  bool issue_all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                        Group group, Request &r);
+  bool issue_reduce_scatter(const void *in, void *out, size_t n,
+                            ElementType type, Group group, Request &r);
   /// Polls `request` until it completes; gives up as the watchdog says.
   void wait(Request &request, const char *collective, Group group);
   /// Whether the stop signal came from the launcher tearing the job down.

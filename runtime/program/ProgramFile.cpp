@@ -257,22 +257,14 @@ std::string check_arena(const program::Program &prog, const program::Function &f
       const program::Tensor &t = prog.tensors(id);
       // A gradient tensor names a runtime-owned buffer outside the arena:
       // get_grad's result (which older programs placed in the arena).
-      if (t.storage() == program::Tensor::GRADIENT) {
-        if (inst.op() != "get_grad") {
-          msg << "instruction " << k << " (" << inst.op() << ") of "
-              << f.name() << " writes tensor " << id << " (" << t.name()
-              << "), a gradient buffer, which only get_grad names";
-          return msg.str();
-        }
-        if (written[id]) {
-          msg << "tensor " << id << " (" << t.name()
-              << ") is written by more than one instruction";
-          return msg.str();
-        }
-        written[id] = defined[id] = 1;
-        continue;
+      bool gradient = t.storage() == program::Tensor::GRADIENT;
+      if (gradient && inst.op() != "get_grad") {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " writes tensor " << id << " (" << t.name()
+            << "), a gradient buffer, which only get_grad names";
+        return msg.str();
       }
-      if (t.storage() != program::Tensor::ACTIVATION) {
+      if (!gradient && t.storage() != program::Tensor::ACTIVATION) {
         msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
             << " writes tensor " << id << " (" << t.name()
             << "), which is not an activation";
@@ -284,6 +276,8 @@ std::string check_arena(const program::Program &prog, const program::Function &f
         return msg.str();
       }
       written[id] = defined[id] = 1;
+      if (gradient)
+        continue;
       int64_t bytes = tensor_bytes(t), stop = 0;
       if (t.offset() < 0 || __builtin_add_overflow(t.offset(), bytes, &stop) ||
           stop > f.arena_bytes()) {

@@ -191,23 +191,35 @@ const ExecState::Bucket &partition_bucket(OpContext &c) {
   return b;
 }
 
+/// What a bucket_reduce_scatter moves: its bucket's padded gradient span
+/// and where this rank's summed shard lands.
+struct Scatter {
+  ExecState::Bucket bucket;
+  char *span;
+  void *mine;
+  ElementType type;
+};
+
+Scatter scatter_of(OpContext &c) {
+  const ExecState::Bucket &b = partition_bucket(c);
+  if (!c.s.grads)
+    throw c.error("the program has no gradient buffers");
+  return {b, static_cast<char *>(c.s.grad(b.first)),
+          c.s.shard_sums.at(size_t(&b - c.s.buckets.data())),
+          c.s.grad_types[b.first]};
+}
+
 // The distributed optimizer's reduction: this rank's shard of the bucket
 // gets the sum over dp, the rest of the span zero (the norm's sum of
 // squares then counts each element on one rank). Or the end of the
 // reduce-scatter train_step started.
 Thunk bucket_reduce_scatter(OpContext &c) {
-  const ExecState::Bucket &b = partition_bucket(c);
-  if (!c.s.grads)
-    throw c.error("the program has no gradient buffers");
-  ElementType type = c.s.grad_types[b.first];
-  size_t esize = element_size(type), shard = b.shard * esize;
+  Scatter r = scatter_of(c);
+  size_t shard = r.bucket.shard * element_size(r.type);
   int dp = c.s.comm.dp_size(), rank = c.s.comm.dp_rank();
-  char *span = static_cast<char *>(c.s.grad(b.first));
-  void *mine = c.s.shard_sums.at(size_t(&b - c.s.buckets.data()));
   ExecState *s = &c.s;
   bool *started = &c.s.reductions_started[{c.fn.name(), c.index}];
-  return [s, span, mine, shard, b, type, dp, rank,
-          started](const RunOptions &) {
+  return [s, r, shard, dp, rank, started](const RunOptions &) {
     {
       Stopwatch watch(s->reduction_seconds);
       if (*started) {
@@ -215,12 +227,14 @@ Thunk bucket_reduce_scatter(OpContext &c) {
         *started = false;
         ++s->reductions_overlapped;
       } else {
-        s->collectives->reduce_scatter(span, mine, b.shard, type, Group::DP);
+        s->collectives->reduce_scatter(r.span, r.mine, r.bucket.shard, r.type,
+                                       Group::DP);
       }
     }
-    s->device.zero(span, size_t(rank) * shard);
-    s->device.copy_device_to_device(span + size_t(rank) * shard, mine, shard);
-    s->device.zero(span + size_t(rank + 1) * shard,
+    s->device.zero(r.span, size_t(rank) * shard);
+    s->device.copy_device_to_device(r.span + size_t(rank) * shard, r.mine,
+                                    shard);
+    s->device.zero(r.span + size_t(rank + 1) * shard,
                    size_t(dp - rank - 1) * shard);
   };
 }
@@ -296,19 +310,15 @@ BucketReduction bucket_reduction_start(OpContext &c) {
   }
   if (c.inst.op() != "bucket_reduce_scatter")
     throw c.error("is not a gradient bucket reduction");
-  const ExecState::Bucket &b = partition_bucket(c);
-  if (!c.s.grads)
-    throw c.error("the program has no gradient buffers");
-  for (int i = b.first; i <= b.last; ++i)
+  Scatter scatter = scatter_of(c);
+  for (int i = scatter.bucket.first; i <= scatter.bucket.last; ++i)
     r.params.push_back(i);
-  ElementType type = c.s.grad_types[b.first];
-  const void *span = c.s.grad(b.first);
-  void *mine = c.s.shard_sums.at(size_t(&b - c.s.buckets.data()));
-  size_t shard = b.shard;
-  r.start = [s, span, mine, shard, type, started](const RunOptions &o) {
+  r.start = [s, scatter, started](const RunOptions &o) {
     if (!o.last_micro_batch)
       return;
-    s->collectives->start_reduce_scatter(span, mine, shard, type, Group::DP);
+    s->collectives->start_reduce_scatter(scatter.span, scatter.mine,
+                                         scatter.bucket.shard, scatter.type,
+                                         Group::DP);
     *started = true;
   };
   return r;

@@ -1,0 +1,37 @@
+"""What the benchmarks share: the tools of a build, mpirun, and the
+environment their MPI jobs run in. Each function exits naming the bench
+(`who`) when something is missing."""
+import os
+import shutil
+import sys
+import tempfile
+
+
+def tools_of(build_dir, who):
+    """tpc-model, tpc-compile and tpc-run of a build."""
+    bindir = os.path.join(build_dir, 'bin')
+    tools = {t: os.path.join(bindir, t) for t in ('tpc-model', 'tpc-compile', 'tpc-run')}
+    for t, path in tools.items():
+        if not os.access(path, os.X_OK):
+            sys.exit('%s: %s not found; build it first (ninja -C %s tpc-model '
+                     'tpc-compile tpc-run) or give another build directory' % (who, path, build_dir))
+    return tools
+
+
+def mpirun_of(who, why):
+    mpirun = shutil.which('mpirun')
+    if not mpirun:
+        sys.exit('%s: mpirun not found (openmpi-bin); %s needs it' % (who, why))
+    return mpirun
+
+
+def mpi_env(work):
+    """The environment of mpirun jobs whose files live under `work`."""
+    env = dict(os.environ)
+    if hasattr(os, 'geteuid') and os.geteuid() == 0:
+        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
+        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+    # Open MPI's session files in a directory of this run's: jobs of other
+    # runs (tests side by side) sharing one would remove it under each other.
+    env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
+    return env
