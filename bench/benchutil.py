@@ -1,8 +1,9 @@
-"""What the benchmarks share: the tools of a build, mpirun, and the
-environment their MPI jobs run in. Each function exits naming the bench
+"""What the benchmarks share: the tools of a build, mpirun, the
+environment their MPI jobs run in, logged commands and a work directory. Each function exits naming the bench
 (`who`) when something is missing."""
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -35,3 +36,24 @@ def mpi_env(work):
     # runs (tests side by side) sharing one would remove it under each other.
     env['TMPDIR'] = tempfile.mkdtemp(prefix='mpi-', dir=work)
     return env
+
+
+def run(cmd, log, who, env=None):
+    """Runs cmd, appending it and its output to log; returns (stdout,
+    stderr), or exits with the output on failure."""
+    with open(log, 'a') as f:
+        f.write('$ ' + ' '.join(cmd) + '\n')
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with open(log, 'a') as f:
+        f.write(p.stdout + p.stderr)
+    if p.returncode != 0:
+        sys.exit('%s: %s failed (exit %d):\n%s%s' % (who, cmd[0], p.returncode, p.stdout, p.stderr))
+    return p.stdout, p.stderr
+
+
+def work_dir(given, prefix):
+    """The run's directory (`given`, or a new temporary one), its command
+    log, and a function naming a file in it."""
+    work = given or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(work, exist_ok=True)
+    return work, os.path.join(work, 'commands.log'), lambda name: os.path.join(work, name)

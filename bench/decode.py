@@ -28,15 +28,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import reference_gpt2 as ref  # noqa: E402
-from benchutil import mpi_env, mpirun_of, tools_of  # noqa: E402
+import benchutil  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'name': 'GPT-2 124M'}
 QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab', '512',
@@ -44,16 +43,7 @@ QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab',
 
 
 def run_measured(cmd, log, env=None):
-    """Runs cmd, appending its output to log; returns (stdout, stderr).
-    Exits with the output on failure."""
-    with open(log, 'a') as f:
-        f.write('$ ' + ' '.join(cmd) + '\n')
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    with open(log, 'a') as f:
-        f.write(p.stdout + p.stderr)
-    if p.returncode != 0:
-        sys.exit('decode: %s failed (exit %d):\n%s%s' % (cmd[0], p.returncode, p.stdout, p.stderr))
-    return p.stdout, p.stderr
+    return benchutil.run(cmd, log, 'decode', env)
 
 
 def tpc_rate(err):
@@ -83,10 +73,7 @@ def main(argv):
     tools = tools_of(args.build_dir, 'decode')
     mpirun = mpirun_of('decode', 'tp=2')
 
-    work = args.work_dir or tempfile.mkdtemp(prefix='tpc-decode-')
-    os.makedirs(work, exist_ok=True)
-    log = os.path.join(work, 'commands.log')
-    path = lambda name: os.path.join(work, name)  # noqa: E731
+    work, log, path = work_dir(args.work_dir, 'tpc-decode-')
     positions = args.prompt + tokens
     run_measured([tools['tpc-model'], 'gpt2'] + cfg['model'] + ['-o', path('model.mlir')], log)
     for tp in (1, 2):

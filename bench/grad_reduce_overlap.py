@@ -29,14 +29,13 @@ import os
 import random
 import statistics
 import struct
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from benchutil import mpi_env, mpirun_of, tools_of  # noqa: E402
+import benchutil  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'vocab': 50257, 'B': 1, 'T': 64,
         'name': 'GPT-2 124M'}
@@ -50,15 +49,7 @@ RUNS = [('all-reduce after the backward', 'plain', False),
 
 
 def run(cmd, log, env=None):
-    with open(log, 'a') as f:
-        f.write('$ ' + ' '.join(cmd) + '\n')
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    with open(log, 'a') as f:
-        f.write(p.stdout + p.stderr)
-    if p.returncode != 0:
-        sys.exit('grad_reduce_overlap: %s failed (exit %d):\n%s%s'
-                 % (cmd[0], p.returncode, p.stdout, p.stderr))
-    return p.stdout
+    return benchutil.run(cmd, log, 'grad_reduce_overlap', env)[0]
 
 
 def write_tokens(path, count, vocab, seed):
@@ -91,10 +82,7 @@ def main(argv):
     tools = tools_of(args.build_dir, 'grad_reduce_overlap')
     mpirun = mpirun_of('grad_reduce_overlap', 'dp = 2')
 
-    work = args.work_dir or tempfile.mkdtemp(prefix='tpc-overlap-')
-    os.makedirs(work, exist_ok=True)
-    log = os.path.join(work, 'commands.log')
-    path = lambda name: os.path.join(work, name)  # noqa: E731
+    work, log, path = work_dir(args.work_dir, 'tpc-overlap-')
     total = args.warmup + steps
     write_tokens(path('train.bin'), 2 * cfg['B'] * (cfg['T'] + 1) * (total + 1) + 1,
                  cfg['vocab'], 1)

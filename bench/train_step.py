@@ -45,9 +45,7 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
 import torch
@@ -56,7 +54,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import reference_gpt2 as ref  # noqa: E402
-from benchutil import mpi_env, mpirun_of, tools_of  # noqa: E402
+import benchutil  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'B': 4, 'T': 256,
         'name': 'GPT-2 124M'}
@@ -66,15 +65,7 @@ QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab',
 
 
 def run(cmd, log, env=None):
-    """Runs cmd, appending its output to log; exits with the output on failure."""
-    with open(log, 'a') as f:
-        f.write('$ ' + ' '.join(cmd) + '\n')
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    with open(log, 'a') as f:
-        f.write(p.stdout + p.stderr)
-    if p.returncode != 0:
-        sys.exit('train_step: %s failed (exit %d):\n%s%s' % (cmd[0], p.returncode, p.stdout, p.stderr))
-    return p.stdout
+    return benchutil.run(cmd, log, 'train_step', env)[0]
 
 
 def steps_of(path):
@@ -192,10 +183,7 @@ def main(argv):
     baseline = tools_of(args.baseline_build_dir, 'train_step') if args.baseline_build_dir else None
     mpirun = mpirun_of('train_step', 'tp=2')
 
-    work = args.work_dir or tempfile.mkdtemp(prefix='tpc-bench-')
-    os.makedirs(work, exist_ok=True)
-    log = os.path.join(work, 'commands.log')
-    path = lambda name: os.path.join(work, name)  # noqa: E731
+    work, log, path = work_dir(args.work_dir, 'tpc-bench-')
     B, T = cfg['B'], cfg['T']
 
     # The model and the initial weights (this build's; a baseline compiles
