@@ -121,7 +121,8 @@ private:
   void findVocabulary();
   OpCost costOf(Operation *op);
   void findLayers();
-  void recordCollective(Operation *op, int64_t values, bool forward);
+  void recordCollective(Operation *op, int64_t values, bool forward,
+                        CollectiveKind kind = CollectiveKind::AllReduce);
   void sumActivations(ArrayRef<OpCost> costs);
 
   ModuleOp module;
@@ -136,7 +137,8 @@ private:
   SmallVector<int64_t> layerOf;
   /// Parameters whose dimensions hold the padded vocabulary.
   DenseMap<Operation *, SmallVector<int64_t, 2>> vocabDims;
-  std::map<int64_t, AllReduceGroup> layerGroups, otherGroups;
+  std::map<std::pair<CollectiveKind, int64_t>, AllReduceGroup> layerGroups,
+      otherGroups;
 };
 
 int64_t Analysis::bytesOf(Value value) const {
@@ -372,7 +374,8 @@ OpCost Analysis::costOf(Operation *op) {
         cost.bufferBytes = 2 * rows(loss.getLogits()) * kStatBytes;
       })
       .Case<GetParamOp, PositionEmbeddingOp, BiasAddOp, AddOp, ScaleOp, FOp,
-            GOp, AllReduceOp, AllGatherOp, func::ReturnOp>([](Operation *) {})
+            GOp, AllReduceOp, AllGatherOp, SeqScatterOp, SeqGatherOp,
+            func::ReturnOp>([](Operation *) {})
       .Default([&](Operation *other) {
         // An op the report does not know keeps all its tensor operands.
         for (Value operand : other->getOperands())
@@ -386,9 +389,12 @@ void Analysis::findLayers() {
   layerOf = tpc::findLayers(ops, report.layers);
 }
 
-void Analysis::recordCollective(Operation *op, int64_t values, bool forward) {
+void Analysis::recordCollective(Operation *op, int64_t values, bool forward,
+                                CollectiveKind kind) {
   bool inLayer = layerOf[position.lookup(op)] >= 0;
-  AllReduceGroup &group = (inLayer ? layerGroups : otherGroups)[values];
+  AllReduceGroup &group =
+      (inLayer ? layerGroups : otherGroups)[{kind, values}];
+  group.kind = kind;
   group.values = values;
   ++group.count;
   ++(forward ? group.forward : group.backward);
@@ -519,6 +525,27 @@ LogicalResult Analysis::run() {
     } else if (auto reduce = dyn_cast<AllReduceOp>(op)) {
       if (tpGroup(reduce.getGroup()))
         recordCollective(op, numElements(reduce.getType()), /*forward=*/true);
+    } else if (auto scatter = dyn_cast<SeqScatterOp>(op)) {
+      report.sequenceParallel = true;
+      // Sequence parallelism: the backward gathers what was scattered, and
+      // reduce-scatters what was gathered for column-parallel readers.
+      int64_t whole = numElements(scatter.getInput().getType());
+      if (scatter.getReduce())
+        recordCollective(op, whole, /*forward=*/true,
+                         CollectiveKind::ReduceScatter);
+      recordCollective(op, whole, /*forward=*/false, CollectiveKind::AllGather);
+    } else if (auto gather = dyn_cast<SeqGatherOp>(op)) {
+      int64_t whole = numElements(gather.getType());
+      recordCollective(op, whole, /*forward=*/true, CollectiveKind::AllGather);
+      if (gather.getReduceGrad())
+        recordCollective(op, whole, /*forward=*/false,
+                         CollectiveKind::ReduceScatter);
+      // tpc-recompute gathers again for the backward's readers.
+      if (llvm::any_of(gather->getUsers(), [](Operation *user) {
+            return !isa<func::ReturnOp>(user);
+          }))
+        recordCollective(op, whole, /*forward=*/false,
+                         CollectiveKind::AllGather);
     } else if (auto loss = dyn_cast<VocabParallelCrossEntropyOp>(op)) {
       report.vocabParallelLoss = true;
       report.lossAllReduces += 3;
@@ -532,14 +559,18 @@ LogicalResult Analysis::run() {
   for (auto &[values, group] : otherGroups)
     report.otherAllReduces.push_back(group);
 
-  // Ring all-reduce: each rank sends 2 (n - 1) / n of the buffer.
+  // Ring all-reduce: each rank sends 2 (n - 1) / n of the buffer; a ring
+  // reduce-scatter or all-gather half of that.
   auto ring = [&](int64_t bytes) {
     return 2 * (report.tp - 1) * bytes / report.tp;
   };
   for (const auto *groups : {&report.layerAllReduces, &report.otherAllReduces})
-    for (const AllReduceGroup &group : *groups)
-      report.tpRingBytesPerStep +=
-          group.count * ring(group.values * report.computeBytes());
+    for (const AllReduceGroup &group : *groups) {
+      int64_t bytes = ring(group.values * report.computeBytes());
+      if (group.kind != CollectiveKind::AllReduce)
+        bytes /= 2;
+      report.tpRingBytesPerStep += group.count * bytes;
+    }
   report.tpRingBytesPerStep +=
       report.lossAllReduces * ring(report.lossValues * kStatBytes);
 
@@ -662,6 +693,18 @@ private:
   std::vector<Row> rows;
 };
 
+StringRef kindName(CollectiveKind kind) {
+  switch (kind) {
+  case CollectiveKind::AllReduce:
+    return "all-reduce";
+  case CollectiveKind::ReduceScatter:
+    return "reduce-scatter";
+  case CollectiveKind::AllGather:
+    return "all-gather";
+  }
+  llvm_unreachable("unknown collective kind");
+}
+
 std::string directions(const AllReduceGroup &group) {
   SmallVector<std::string, 2> parts;
   if (group.forward)
@@ -678,9 +721,10 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   int64_t tokens = r.microBatch * r.seq;
   Table t;
   t.heading(llvm::formatv("tpc cost report: tp {0} x dp {1} = {2} GPU{3}, "
-                          "micro-batch {4}, seq {5}, {6}",
+                          "micro-batch {4}, seq {5}, {6}{7}",
                           r.tp, r.dp, gpus, gpus == 1 ? "" : "s", r.microBatch,
-                          r.seq, compute)
+                          r.seq, compute,
+                          r.sequenceParallel ? ", sequence-parallel" : "")
                 .str());
   t.heading("");
   t.heading("model");
@@ -745,11 +789,11 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   if (r.layerAllReduces.empty() && r.otherAllReduces.empty())
     t.row("  TP all-reduces", "0");
   for (const AllReduceGroup &g : r.layerAllReduces)
-    t.row("  TP layer all-reduces",
+    t.row(("  TP layer " + kindName(g.kind) + "s").str(),
           withThousands(g.count) + " x " + withThousands(g.values),
           directions(g));
   for (const AllReduceGroup &g : r.otherAllReduces)
-    t.row("  TP embedding/output layer all-reduces",
+    t.row(("  TP embedding/output layer " + kindName(g.kind) + "s").str(),
           withThousands(g.count) + " x " + withThousands(g.values),
           directions(g));
   if (r.vocabParallelLoss) {
@@ -811,9 +855,16 @@ legend
   Communication: each tpc.f is one all-reduce in the backward pass, each
   tpc.g (and tpc.all_reduce) one in the forward pass, of the values of its
   tensor in the compute dtype; "embedding/output layer" counts those outside
-  every layer. tpc.all_gather (not used by the Megatron partition) is not
-  counted. Ring all-reduce: a rank sends 2(n-1)/n of the
-  buffer. The DP gradient all-reduce moves the rank's gradients when dp > 1.
+  every layer. With --sequence-parallel a tpc.seq_scatter reduce is a
+  reduce-scatter forward and an all-gather backward, a tpc.seq_gather
+  reduce_grad the reverse (a plain seq_scatter gathers only backward, a
+  plain seq_gather only forward), and the backward gathers each seq_gather's
+  input again for its readers' gradients (Megatron's re-gather, placed by
+  tpc-recompute), counted at the whole tensor's size; the
+  norms' and biases' gradients add small backward all-reduces. tpc.all_gather
+  (not used by the Megatron partition) is not counted. Ring all-reduce: a
+  rank sends 2(n-1)/n of the buffer, a reduce-scatter or all-gather half of
+  that. The DP gradient all-reduce moves the rank's gradients when dp > 1.
 )";
 }
 
@@ -824,6 +875,7 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
     j.attributeArray(key, [&] {
       for (const AllReduceGroup &g : list)
         j.object([&] {
+          j.attribute("kind", kindName(g.kind));
           j.attribute("count", g.count);
           j.attribute("forward", g.forward);
           j.attribute("backward", g.backward);
@@ -882,8 +934,8 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       });
     });
     j.attributeObject("communication", [&] {
-      groups("tp_layer_all_reduces", r.layerAllReduces);
-      groups("tp_other_all_reduces", r.otherAllReduces);
+      groups("tp_layer_collectives", r.layerAllReduces);
+      groups("tp_other_collectives", r.otherAllReduces);
       j.attributeObject("loss", [&] {
         j.attribute("vocab_parallel", r.vocabParallelLoss);
         j.attribute("all_reduces", r.lossAllReduces);
@@ -893,6 +945,7 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       j.attribute("tp_bytes_sent", r.tpRingBytesPerStep);
       j.attribute("dp_gradient_values", r.dpGradientValues);
       j.attribute("distributed_optimizer", r.distributedOptimizer);
+      j.attribute("sequence_parallel", r.sequenceParallel);
       j.attribute("dp_bytes_sent", r.dpBytesSent());
     });
   });

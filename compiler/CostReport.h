@@ -41,10 +41,14 @@ struct CostReportConfig {
   bool fullRecompute = false;
 };
 
-/// All-reduces of one size, and which direction of the step issues them.
+/// The tensor-parallel collectives of one kind and size, and which direction
+/// of the step issues them.
+enum class CollectiveKind { AllReduce, ReduceScatter, AllGather };
+
 struct AllReduceGroup {
-  int64_t values = 0;   ///< elements per all-reduce
-  int64_t count = 0;    ///< all-reduces per step
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  int64_t values = 0;   ///< elements per collective (the whole tensor's)
+  int64_t count = 0;    ///< collectives per step
   int64_t forward = 0;  ///< of which in the forward pass (g, all_reduce)
   int64_t backward = 0; ///< of which in the backward pass (f)
 };
@@ -100,6 +104,9 @@ struct CostReport {
   /// masters and moments are a shard, gradients are reduce-scattered and
   /// parameters all-gathered.
   bool distributedOptimizer = false;
+  /// The regions between tensor-parallel blocks are split along the
+  /// sequence (tpc.seq_scatter in the forward).
+  bool sequenceParallel = false;
 
   int64_t modelStateBytes() const {
     return weightBytes + gradientBytes + masterBytes + adamMBytes + adamVBytes;

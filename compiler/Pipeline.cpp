@@ -26,6 +26,8 @@ namespace {
 struct PipelineStep {
   llvm::StringLiteral pass;
   std::string (*options)(const CompileOptions &);
+  /// Null: always part of the pipeline.
+  bool (*enabled)(const CompileOptions &) = nullptr;
 };
 
 /// The pipeline of tpc-compile, in order. Every pass named here must be
@@ -41,6 +43,9 @@ const PipelineStep kPipeline[] = {
        return llvm::formatv("tp={0}", o.tp).str();
      }},
     {"tpc-partition", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-sequence-parallel",
+     [](const CompileOptions &) { return std::string(); },
+     [](const CompileOptions &o) { return o.sequenceParallel; }},
     {"tpc-mixed-precision",
      [](const CompileOptions &o) {
        return llvm::formatv("precision={0} grad-reduce-dtype={1}",
@@ -127,7 +132,29 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   return llvm::Error::success();
 }
 
+/// Takes an unset sequence length from the model's position table and checks
+/// a given one against it.
+static LogicalResult resolveSequence(ModuleOp module, CompileOptions &options);
+
+/// Sequence parallelism gives each tp rank seq / tp positions.
+static LogicalResult checkSequenceSplit(ModuleOp module,
+                                        const CompileOptions &options) {
+  if (!options.sequenceParallel || !options.seq || *options.seq % options.tp == 0)
+    return success();
+  return module.emitError("--seq=")
+         << *options.seq << " is not a multiple of --tp=" << options.tp
+         << ": --sequence-parallel gives each rank seq / tp positions; use a "
+            "--seq that tp divides or drop --sequence-parallel";
+}
+
 LogicalResult tpc::resolveOptions(ModuleOp module, CompileOptions &options) {
+  if (failed(resolveSequence(module, options)))
+    return failure();
+  return checkSequenceSplit(module, options);
+}
+
+static LogicalResult resolveSequence(ModuleOp module,
+                                     CompileOptions &options) {
   // The smallest position table bounds the sequence length.
   PositionEmbeddingOp shortest;
   int64_t positions = 0;
@@ -165,6 +192,8 @@ LogicalResult tpc::resolveOptions(ModuleOp module, CompileOptions &options) {
 llvm::Expected<std::string> tpc::buildPipeline(const CompileOptions &options) {
   SmallVector<std::string> steps;
   for (const PipelineStep &step : kPipeline) {
+    if (step.enabled && !step.enabled(options))
+      continue;
     if (!PassInfo::lookup(step.pass))
       return llvm::createStringError(
           llvm::formatv("the pipeline names pass '{0}', which this build does "

@@ -44,6 +44,9 @@ struct CompileOptions {
   /// Partition the optimizer over dp (ZeRO stage 1): reduce-scattered
   /// gradients, sharded masters and moments, gathered parameters.
   bool distributedOptimizer = false;
+  /// Split the regions between tensor-parallel blocks along the sequence
+  /// (tpc-sequence-parallel).
+  bool sequenceParallel = false;
 };
 
 /// Registers every pass the pipeline and the cost report use.

@@ -6,7 +6,9 @@
 // attention, vocabulary-parallel logits): the ops that compute the logits
 // are cloned for one position, attention ops become their KV-cached decode
 // forms, dropout and the loss are left out, and the logit slices are
-// gathered over the tp group so that every rank holds the whole row.
+// gathered over the tp group so that every rank holds the whole row. A
+// sequence-parallel forward decodes whole positions: its sequence
+// collectives become f and g again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +171,16 @@ void DecodePass::runOnOperation() {
       continue;
     if (auto dropout = dyn_cast<DropoutOp>(op)) {
       map.map(dropout.getResult(), map.lookup(dropout.getInput()));
+    } else if (isa<SeqScatterOp, SeqGatherOp>(op)) {
+      // One position cannot be split along the sequence: the regions
+      // between blocks are whole again, the collectives Megatron's f and g.
+      Value input = map.lookup(op.getOperand(0));
+      Value step = input;
+      if (auto scatter = dyn_cast<SeqScatterOp>(op); scatter && scatter.getReduce())
+        step = GOp::create(builder, op.getLoc(), input, Group::tp);
+      else if (auto gather = dyn_cast<SeqGatherOp>(op); gather && gather.getReduceGrad())
+        step = FOp::create(builder, op.getLoc(), input, Group::tp);
+      map.map(op.getResult(0), step);
     } else if (auto self = dyn_cast<SelfAttentionOp>(op)) {
       auto step = DecodeAttentionOp::create(
           builder, self.getLoc(), map.lookup(self.getQkv()), pos,

@@ -313,6 +313,61 @@ def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
 }
 
+def SequenceParallel : Pass<"tpc-sequence-parallel", "mlir::ModuleOp"> {
+  let summary = "Split the regions between tensor-parallel blocks along the sequence";
+  let description = [{
+    Megatron-LM's sequence parallelism (Korthikanti et al. 2022) on the
+    `@forward` that `tpc-partition` wrote. Between the tensor-parallel blocks
+    (layer norms, dropout, residual adds, the row-parallel biases) every rank
+    then holds T / tp positions [B, T / tp, H] instead of the whole sequence:
+
+    - each `tpc.g` of an activation becomes `tpc.seq_scatter reduce`, a
+      reduce-scatter along the sequence (the token embedding's g too);
+    - each `tpc.f` that receives a split value becomes
+      `tpc.seq_gather reduce_grad`, an all-gather whose backward
+      reduce-scatters the column-parallel ranks' partial gradients;
+    - layer norms, RMS norms, residual adds, bias adds, dropout, scale, cast,
+      gelu and StagFormer's weighted sum run on the split values. A
+      whole-sequence activation they meet (the position embedding) is sliced
+      by `tpc.seq_scatter` without `reduce`; a replicated operand that is
+      not an activation (a norm's scale and shift, a bias, alpha) is read
+      through `tpc.f`, whose backward all-reduces over tp the gradient each
+      rank computed from its own positions;
+    - a dropout on split values becomes `per_rank` with `layout <split 1>`:
+      each rank draws its positions' part of the global mask, the same
+      elements drop as without sequence parallelism;
+    - any other reader of a split value (the output, a replicated linear)
+      gets it back whole through `tpc.seq_gather`, whose backward takes this
+      rank's slice.
+
+    Communication volume is that of the all-reduces it replaces (an
+    all-reduce is a reduce-scatter plus an all-gather); the per-position
+    activations between blocks shrink tp-fold. `@forward`'s sequence length
+    must be static and divisible by tp. Run after `tpc-partition` and before
+    `tpc-autodiff`; `tpc-decode` turns the ops back into f and g for one
+    position.
+
+    Input (`tpc.tp = 2`, T = 8):
+    ```mlir
+    %r = tpc.g %p group tp : tensor<2x8x16xf32>
+    %v = tpc.bias_add %r, %b : tensor<2x8x16xf32>, tensor<16xf32>
+    %x = tpc.add %res, %v : tensor<2x8x16xf32>
+    %n = tpc.layernorm %x, %w, %s eps 1.0e-05 : ...
+    %nf = tpc.f %n group tp : tensor<2x8x16xf32>
+    ```
+    Output:
+    ```mlir
+    %r = tpc.seq_scatter %p reduce : tensor<2x8x16xf32> -> tensor<2x4x16xf32>
+    %bf = tpc.f %b group tp : tensor<16xf32>
+    %v = tpc.bias_add %r, %bf : tensor<2x4x16xf32>, tensor<16xf32>
+    %x = tpc.add %res, %v : tensor<2x4x16xf32>
+    ...
+    %nf = tpc.seq_gather %n reduce_grad : tensor<2x4x16xf32> -> tensor<2x8x16xf32>
+    ```
+  }];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
 def Recompute : Pass<"tpc-recompute", "mlir::ModuleOp"> {
   let summary = "Activation recompute: each layer's backward re-runs its forward";
   let description = [{
@@ -327,6 +382,13 @@ def Recompute : Pass<"tpc-recompute", "mlir::ModuleOp"> {
     operands (dropout masks come from the same keys, a `tpc.g` all-reduces
     again), so losses and weights equal the program without recompute bit
     for bit, while tpc-plan-memory reuses the layers' buffers.
+
+    In every mode, a `tpc.seq_gather` of sequence parallelism that the
+    backward reads (a column-parallel linear's weight gradient needs its
+    whole input) is cloned before its first backward reader, as Megatron-LM
+    gathers again in the backward instead of keeping the gathered copy: the
+    forward's copy then dies at its last forward reader, and only the split
+    value is kept.
 
     `mode=selective` (Megatron's `--recompute-activations`: recompute only
     the attention's [B, heads, T, T] intermediates) and `mode=none` leave

@@ -6,6 +6,8 @@
 // "internal": the backward's reads of them are redirected to clones of the
 // layer's ops, placed just before the first backward op that needs one. The
 // originals then die in the forward pass and their buffers are reused.
+// In every mode, a sequence-parallel gather that the backward reads is done
+// again there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,16 +101,40 @@ void RecomputePass::recomputeLayer(ArrayRef<Operation *> ops,
     });
 }
 
+/// Sequence parallelism keeps the regions between blocks split, but a
+/// column-parallel linear's backward reads its whole input: as Megatron-LM
+/// does, the backward gathers it again rather than keep the forward's
+/// gathered copy alive until then.
+void regatherForBackward(Block &body, const DenseSet<Operation *> &forward) {
+  SmallVector<SeqGatherOp> gathers;
+  for (Operation &op : body)
+    if (auto gather = dyn_cast<SeqGatherOp>(op); gather && forward.contains(&op))
+      gathers.push_back(gather);
+  for (SeqGatherOp gather : gathers) {
+    Operation *first = nullptr;
+    for (Operation *user : gather.getResult().getUsers())
+      if (!forward.contains(user) && (!first || user->isBeforeInBlock(first)))
+        first = user;
+    if (!first)
+      continue;
+    OpBuilder builder(first);
+    Operation *again = builder.clone(*gather);
+    gather.getResult().replaceUsesWithIf(
+        again->getResult(0),
+        [&](OpOperand &use) { return !forward.contains(use.getOwner()); });
+  }
+}
+
 void RecomputePass::runOnOperation() {
-  if (mode == "none" || mode == "selective")
-    return;
-  if (mode != "full") {
+  if (mode != "none" && mode != "selective" && mode != "full") {
     getOperation().emitError("tpc-recompute: mode must be none, selective or "
                              "full, got '")
         << mode << "'";
     return signalPassFailure();
   }
   auto step = getOperation().lookupSymbol<func::FuncOp>(abi::kTrainStep);
+  if (mode != "full" && (!step || step.isExternal()))
+    return;
   if (!step || step.isExternal()) {
     getOperation().emitError("tpc-recompute needs a @")
         << abi::kTrainStep << " with a body; run tpc-autodiff first";
@@ -121,13 +147,16 @@ void RecomputePass::runOnOperation() {
   for (Operation &op : body)
     if (forward.contains(&op))
       ops.push_back(&op);
-  int64_t layers = 0;
-  SmallVector<int64_t> layerOf = findLayers(ops, layers);
-  SmallVector<SmallVector<Operation *>> layerOps(layers);
-  for (auto [i, op] : llvm::enumerate(ops))
-    if (layerOf[i] >= 0)
-      layerOps[layerOf[i]].push_back(op);
-  for (ArrayRef<Operation *> layer : layerOps)
-    recomputeLayer(layer, forward);
+  if (mode == "full") {
+    int64_t layers = 0;
+    SmallVector<int64_t> layerOf = findLayers(ops, layers);
+    SmallVector<SmallVector<Operation *>> layerOps(layers);
+    for (auto [i, op] : llvm::enumerate(ops))
+      if (layerOf[i] >= 0)
+        layerOps[layerOf[i]].push_back(op);
+    for (ArrayRef<Operation *> layer : layerOps)
+      recomputeLayer(layer, forward);
+  }
+  regatherForBackward(body, forward);
 }
 } // namespace

@@ -24,6 +24,15 @@ LogicalResult tpc::refreshOpResultTypes(Operation *op, int64_t tp) {
       result.setType(type);
   } else if (op->hasTrait<OpTrait::SameOperandsAndResultType>()) {
     op->getResult(0).setType(op->getOperand(0).getType());
+  } else if (isa<SeqScatterOp, SeqGatherOp>(op)) {
+    // Along the sequence over tp: the result keeps its extent there, takes
+    // the others (and the element type) from the operand.
+    auto in = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto old = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> shape(in.getShape());
+    if (shape.size() >= 2 && old.getRank() == in.getRank())
+      shape[1] = old.getDimSize(1);
+    op->getResult(0).setType(RankedTensorType::get(shape, in.getElementType()));
   } else if (auto gather = dyn_cast<AllGatherOp>(op)) {
     // Keep the gather factor the op had; a tp gather whose old shapes were
     // dynamic gathers over the module's tp ranks.

@@ -656,5 +656,45 @@ LogicalResult AllGatherOp::verify() {
   return success();
 }
 
+/// `split` is `whole` cut along the sequence (dimension 1) into the tp
+/// group's parts.
+static LogicalResult verifySequenceSplit(Operation *op, RankedTensorType whole,
+                                         RankedTensorType split) {
+  if (whole.getRank() < 2 || whole.getRank() != split.getRank() ||
+      whole.getElementType() != split.getElementType())
+    return op->emitOpError("moves a tensor of rank >= 2 along its sequence "
+                           "dimension (1) with its element type, not ")
+           << whole << " and " << split;
+  int64_t tp = enclosingTp(op);
+  for (int64_t i = 0; i < whole.getRank(); ++i) {
+    int64_t a = whole.getDimSize(i), b = split.getDimSize(i);
+    if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
+      continue;
+    if (i != 1 && a != b)
+      return op->emitOpError("changes dimension ")
+             << i << " (" << a << " vs " << b
+             << "); only the sequence dimension (1) is split";
+    if (i == 1 && a % tp != 0)
+      return op->emitOpError("splits a sequence of ")
+             << a << " positions over tp = " << tp
+             << ", which does not divide it";
+    if (i == 1 && a != b * tp)
+      return op->emitOpError("splits a sequence of ")
+             << a << " into parts of " << b << ", but tp = " << tp
+             << " needs parts of " << a / tp;
+  }
+  return success();
+}
+
+LogicalResult SeqScatterOp::verify() {
+  return verifySequenceSplit(*this, getInput().getType(),
+                             getResult().getType());
+}
+
+LogicalResult SeqGatherOp::verify() {
+  return verifySequenceSplit(*this, getResult().getType(),
+                             getInput().getType());
+}
+
 #define GET_OP_CLASSES
 #include "dialects/tpc/TpcOps.cpp.inc"

@@ -733,6 +733,54 @@ def Tpc_AllGatherOp : Tpc_Op<"all_gather", [
   let hasVerifier = 1;
 }
 
+def Tpc_SeqScatterOp : Tpc_Op<"seq_scatter", [
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "Sequence parallelism: split along the sequence over tp";
+  let description = [{
+    `input` is [B, T, ...] on every rank of the tp group and the result is
+    this rank's [B, T / tp, ...]: positions [r * T / tp, (r + 1) * T / tp).
+    With `reduce` the ranks hold partial sums and the result is the sum's
+    slice (a reduce-scatter: the `tpc.g` of a sequence-parallel region);
+    without it the input is whole on every rank and each takes its slice,
+    with no communication. The adjoint is gathered back along the sequence
+    (`tpc.seq_gather`). `tpc-sequence-parallel` places these ops.
+
+    ```mlir
+    %y = tpc.seq_scatter %x reduce : tensor<2x8x64xf32> -> tensor<2x4x64xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, UnitAttr:$reduce);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`reduce` $reduce^)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_SeqGatherOp : Tpc_Op<"seq_gather", [
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "Sequence parallelism: all-gather along the sequence over tp";
+  let description = [{
+    `input` is this rank's [B, T / tp, ...] and the result the whole
+    [B, T, ...] on every rank of the tp group. With `reduce_grad` the
+    consumers are column-parallel, each rank's adjoint is a partial sum, and
+    the backward reduce-scatters it (the `tpc.f` of a sequence-parallel
+    region); without it the consumers are replicated, every rank holds the
+    whole adjoint, and the backward takes this rank's slice of it.
+
+    ```mlir
+    %y = tpc.seq_gather %x reduce_grad : tensor<2x4x64xf32> -> tensor<2x8x64xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, UnitAttr:$reduce_grad);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`reduce_grad` $reduce_grad^)? attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 include "dialects/tpc/TpcGradOps.td"
 
 #endif // TPC_OPS_TD

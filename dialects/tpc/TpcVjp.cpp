@@ -22,6 +22,13 @@
 //                             rank's loss is a term of the objective, so
 //                             every rank's summand receives every rank's
 //                             adjoint (the usual psum/psum rule);
+//   seq_scatter            -> seq_gather of the adjoint: the slices of the
+//                             result's adjoint make the input's (whole on
+//                             every rank, as the input was);
+//   seq_gather             -> seq_scatter of the adjoint, reduced when the
+//                             consumers were column-parallel (each rank's
+//                             adjoint a partial sum, `reduce_grad`), else
+//                             this rank's slice;
 //   all_reduce max, all_gather -> rejected with a diagnostic.
 //
 //===----------------------------------------------------------------------===//
@@ -288,6 +295,26 @@ LogicalResult AllReduceOp::buildVjp(OpBuilder &builder,
   }
   operandAdjoints[0] = AllReduceOp::create(builder, getLoc(), resultAdjoints[0],
                                            ReduceKind::sum, getGroup());
+  return success();
+}
+
+LogicalResult SeqScatterOp::buildVjp(OpBuilder &builder,
+                                     ArrayRef<Value> resultAdjoints,
+                                     SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] = SeqGatherOp::create(builder, getLoc(), getInput().getType(),
+                                           resultAdjoints[0],
+                                           /*reduce_grad=*/false);
+  return success();
+}
+
+LogicalResult SeqGatherOp::buildVjp(OpBuilder &builder,
+                                    ArrayRef<Value> resultAdjoints,
+                                    SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] = SeqScatterOp::create(
+      builder, getLoc(), getInput().getType(), resultAdjoints[0],
+      /*reduce=*/getReduceGrad());
   return success();
 }
 

@@ -106,15 +106,17 @@
 // JSON-NEXT:     "step": 516096,
 // JSON-NEXT:     "step_recompute": 622592
 // JSON:      "communication": {
-// JSON-NEXT:   "tp_layer_all_reduces": [
+// JSON-NEXT:   "tp_layer_collectives": [
 // JSON-NEXT:     {
+// JSON-NEXT:       "kind": "all-reduce",
 // JSON-NEXT:       "count": 8,
 // JSON-NEXT:       "forward": 4,
 // JSON-NEXT:       "backward": 4,
 // JSON-NEXT:       "values": 256,
 // JSON-NEXT:       "bytes": 1024
-// JSON:        "tp_other_all_reduces": [
+// JSON:        "tp_other_collectives": [
 // JSON-NEXT:     {
+// JSON-NEXT:       "kind": "all-reduce",
 // JSON-NEXT:       "count": 2,
 // JSON-NEXT:       "forward": 1,
 // JSON-NEXT:       "backward": 1,
@@ -127,6 +129,7 @@
 // JSON:        "tp_bytes_sent": 10432,
 // JSON-NEXT:   "dp_gradient_values": 0,
 // JSON-NEXT:   "distributed_optimizer": false,
+// JSON-NEXT:   "sequence_parallel": false,
 // JSON-NEXT:   "dp_bytes_sent": 0
 
 // bf16 (tpc-mixed-precision) with dp = 2: weights and gradients 2 bytes, an

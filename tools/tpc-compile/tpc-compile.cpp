@@ -102,6 +102,12 @@ int main(int argc, char **argv) {
                "reduce-scattered, each rank keeps and updates 1/dp of the "
                "AdamW moments and fp32 masters, parameters are all-gathered; "
                "checkpoints stay global");
+  app.add_flag("--sequence-parallel", options.sequenceParallel,
+               "Sequence parallelism (Megatron's --sequence-parallel): "
+               "layer norms, dropout and residual adds between the "
+               "tensor-parallel blocks run on seq/tp positions per rank, g "
+               "becomes a reduce-scatter and f an all-gather along the "
+               "sequence; --seq must be a multiple of --tp");
   app.add_flag("--report{text}", report,
                "Print the per-rank cost report to stdout: --report (aligned "
                "text) or --report=json")

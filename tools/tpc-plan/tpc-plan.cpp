@@ -31,6 +31,7 @@ double mfu = 0.4;
 std::string modelFile, deviceMemory, precisionName = "fp32";
 int64_t microBatch = 1, dp = 1, maxTp = 64;
 bool distributedOptimizer = false;
+bool sequenceParallel = false;
 std::optional<int64_t> seqLength;
 
 int fail(const Twine &message) {
@@ -190,6 +191,7 @@ int runMemory() {
   base.seq = seqLength;
   base.precision = *tpc::parsePrecision(precisionName);
   base.distributedOptimizer = distributedOptimizer;
+  base.sequenceParallel = sequenceParallel;
   if (Error e = tpc::validateOptions(base))
     return fail(toString(std::move(e)));
   if (maxTp < 1)
@@ -213,9 +215,10 @@ int runMemory() {
 
   std::vector<tpc::MemoryFit> rows = tpc::fitMemory(*module, base, maxTp);
   outs() << formatv(
-      "{0}: micro-batch {1}, {2}, dp {3}{4}; device memory {5}\n\n",
+      "{0}: micro-batch {1}, {2}, dp {3}{4}{5}; device memory {6}\n\n",
       modelFile, microBatch, tpc::stringifyPrecision(base.precision), dp,
       distributedOptimizer ? " with the distributed optimizer" : "",
+      sequenceParallel ? ", sequence-parallel" : "",
       tpc::humanBytes(static_cast<int64_t>(*capacity)));
   outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
                     "tp", "params/rank", "model states", "total",
@@ -299,6 +302,11 @@ int main(int argc, char **argv) {
   memory->add_flag("--distributed-optimizer", distributedOptimizer,
                    "Shard the fp32 masters and AdamW moments over dp, as "
                    "tpc-compile --distributed-optimizer does");
+  memory->add_flag("--sequence-parallel", sequenceParallel,
+                   "Split the regions between tensor-parallel blocks along "
+                   "the sequence, as tpc-compile --sequence-parallel does (a "
+                   "tp that does not divide the sequence is reported as not "
+                   "possible)");
   memory->add_option("--max-tp", maxTp, "Largest tp to try (powers of two)")
       ->capture_default_str();
   memory

@@ -1,4 +1,4 @@
-//===- Collectives.cpp - f, g, all_reduce, all_gather, gradient buckets ---===//
+//===- Collectives.cpp - f, g, all_reduce, gathers, gradient buckets ------===//
 //
 // Collectives are issued in program order on device buffers; the backend's
 // Collectives order them with the compute stream, so no op waits for the
@@ -84,6 +84,92 @@ Thunk all_gather(OpContext &c) {
         s->device.copy_device_to_device(
             out + ((o * parts + r) * chunk) * esize,
             gathered + (uint64_t(r) * n + o * chunk) * esize, chunk * esize);
+  };
+}
+
+/// A sequence-parallel move between [B, T, ...] and this rank's
+/// [B, T / tp, ...]: `whole` and `part` are the operand and the result in
+/// either order. Positions [r * T / tp, (r + 1) * T / tp) of each batch row
+/// are rank r's, a block of `rows` (T / tp) rows of `row` bytes.
+struct SequenceSplit {
+  uint64_t batch = 1, block = 0;
+  int parts = 1;
+};
+
+SequenceSplit sequence_split(OpContext &c, int whole, int part) {
+  auto full = c.shape(whole), mine = c.shape(part);
+  if (full.size() < 2)
+    throw c.error("moves a tensor along its sequence (dimension 1), not " +
+                  shape_string(full));
+  int parts = c.s.comm.tp_size();
+  std::vector<int64_t> want = full;
+  if (want[1] % parts != 0)
+    throw c.error("cannot split a sequence of " + std::to_string(want[1]) +
+                  " positions over tp = " + std::to_string(parts));
+  want[1] /= parts;
+  c.expect_shape(mine, want, part == c.out(0) ? "the result" : "the operand");
+  if (c.dtype(whole) != c.dtype(part))
+    throw c.error("changes the element type");
+  SequenceSplit split;
+  split.batch = uint64_t(full[0]);
+  split.parts = parts;
+  split.block = c.bytes(part) / std::max<uint64_t>(1, split.batch);
+  return split;
+}
+
+// seq_scatter: this rank's positions of the input, summed over tp with
+// `reduce` (a reduce-scatter), else taken from the whole input it holds.
+Thunk seq_scatter(OpContext &c) {
+  SequenceSplit split = sequence_split(c, c.in(0), c.out(0));
+  bool reduce = c.flag("reduce");
+  ExecState *s = &c.s;
+  char *out = static_cast<char *>(c.ptr(c.out(0)));
+  const char *x = static_cast<const char *>(c.ptr(c.in(0)));
+  ElementType dtype = c.dtype(c.in(0));
+  uint64_t n = c.elements(c.out(0));
+  int rank = c.s.comm.tp_rank();
+  if (reduce)
+    c.s.reserve(0, c.bytes(c.in(0)));
+  return [s, split, reduce, out, x, dtype, n, rank](const RunOptions &) {
+    uint64_t stride = split.block * uint64_t(split.parts);
+    if (!reduce) {
+      for (uint64_t b = 0; b < split.batch; ++b)
+        s->device.copy_device_to_device(
+            out + b * split.block, x + b * stride + rank * split.block,
+            split.block);
+      return;
+    }
+    // Rank-major: rank r's positions of every batch row, then r + 1's.
+    char *packed = reinterpret_cast<char *>(s->scratch(0));
+    for (int r = 0; r < split.parts; ++r)
+      for (uint64_t b = 0; b < split.batch; ++b)
+        s->device.copy_device_to_device(
+            packed + (uint64_t(r) * split.batch + b) * split.block,
+            x + b * stride + r * split.block, split.block);
+    s->collectives->reduce_scatter(packed, out, n, dtype, Group::TP);
+  };
+}
+
+// seq_gather: every rank's positions, whole on every rank (an all-gather);
+// `reduce_grad` only changes the backward.
+Thunk seq_gather(OpContext &c) {
+  SequenceSplit split = sequence_split(c, c.out(0), c.in(0));
+  ExecState *s = &c.s;
+  char *out = static_cast<char *>(c.ptr(c.out(0)));
+  const void *x = c.ptr(c.in(0));
+  ElementType dtype = c.dtype(c.in(0));
+  uint64_t n = c.elements(c.in(0));
+  c.s.reserve(0, c.bytes(c.out(0)));
+  return [s, split, out, x, dtype, n](const RunOptions &) {
+    char *gathered = reinterpret_cast<char *>(s->scratch(0));
+    s->collectives->all_gather(x, gathered, n, dtype, Group::TP);
+    uint64_t stride = split.block * uint64_t(split.parts);
+    for (int r = 0; r < split.parts; ++r)
+      for (uint64_t b = 0; b < split.batch; ++b)
+        s->device.copy_device_to_device(
+            out + b * stride + r * split.block,
+            gathered + (uint64_t(r) * split.batch + b) * split.block,
+            split.block);
   };
 }
 
@@ -329,6 +415,8 @@ void register_collective_ops(OpRegistry &r) {
   r.add("g", g);
   r.add("all_reduce", all_reduce);
   r.add("all_gather", all_gather);
+  r.add("seq_scatter", seq_scatter);
+  r.add("seq_gather", seq_gather);
   r.add("bucket_all_reduce", bucket_all_reduce);
   r.add("bucket_reduce_scatter", bucket_reduce_scatter);
   r.add("bucket_all_gather", bucket_all_gather);
