@@ -231,6 +231,9 @@ llvm::Error tpc::models::validate(const StagFormerConfig &c) {
   if (c.window && *c.window < 1)
     return error("--window must be >= 1, got " + llvm::Twine(*c.window) +
                  "; omit it to cross-attend to all earlier positions");
+  if (!c.alpha && c.stacks == 2)
+    return error("--no-alpha needs --stacks > 2: with 2 stacks the output "
+                 "layer always reads the second stack");
   if (c.blocks == StagBlocks::GPT2 &&
       (c.base.layout != NormLayout::PreNorm || !c.base.tied))
     return error("StagFormer is built pre-norm with a tied output layer");
@@ -298,6 +301,8 @@ std::string tpc::models::commandLine(const StagFormerConfig &c) {
     s += " --shared-weights";
   if (c.window)
     s += " --window " + std::to_string(*c.window);
+  if (!c.alpha)
+    s += " --no-alpha";
   return s + inputFlags(llama ? c.llama.input : c.base.input);
 }
 

@@ -98,6 +98,10 @@ struct StagFormerConfig {
   bool sharedWeights = false;
   /// Cross-attention sees only the last `window` strictly earlier positions.
   std::optional<int64_t> window;
+  /// With p > 2 stacks, the output layer reads the learned combination
+  /// alpha of all stacks' final activations; without it, the last stack's
+  /// (the paper's ablation).
+  bool alpha = true;
 };
 
 /// A named Llama size.

@@ -4,7 +4,8 @@
 // reads the same embeddings and, in each layer, cross-attends from its own
 // residual stream to the previous stack's final activations at strictly
 // earlier positions. With p > 2 stacks the output layer reads a learned
-// combination of all the stacks' final activations.
+// combination of all the stacks' final activations (or, without alpha, the
+// last stack's alone).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +40,7 @@ Value stacks(ModelBuilder &b, Blocks &blocks, Value embeddings,
     }
     outputs.push_back(h);
   }
-  if (config.stacks == 2)
+  if (config.stacks == 2 || !config.alpha)
     return outputs.back();
   // alpha starts at ones; the scale by 1/p makes the initial combination
   // the mean of the stacks.

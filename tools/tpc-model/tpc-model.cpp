@@ -26,7 +26,7 @@ std::optional<double> dropout, embdPdrop, residPdrop, attnPdrop;
 bool tied = false, noTied = false;
 std::string layoutName = "pre-norm";
 int64_t stacks = 2;
-bool sharedWeights = false, rope = false;
+bool sharedWeights = false, rope = false, noAlpha = false;
 std::string blocks = "gpt2";
 std::optional<int64_t> window, batch, seqLen;
 std::optional<int64_t> kvHeads, intermediate;
@@ -245,6 +245,11 @@ int main(int argc, char **argv) {
                           "Every stack reuses the self-attention and MLP "
                           "weights h.<i>.*; only the cross-attention weights "
                           "are per stack");
+  stagFormerCmd->add_flag("--no-alpha", noAlpha,
+                          "With more than 2 stacks, the output layer reads "
+                          "the last stack's final activations instead of the "
+                          "learned combination alpha of all stacks (the "
+                          "paper's ablation)");
   stagFormerCmd->add_option("--window", window,
                             "Cross-attention sees only the last w strictly "
                             "earlier positions (default: all of them)");
@@ -323,6 +328,7 @@ int main(int argc, char **argv) {
     }
     config.stacks = stacks;
     config.sharedWeights = sharedWeights;
+    config.alpha = !noAlpha;
     if (window)
       config.window = *window;
     if (llvm::Error error = validate(config))
