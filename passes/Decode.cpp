@@ -8,7 +8,8 @@
 // forms, dropout and the loss are left out, and the logit slices are
 // gathered over the tp group so that every rank holds the whole row. A
 // sequence-parallel forward decodes whole positions: its sequence
-// collectives become f and g again.
+// collectives become f and g again. A shared-weights StagFormer also gets
+// decode_recurrent, one pass of its last stack per token.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,20 @@ using namespace tpc;
 namespace {
 constexpr StringLiteral kDecodeStep = abi::kDecodeStep;
 
+/// The logits row every rank samples from: `local`, this rank's vocabulary
+/// slice, gathered over tp and cast to f32. Null after a diagnostic.
+Value gatheredRow(OpBuilder &builder, Location loc, Value local, int64_t tp) {
+  auto gather = AllGatherOp::create(builder, loc, local.getType(), local,
+                                    /*dim=*/2, Group::tp);
+  if (failed(refreshOpResultTypes(gather, tp)))
+    return {};
+  Value row = gather.getResult();
+  auto rowType = cast<RankedTensorType>(row.getType());
+  if (!rowType.getElementType().isF32())
+    row = CastOp::create(builder, loc, rowType.clone(builder.getF32Type()), row);
+  return row;
+}
+
 /// The ops of `func` that `root` depends on.
 llvm::SmallPtrSet<Operation *, 32> opsFeeding(Value root) {
   llvm::SmallPtrSet<Operation *, 32> needed;
@@ -47,10 +62,52 @@ llvm::SmallPtrSet<Operation *, 32> opsFeeding(Value root) {
   return needed;
 }
 
+/// Walks back from `value` through the ops that move or convert a tensor
+/// without mixing positions (f, g, casts) and through linears' inputs.
+Value throughProjections(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto linear = dyn_cast<LinearOp>(def))
+      value = linear.getInput();
+    else if (isa<FOp, GOp, CastOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+/// The parameter a projection weight reads, through casts and f.
+StringAttr weightParam(Value weight) {
+  while (Operation *def = weight.getDefiningOp()) {
+    if (auto read = dyn_cast<GetParamOp>(def))
+      return read.getNameAttr().getAttr();
+    if (!isa<FOp, CastOp>(def))
+      break;
+    weight = def->getOperand(0);
+  }
+  return {};
+}
+
+/// The weight parameters of the linears that produce `op`'s q, k and v.
+SmallVector<StringAttr> selfAttentionWeights(Operation *op) {
+  SmallVector<StringAttr> names;
+  unsigned inputs = isa<DecodeGroupedAttentionOp>(op) ? 3 : 1;
+  for (unsigned i = 0; i < inputs; ++i)
+    if (auto linear = op->getOperand(i).getDefiningOp<LinearOp>())
+      if (StringAttr name = weightParam(linear.getWeight()))
+        names.push_back(name);
+  return names;
+}
+
 struct DecodePass : public tpc::impl::DecodeBase<DecodePass> {
   using DecodeBase::DecodeBase;
 
   void runOnOperation() override;
+  /// Adds decode_recurrent beside `decode` (decode_step) for a
+  /// shared-weights StagFormer whose logits come from its last stack; makes
+  /// decode_step return that stack's final activation too. Leaves other
+  /// models alone.
+  LogicalResult buildRecurrent(func::FuncOp decode, Value local, int64_t tp);
   /// The number of positions the caches hold: the rows of the shortest
   /// position table, else the module's context length (kContextAttrName,
   /// for models with rotary positions), else the sequence length `forward`
@@ -186,7 +243,7 @@ void DecodePass::runOnOperation() {
           builder, self.getLoc(), map.lookup(self.getQkv()), pos,
           self.getHeadsAttr(), capacityAttr, self.getWindowAttr(),
           self.getRopeThetaAttr(), self.getRopeDimsAttr(),
-          self.getHeadParallelAttr());
+          self.getHeadParallelAttr(), /*cache=*/StringAttr());
       map.map(self.getResult(), step.getResult());
     } else if (auto grouped = dyn_cast<GroupedAttentionOp>(op)) {
       auto step = DecodeGroupedAttentionOp::create(
@@ -195,14 +252,15 @@ void DecodePass::runOnOperation() {
           grouped.getHeadsAttr(), grouped.getKvHeadsAttr(), capacityAttr,
           grouped.getWindowAttr(), grouped.getRopeThetaAttr(),
           grouped.getRopeDimsAttr(), grouped.getHeadParallelAttr(),
-          grouped.getKvReplicatedAttr());
+          grouped.getKvReplicatedAttr(), /*cache=*/StringAttr());
       map.map(grouped.getResult(), step.getResult());
     } else if (auto cross = dyn_cast<CrossAttentionOp>(op)) {
       auto step = DecodeCrossAttentionOp::create(
           builder, cross.getLoc(), map.lookup(cross.getQuery()),
           map.lookup(cross.getKv()), pos, cross.getHeadsAttr(), capacityAttr,
           cross.getWindowAttr(), cross.getRopeThetaAttr(),
-          cross.getRopeDimsAttr(), cross.getHeadParallelAttr());
+          cross.getRopeDimsAttr(), cross.getHeadParallelAttr(),
+          /*lagged=*/UnitAttr(), /*cache=*/StringAttr());
       map.map(cross.getResult(), step.getResult());
     } else {
       // Clones see one position: their result types follow from the
@@ -215,17 +273,135 @@ void DecodePass::runOnOperation() {
     }
   }
   Value local = map.lookup(logits);
-  auto gather = AllGatherOp::create(builder, loc, local.getType(), local,
-                                    /*dim=*/2, Group::tp);
-  if (failed(refreshOpResultTypes(gather, tp)))
+  Value row = gatheredRow(builder, loc, local, tp);
+  if (!row)
     return signalPassFailure();
-  // The generator samples from f32 logits whatever the compute type.
-  Value row = gather.getResult();
-  auto rowType = cast<RankedTensorType>(row.getType());
-  if (!rowType.getElementType().isF32())
-    row = CastOp::create(builder, loc, rowType.clone(builder.getF32Type()), row);
   func::ReturnOp::create(builder, loc, row);
   decode.setType(
       builder.getFunctionType({tokenType, posType}, {row.getType()}));
+  if (failed(buildRecurrent(decode, local, tp)))
+    return signalPassFailure();
+}
+
+LogicalResult DecodePass::buildRecurrent(func::FuncOp decode, Value local,
+                                         int64_t tp) {
+  // The last stack: what the logits depend on, not following the
+  // cross-attentions' memory (the earlier stacks).
+  llvm::SmallPtrSet<Operation *, 32> last;
+  SmallVector<Value> work{local};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !last.insert(op).second)
+      continue;
+    if (auto cross = dyn_cast<DecodeCrossAttentionOp>(op)) {
+      work.push_back(cross.getQuery());
+      continue;
+    }
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  Block &body = decode.getBody().front();
+  SmallVector<DecodeCrossAttentionOp> crosses;
+  SmallVector<Operation *> selves;
+  for (Operation &op : body) {
+    if (!last.contains(&op))
+      continue;
+    if (isa<WeightedSumOp>(op))
+      return success(); // the logits read every stack (alpha)
+    if (auto cross = dyn_cast<DecodeCrossAttentionOp>(op))
+      crosses.push_back(cross);
+    else if (isa<DecodeAttentionOp, DecodeGroupedAttentionOp>(op))
+      selves.push_back(&op);
+  }
+  if (crosses.empty() || selves.empty())
+    return success(); // not a StagFormer
+  // Shared weights: an earlier stack reads the last stack's self-attention
+  // weights too.
+  llvm::DenseSet<StringAttr> readElsewhere;
+  for (auto linear : body.getOps<LinearOp>())
+    if (!last.contains(linear))
+      if (StringAttr name = weightParam(linear.getWeight()))
+        readElsewhere.insert(name);
+  for (Operation *self : selves) {
+    SmallVector<StringAttr> weights = selfAttentionWeights(self);
+    if (weights.empty() ||
+        !llvm::all_of(weights, [&](StringAttr w) { return readElsewhere.contains(w); }))
+      return success();
+  }
+  // The last stack's final activation (what the final norm reads) and the
+  // previous stack's, which the memory projections read.
+  Value final = throughProjections(local);
+  Operation *norm = final.getDefiningOp();
+  if (!norm || !isa<LayerNormOp, RmsNormOp>(norm))
+    return success();
+  final = norm->getOperand(0);
+  Value memory = throughProjections(crosses.front().getKv());
+  for (DecodeCrossAttentionOp cross : crosses)
+    if (throughProjections(cross.getKv()) != memory)
+      return success();
+  if (memory.getType() != final.getType() || last.contains(memory.getDefiningOp()))
+    return success();
+
+  // decode_step reads and writes the last stack's self-attention caches
+  // for the prompt; decode_recurrent then continues them.
+  MLIRContext *ctx = decode.getContext();
+  for (auto [i, self] : llvm::enumerate(selves))
+    self->setAttr("cache", StringAttr::get(ctx, "stack." + std::to_string(i)));
+
+  OpBuilder builder(ctx);
+  builder.setInsertionPointAfter(decode);
+  Location loc = decode.getLoc();
+  Type tokenType = body.getArgument(0).getType();
+  Type posType = body.getArgument(1).getType();
+  auto recurrent = func::FuncOp::create(
+      builder, loc, abi::kDecodeRecurrent,
+      builder.getFunctionType({tokenType, posType, final.getType()}, {}));
+  Block *entry = recurrent.addEntryBlock();
+  IRMapping map;
+  map.map(body.getArgument(0), entry->getArgument(0));
+  map.map(body.getArgument(1), entry->getArgument(1));
+  map.map(memory, entry->getArgument(2));
+  builder.setInsertionPointToStart(entry);
+  llvm::SmallPtrSet<Operation *, 32> beforeMemory = opsFeeding(memory);
+  for (Operation &op : body) {
+    auto cross = dyn_cast<DecodeCrossAttentionOp>(op);
+    if (!cross) {
+      if (last.contains(&op))
+        builder.clone(op, map);
+      continue;
+    }
+    if (!last.contains(&op))
+      continue;
+    // The memory projection of the previous token's final activation,
+    // cloned from the one of the previous stack's.
+    llvm::SmallPtrSet<Operation *, 32> projection = opsFeeding(cross.getKv());
+    for (Operation &p : body)
+      if (projection.contains(&p) && !beforeMemory.contains(&p) &&
+          !last.contains(&p) && !map.contains(p.getResult(0)))
+        builder.clone(p, map);
+    auto step = DecodeCrossAttentionOp::create(
+        builder, cross.getLoc(), map.lookup(cross.getQuery()),
+        map.lookup(cross.getKv()), entry->getArgument(1), cross.getHeadsAttr(),
+        cross.getCapacityAttr(), cross.getWindowAttr(),
+        cross.getRopeThetaAttr(), cross.getRopeDimsAttr(),
+        cross.getHeadParallelAttr(), UnitAttr::get(ctx), StringAttr());
+    map.map(cross.getResult(), step.getResult());
+  }
+  Value row = gatheredRow(builder, loc, map.lookup(local), tp);
+  if (!row)
+    return failure();
+  Value mine = map.lookup(final);
+  func::ReturnOp::create(builder, loc, ValueRange{row, mine});
+  recurrent.setType(builder.getFunctionType(
+      {tokenType, posType, final.getType()}, {row.getType(), mine.getType()}));
+
+  // decode_step hands the prompt's final activations to decode_recurrent.
+  Operation *ret = body.getTerminator();
+  SmallVector<Value> results(ret->getOperands());
+  results.push_back(final);
+  ret->setOperands(results);
+  decode.setType(FunctionType::get(ctx, body.getArgumentTypes(),
+                                   ValueRange(results).getTypes()));
+  return success();
 }
 } // namespace

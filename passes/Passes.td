@@ -271,6 +271,28 @@ def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
       are then cast to f32 (`tpc.cast`). Columns at or beyond the vocabulary
       size of the loss are padding, which the generator ignores.
 
+    A sequence-parallel `@forward` decodes whole positions: its
+    `tpc.seq_scatter reduce` and `tpc.seq_gather reduce_grad` become g and
+    f again, the other sequence ops disappear.
+
+    For a shared-weights StagFormer whose logits read only its last stack
+    (2 stacks, or p stacks without alpha), the pass also adds recurrent
+    decoding, one pass of the last stack per token:
+
+    ```
+    func.func @decode_recurrent(%tokens: tensor<Bx1xi32>, %pos: tensor<i32>,
+        %final: tensor<Bx1xH>) -> (tensor<Bx1xVpad x f32>, tensor<Bx1xH>)
+    ```
+
+    It clones the last stack's ops of `@decode_step`; their self-attentions
+    and those of `@decode_step` get one `cache` name each, so that the
+    recurrent pass continues the caches the prompt filled. Each
+    cross-attention's memory projection reads %final, the previous token's
+    final activation, as a `lagged` `tpc.decode_cross_attention` with a
+    cache of its own. `@decode_step` then also returns the last stack's
+    final activation (the input of the final norm), which the generator
+    hands to the first recurrent step.
+
     A model whose logits depend on bidirectional self-attention cannot be
     decoded one position at a time: the pass then warns and adds nothing.
     Errors: a module that is not partitioned (`tpc-partition` first), an

@@ -429,7 +429,10 @@ def Tpc_DecodeAttentionOp : Tpc_Op<"decode_attention", [
     calls. With `head_parallel` the op holds heads [r * heads, (r + 1) *
     heads) of heads * tp and caches only those. Reading and writing the
     cache are memory effects, so the op is never folded away. With `rope`,
-    q and k are rotated at `pos` and the cache holds rotated keys.
+    q and k are rotated at `pos` and the cache holds rotated keys. Decode
+    ops with the same `cache` name share one cache, in every entry point of
+    the program (`tpc-decode` names them when two entry points read one
+    cache).
 
     ```mlir
     %a = tpc.decode_attention %qkv, %pos heads 12 capacity 1024 : tensor<1x1x2304xf32>, tensor<i32>
@@ -441,13 +444,14 @@ def Tpc_DecodeAttentionOp : Tpc_Op<"decode_attention", [
                        OptionalAttr<I64Attr>:$window,
                        DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
-                       UnitAttr:$head_parallel);
+                       UnitAttr:$head_parallel,
+                       OptionalAttr<StrAttr>:$cache);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $qkv `,` $pos `heads` $heads `capacity` $capacity (`window` $window^)?
     (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
-    (`head_parallel` $head_parallel^)? attr-dict `:` type($qkv) `,`
-    type($pos)
+    (`head_parallel` $head_parallel^)? (`cache` $cache^)? attr-dict `:`
+    type($qkv) `,` type($pos)
   }];
   let hasVerifier = 1;
 }
@@ -461,8 +465,8 @@ def Tpc_DecodeGroupedAttentionOp : Tpc_Op<"decode_grouped_attention", [
     The op rotates q and k at `pos` (with `rope`), caches the rotated key and
     the value, and attends to positions [0, pos] (with `window W`,
     [pos - W + 1, pos]) exactly as the training op does at position pos.
-    Cache, `capacity` and `head_parallel` as `tpc.decode_attention`; the
-    cache holds kv_heads heads per position.
+    Cache, `cache`, `capacity` and `head_parallel` as
+    `tpc.decode_attention`; the cache holds kv_heads heads per position.
 
     ```mlir
     %a = tpc.decode_grouped_attention %q, %k, %v, %pos heads 32 kv_heads 8 capacity 2048 rope 1.0e+04 : tensor<1x1x4096xf32>, tensor<1x1x1024xf32>, tensor<i32>
@@ -475,13 +479,14 @@ def Tpc_DecodeGroupedAttentionOp : Tpc_Op<"decode_grouped_attention", [
                        DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
                        UnitAttr:$head_parallel,
-                       UnitAttr:$kv_replicated);
+                       UnitAttr:$kv_replicated,
+                       OptionalAttr<StrAttr>:$cache);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v `,` $pos `heads` $heads `kv_heads` $kv_heads `capacity`
     $capacity (`window` $window^)? (`rope` $rope_theta^)?
     (`rope_dims` $rope_dims^)? (`head_parallel` $head_parallel^)?
-    (`kv_replicated` $kv_replicated^)? attr-dict
+    (`kv_replicated` $kv_replicated^)? (`cache` $cache^)? attr-dict
     `:` type($q) `,` type($k) `,` type($pos)
   }];
   let hasVerifier = 1;
@@ -497,11 +502,18 @@ def Tpc_DecodeCrossAttentionOp : Tpc_Op<"decode_cross_attention", [
     positions [0, pos) (with `window W`, [pos - W, pos)), which are strictly
     earlier, and then writes this position's k and v at `pos`; at pos = 0 it
     attends to nothing and gives zeros, as `cross_attention` does at
-    position 0. Cache, `capacity`, `rope` and `head_parallel` as
+    position 0. Cache, `cache`, `capacity`, `rope` and `head_parallel` as
     `tpc.decode_attention`.
+
+    With `lagged`, `kv` is the [k | v] of position pos - 1 (recurrent
+    decoding computes it from the previous token's final activation, known
+    only after that token's step): the op writes it at pos - 1 first
+    (nothing at pos = 0, with k rotated at pos - 1 under `rope`) and then
+    attends to [0, pos) including it.
 
     ```mlir
     %c = tpc.decode_cross_attention %q, %kv, %pos heads 4 capacity 64 window 8 : tensor<1x1x64xf32>, tensor<1x1x128xf32>, tensor<i32>
+    %d = tpc.decode_cross_attention %q, %kv, %pos heads 4 capacity 64 lagged cache "recurrent.0" : tensor<1x1x64xf32>, tensor<1x1x128xf32>, tensor<i32>
     ```
   }];
   let arguments = (ins Tpc_FloatTensor:$query, Tpc_FloatTensor:$kv,
@@ -509,12 +521,15 @@ def Tpc_DecodeCrossAttentionOp : Tpc_Op<"decode_cross_attention", [
                        OptionalAttr<I64Attr>:$window,
                        DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
-                       UnitAttr:$head_parallel);
+                       UnitAttr:$head_parallel,
+                       UnitAttr:$lagged,
+                       OptionalAttr<StrAttr>:$cache);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $kv `,` $pos `heads` $heads `capacity` $capacity
     (`window` $window^)? (`rope` $rope_theta^)? (`rope_dims` $rope_dims^)?
-    (`head_parallel` $head_parallel^)? attr-dict `:`
+    (`head_parallel` $head_parallel^)? (`lagged` $lagged^)?
+    (`cache` $cache^)? attr-dict `:`
     type($query) `,` type($kv) `,` type($pos)
   }];
   let hasVerifier = 1;

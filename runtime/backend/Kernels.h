@@ -147,9 +147,12 @@ public:
                                         const void *qkv, const int *pos,
                                         int capacity,
                                         const AttentionConfig &cfg) const = 0;
+  /// `lagged`: kv is position *pos - 1's, written before the attention
+  /// over [0, *pos) instead of at *pos after it.
   virtual void decode_cross_attention_forward(
       void *out, void *kcache, void *vcache, const void *q, const void *kv,
-      const int *pos, int capacity, const AttentionConfig &cfg) const = 0;
+      const int *pos, int capacity, const AttentionConfig &cfg,
+      bool lagged) const = 0;
   /// Grouped-query attention with optional RoPE (cfg.KVH, cfg.rope): q
   /// (B,T,C), k, v (B,T,cfg.C_kv()); out (B,T,C); att (B,NH,T,T) as
   /// attention_forward's.

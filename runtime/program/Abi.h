@@ -28,6 +28,11 @@ inline constexpr char kForward[] = "forward";
 inline constexpr char kTrainStep[] = "train_step";
 inline constexpr char kApplyStep[] = "apply_step";
 inline constexpr char kDecodeStep[] = "decode_step";
+// decode_recurrent(tokens, pos, previous final activation) -> (logits, final
+// activation): a shared-weights StagFormer's recurrent decoding, one pass of
+// the last stack per token; decode_step then also returns its final
+// activation.
+inline constexpr char kDecodeRecurrent[] = "decode_recurrent";
 
 // Attributes the compiler sets and the export pass reads. Every attribute
 // whose name starts with kCompilerAttrPrefix is bookkeeping: it is not

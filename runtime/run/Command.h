@@ -50,6 +50,7 @@ struct CommandOptions {
   double temperature = 1.0;
   int top_k = 0;
   double top_p = 1.0;
+  bool recurrent = false;
 };
 
 /// What a command runs on: the job's ranks, the program and its executor.

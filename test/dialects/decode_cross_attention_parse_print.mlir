@@ -31,3 +31,11 @@ func.func @rotary(%q: tensor<1x1x16xf32>, %kv: tensor<1x1x32xf32>, %pos: tensor<
   %c = tpc.decode_cross_attention %q, %kv, %pos heads 2 capacity 32 window 4 rope 1.0e+04 rope_dims 6 : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
   return %c : tensor<1x1x16xf32>
 }
+
+// Recurrent decoding: k and v of the previous position, in a named cache.
+// CHECK-LABEL: func.func @lagged
+func.func @lagged(%q: tensor<1x1x16xf32>, %kv: tensor<1x1x32xf32>, %pos: tensor<i32>) -> tensor<1x1x16xf32> {
+  // CHECK: tpc.decode_cross_attention %{{.*}}, %{{.*}}, %{{.*}} heads 4 capacity 64 window 3 head_parallel lagged cache "memory" : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
+  %c = tpc.decode_cross_attention %q, %kv, %pos heads 4 capacity 64 window 3 head_parallel lagged cache "memory" : tensor<1x1x16xf32>, tensor<1x1x32xf32>, tensor<i32>
+  return %c : tensor<1x1x16xf32>
+}

@@ -6,6 +6,9 @@
   same-loss RTOL A.json B.json ...    every file's "loss" equals the first's within RTOL
   loss-near VALUE TOL A.json          |loss - VALUE| <= TOL (VALUE may be ln:V)
   same-f32 ATOL A.f32 B.f32           raw float32 files agree elementwise within ATOL
+  rows-then-differ ATOL V N A.f32 B.f32
+                                      logits [T,V] files, every value finite: the first N
+                                      rows agree within ATOL, and some later row does not
   same-steps RTOL A.jsonl B.jsonl ...  every log's per-step "loss" equals the first's within RTOL
   same-weights ATOL A.st B.st ...     safetensors files hold the same f32 tensors within ATOL
   same-bytes A.st B.st ...            safetensors files hold the same tensors, byte for byte
@@ -167,6 +170,24 @@ def main(argv):
         if not worst <= atol:
             sys.exit('largest difference %g exceeds %g' % (worst, atol))
         print('%d floats agree within %g' % (len(x), atol))
+    elif cmd == 'rows-then-differ':
+        atol, width, first = float(argv[1]), int(argv[2]), int(argv[3])
+        a, b = (open(p, 'rb').read() for p in argv[4:6])
+        if len(a) != len(b) or len(a) % (4 * width):
+            sys.exit('sizes differ or are not rows of %d: %d and %d bytes' % (width, len(a), len(b)))
+        x = struct.unpack('<%df' % (len(a) // 4), a)
+        y = struct.unpack('<%df' % (len(b) // 4), b)
+        if not all(math.isfinite(v) for v in x + y):
+            sys.exit('a logit is not finite')
+        split = first * width
+        worst = max((abs(p - q) for p, q in zip(x[:split], y[:split])), default=0.0)
+        if not worst <= atol:
+            sys.exit('the first %d rows differ by %g > %g' % (first, worst, atol))
+        later = max((abs(p - q) for p, q in zip(x[split:], y[split:])), default=0.0)
+        if not later > atol:
+            sys.exit('the rows after the first %d agree too (within %g)' % (first, later))
+        print('the first %d rows agree within %g; later ones differ by up to %g'
+              % (first, atol, later))
     elif cmd == 'same-steps':
         rtol = float(argv[1])
         ref = steps_of(argv[2])

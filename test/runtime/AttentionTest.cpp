@@ -957,3 +957,45 @@ TEST(RotaryAttention, DecodeMatchesForwardBitForBit) {
     }
   }
 }
+
+// A lagged decode cross-attention receives position t - 1's k and v with
+// position t's query (recurrent decoding knows a token's final activation
+// only after its step): it writes them at t - 1, rotated there under RoPE,
+// and attends over [0, t) including them, which is the forward's row t bit
+// for bit, as the unlagged op that got them one call earlier.
+TEST(RotaryAttention, LaggedDecodeCrossMatchesForwardBitForBit) {
+  for (auto [window, dims] :
+       {std::pair{0, 0}, std::pair{2, 0}, std::pair{0, GHS / 2},
+        std::pair{3, GHS / 2}}) {
+    std::string what =
+        "window " + std::to_string(window) + " dims " + std::to_string(dims);
+    const int capacity = GT + 1;
+    AttentionConfig cross = gqa_config(0, AttentionMask::StrictlyEarlier,
+                                       window, 0.0f, kTheta, dims);
+    CrossInputs x = cross_inputs(98);
+    auto full = run_cross(x, cross);
+    AttentionConfig step = cross;
+    step.T = 1;
+    // -7: what the cache held before, which position t must not see.
+    std::vector<float> kx(GB * capacity * GC, -7.0f), vx = kx;
+    std::vector<float> q1(GB * GC), kv1(GB * 2 * GC, 0.0f), o(GB * GC);
+    for (int t = 0; t < GT; ++t) {
+      for (int b = 0; b < GB; ++b) {
+        std::copy_n(&x.q[(b * GT + t) * GC], GC, &q1[b * GC]);
+        if (t > 0)
+          std::copy_n(&x.kv[(b * GT + t - 1) * 2 * GC], 2 * GC,
+                      &kv1[b * 2 * GC]);
+      }
+      decode_cross_attention_forward(o.data(), kx.data(), vx.data(), q1.data(),
+                                     kv1.data(), t, capacity, step,
+                                     /*lagged=*/true);
+      for (int b = 0; b < GB; ++b)
+        for (int j = 0; j < GC; ++j)
+          ASSERT_EQ(o[b * GC + j], full[(b * GT + t) * GC + j])
+              << what << ", position " << t;
+    }
+    // Position t's own k and v never entered the cache.
+    for (int b = 0; b < GB; ++b)
+      EXPECT_EQ(kx[(size_t(b) * capacity + GT - 1) * GC], -7.0f) << what;
+  }
+}

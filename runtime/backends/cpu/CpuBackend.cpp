@@ -512,12 +512,14 @@ public:
   }
   void decode_cross_attention_forward(
       void *out, void *kcache, void *vcache, const void *q, const void *kv,
-      const int *pos, int capacity, const AttentionConfig &cfg) const override {
+      const int *pos, int capacity, const AttentionConfig &cfg,
+      bool lagged) const override {
     size_t cache = sz(cfg.B) * capacity * cfg.C();
     In<S> q_(q, sz(cfg.B) * cfg.C()), kv_(kv, sz(cfg.B) * 2 * cfg.C());
     Out<S> k(kcache, cache, true), v(vcache, cache, true),
         o(out, sz(cfg.B) * cfg.C(), false);
-    cpu::decode_cross_attention_forward(o, k, v, q_, kv_, *pos, capacity, cfg);
+    cpu::decode_cross_attention_forward(o, k, v, q_, kv_, *pos, capacity, cfg,
+                                        lagged);
   }
   void gqa_attention_forward(void *out, float *att, const void *q,
                              const void *k, const void *v,

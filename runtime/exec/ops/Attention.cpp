@@ -41,9 +41,13 @@ private:
   size_t bytes_;
 };
 
-/// The cache of the op `c`, allocated on its first prepare.
+/// The cache of the op `c`, allocated on its first prepare: its own, or
+/// with a `cache` attribute the one that every op of that name shares, in
+/// any entry point.
 KvCache &kv_cache(OpContext &c, size_t bytes) {
-  auto &slot = c.s.sequences[{c.fn.name(), c.index}];
+  const program::Attribute *name = c.find("cache");
+  auto &slot = name ? c.s.sequences[{"cache " + c.string("cache"), -1}]
+                    : c.s.sequences[{c.fn.name(), c.index}];
   if (!slot)
     slot = std::make_unique<KvCache>(c.s.device, bytes);
   auto *cache = static_cast<KvCache *>(slot.get());
@@ -259,14 +263,16 @@ Thunk cross_attention_grad(OpContext &c) {
 }
 
 /// Checks the position (operand `operand`) against the cache before each
-/// run, from its host copy, and records it as filled after the run.
+/// run, from its host copy, and records it as filled after the run. A
+/// `lag` of 1 writes position pos - 1 (a lagged cross-attention): the cache
+/// must then hold [0, pos - 1) and holds [0, pos) after.
 const int *decode_position(OpContext &c, int operand, KvCache &cache,
-                           int capacity) {
+                           int capacity, int lag = 0) {
   int id = c.position(operand);
   const int32_t *pos = &c.s.host_i32[id];
   std::string where = c.where();
   KvCache *kv = &cache;
-  c.plan.before.push_back([pos, kv, capacity, where] {
+  c.plan.before.push_back([pos, kv, capacity, where, lag] {
     if (*pos < 0)
       throw std::runtime_error(where + ": position " + std::to_string(*pos) +
                                " is negative");
@@ -276,14 +282,14 @@ const int *decode_position(OpContext &c, int operand, KvCache &cache,
           " reaches the capacity " + std::to_string(capacity) +
           " of the KV cache (the model's context length); stop decoding "
           "there or use a model with more positions");
-    if (*pos > kv->filled)
+    if (*pos - lag > kv->filled)
       throw std::runtime_error(where + ": position " + std::to_string(*pos) +
                                " skips positions: the KV cache holds "
                                "positions [0, " +
                                std::to_string(kv->filled) +
                                "); feed every position in order from 0");
   });
-  c.plan.after.push_back([pos, kv] { kv->filled = *pos + 1; });
+  c.plan.after.push_back([pos, kv, lag] { kv->filled = *pos + 1 - lag; });
   return c.i32(id);
 }
 
@@ -333,7 +339,8 @@ Thunk decode_grouped_attention(OpContext &c) {
 }
 
 // q (B,1,C), kv (B,1,2C), pos () -> out (B,1,C) over the cached positions
-// [0, pos); then kv joins the cache at pos.
+// [0, pos); then kv joins the cache at pos. `lagged`: kv is position
+// pos - 1's and joins the cache before the attention.
 Thunk decode_cross_attention(OpContext &c) {
   auto q = c.shape(c.in(0));
   if (q.size() != 3 || q[1] != 1)
@@ -345,13 +352,15 @@ Thunk decode_cross_attention(OpContext &c) {
   const Kernels &k = c.kernels();
   KvCache &cache = kv_cache(c, size_t(a.cfg.B) * capacity * a.cfg.C() *
                                    element_size(k.dtype()));
-  const int *pos = decode_position(c, 2, cache, capacity);
+  bool lagged = c.flag("lagged");
+  const int *pos = decode_position(c, 2, cache, capacity, lagged ? 1 : 0);
   void *out = c.ptr(c.out(0)), *qp = c.ptr(c.in(0)), *kvp = c.ptr(c.in(1));
   KvCache *kv = &cache;
   AttentionConfig cfg = a.cfg;
-  return [&k, kv, out, qp, kvp, pos, capacity, cfg](const RunOptions &) {
+  return [&k, kv, out, qp, kvp, pos, capacity, cfg,
+          lagged](const RunOptions &) {
     k.decode_cross_attention_forward(out, kv->k, kv->v, qp, kvp, pos, capacity,
-                                     cfg);
+                                     cfg, lagged);
   };
 }
 

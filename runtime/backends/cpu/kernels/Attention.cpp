@@ -666,14 +666,26 @@ void decode_attention_forward(float *out, float *kcache, float *vcache,
 
 void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
                                     const float *q, const float *kv, int pos,
-                                    int capacity, const AttentionConfig &cfg) {
+                                    int capacity, const AttentionConfig &cfg,
+                                    bool lagged) {
   check_decode(cfg, pos, capacity, "decode_cross_attention_forward");
   check_multi_head(cfg, "decode_cross_attention_forward");
   size_t C = size_t(cfg.C());
-  auto [qs, ks] = scored_at({q, C}, {kv, 2 * C}, pos, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window) : 0;
+  if (!lagged) {
+    auto [qs, ks] = scored_at({q, C}, {kv, 2 * C}, pos, cfg);
+    decode_core_forward(out, kcache, vcache, qs, lo, pos, capacity, cfg);
+    decode_append(kcache, vcache, ks, {kv + C, 2 * C}, pos, capacity, cfg);
+    return;
+  }
+  // The key is rotated at its own position, pos - 1, the query at pos;
+  // rotating the query second keeps its operand buffer for the attention.
+  if (pos > 0) {
+    Rows ks = scored_at({q, C}, {kv, 2 * C}, pos - 1, cfg).second;
+    decode_append(kcache, vcache, ks, {kv + C, 2 * C}, pos - 1, capacity, cfg);
+  }
+  Rows qs = scored_at({q, C}, {kv, 2 * C}, pos, cfg).first;
   decode_core_forward(out, kcache, vcache, qs, lo, pos, capacity, cfg);
-  decode_append(kcache, vcache, ks, {kv + C, 2 * C}, pos, capacity, cfg);
 }
 
 } // namespace tpc::cpu

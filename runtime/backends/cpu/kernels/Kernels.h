@@ -190,9 +190,12 @@ void decode_attention_forward(float *out, float *kcache, float *vcache,
                               const AttentionConfig &cfg);
 // Cross-attention: q (B,1,C), kv (B,1,2C); out (B,1,C) attends to [0, pos)
 // ([pos-window, pos)), zeros at pos 0, then k and v are written at pos.
+// `lagged`: kv belongs to position pos - 1 and is written there first
+// (nothing at pos 0), so that the attention includes it.
 void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
                                     const float *q, const float *kv, int pos,
-                                    int capacity, const AttentionConfig &cfg);
+                                    int capacity, const AttentionConfig &cfg,
+                                    bool lagged = false);
 
 // Grouped-query self-attention (Llama) on separate q (B,T,C), k and v
 // (B,T,Ckv), Ckv = KVH*HS (cfg.C_kv()); query head h reads KV head
