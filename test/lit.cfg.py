@@ -112,6 +112,9 @@ config.substitutions.append(
     ("%bench_grad_reduce_overlap",
      "/usr/bin/python3 " + os.path.join(config.tpc_src_root, "bench", "grad_reduce_overlap.py")))
 config.substitutions.append(
+    ("%bench_stagformer_study",
+     "/usr/bin/python3 " + os.path.join(config.tpc_src_root, "bench", "stagformer_study.py")))
+config.substitutions.append(
     ("%bench_train_step",
      torch_python + " " + os.path.join(config.tpc_src_root, "bench", "train_step.py")))
 

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""The StagFormer paper's ablations at small scale, on the Brown corpus.
+
+Every model trains on the same byte-level token stream (tpc-data encode
+--tokenizer bytes: vocabulary 256, so the compute goes into the layers) with
+the same token budget, batch, schedule and seed:
+
+  GPT-2 of L layers (twice, with seeds 1 and 2: the noise level)
+  GPT-2 of 2L layers
+  StagFormer p = 2, separate weights (L layers per stack) and shared weights
+  the same two with cross-attention windows scaled from the paper's
+  512 / 128 / 1 of 1,280 positions to T: round(T / 2.5), round(T / 10), 1
+  StagFormer p = 3 and p = 4, separate weights, 2L / p layers per stack,
+  with the alpha combination of the stacks and without it (--no-alpha)
+
+as the paper splits one depth into p stacks. For each it reports the
+parameters, the validation loss and perplexity (per byte) after the budget
+on the first --eval-batches x 4 batches of the validation split, and the
+sequential decoding latency, measured after all the training: tpc-run
+generate, batch 1, one thread, greedy, 128 new tokens after a 16-byte
+prompt, the median of 3 runs.
+Stack-parallel decoding (the stacks of one step on separate ranks) is not
+implemented, so the table has no column for it. It writes the table
+(study.md), the validation curves (val_curves.png) and every log into the
+work directory.
+
+Builds nothing: it runs tpc-model, tpc-compile, tpc-run and tpc-data from
+<build-dir>/bin (default: build/ at the repository root). The corpus is
+the Brown text that scripts/fetch-data.sh writes (~/.cache/tpc/data). The
+default budget is 2^20 tokens per model, L = 6, H = 128, T = 128, B = 16:
+on an idle 2-core machine the 6-layer baseline trains in about 90 s and a
+2-stack StagFormer takes about 2.6 times as long, about an hour for the
+whole study by that estimate. --quick trains tiny models on a few thousand
+tokens: a smoke test of the table's shape.
+
+Usage: /usr/bin/python3 bench/stagformer_study.py [--tokens N] [--work DIR]
+                                                  [--quick]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import benchutil  # noqa: E402
+from benchutil import tools_of, work_dir  # noqa: E402
+
+WHO = 'stagformer_study'
+FULL = {'layers': 6, 'hidden': 128, 'heads': 4, 'seq': 128, 'batch': 16,
+        'tokens': 1 << 20, 'evals': 8, 'eval_batches': 16, 'decode_tokens': 128,
+        'lr': 2e-3}
+QUICK = {'layers': 6, 'hidden': 32, 'heads': 2, 'seq': 32, 'batch': 4,
+         'tokens': 8 * 4 * 32, 'evals': 2, 'eval_batches': 2, 'decode_tokens': 8,
+         'lr': 2e-3}
+
+
+def run(cmd, log):
+    return benchutil.run(cmd, log, WHO)
+
+
+def models(cfg):
+    """(name, tpc-model arguments, tpc-run seed) of every model."""
+    L, T = cfg['layers'], cfg['seq']
+    common = ['--hidden', str(cfg['hidden']), '--heads', str(cfg['heads']),
+              '--vocab', '256', '--seq', str(T)]
+    windows = [max(1, round(T / 2.5)), max(1, round(T / 10)), 1]
+    out = [('GPT-2, %d layers' % L, ['gpt2', '--layers', str(L)], 1),
+           ('GPT-2, %d layers, seed 2' % L, ['gpt2', '--layers', str(L)], 2),
+           ('GPT-2, %d layers' % (2 * L), ['gpt2', '--layers', str(2 * L)], 1)]
+    for shared in (False, True):
+        kind = 'shared' if shared else 'separate'
+        flags = ['stagformer', '--stacks', '2', '--layers', str(L)]
+        flags += ['--shared-weights'] if shared else []
+        out.append(('StagFormer p=2, %s' % kind, flags, 1))
+        for w in windows:
+            out.append(('StagFormer p=2, %s, window %d' % (kind, w),
+                        flags + ['--window', str(w)], 1))
+    for p in (3, 4):
+        flags = ['stagformer', '--stacks', str(p), '--layers', str(2 * L // p)]
+        out.append(('StagFormer p=%d, separate, alpha' % p, flags, 1))
+        out.append(('StagFormer p=%d, separate, no alpha' % p, flags + ['--no-alpha'], 1))
+    return [(name, flags + common, seed) for name, flags, seed in out]
+
+
+def slug(name):
+    return ''.join(c if c.isalnum() else '-' for c in name.lower()).strip('-')
+
+
+def parameters(tpc_run, program, log):
+    out, _ = run([tpc_run, program, 'info'], log)
+    for line in out.splitlines():
+        if line.startswith('parameters'):
+            return int(line.split()[3])
+    sys.exit('%s: tpc-run info printed no parameter count:\n%s' % (WHO, out))
+
+
+def decode_latency(tools, program, checkpoint, prompt, tokens, log):
+    """Median ms per generated token of 3 greedy runs."""
+    rates = []
+    for _ in range(3):
+        _, err = run([tools['tpc-run'], program, '--threads', '1', 'generate',
+                      '--load', checkpoint, '--prompt-ids', ','.join(map(str, prompt)),
+                      '--tokens', str(tokens), '--temperature', '0'], log)
+        for line in err.splitlines():
+            if line.startswith('generate:') and 'tokens/s' in line:
+                rates.append(float(line.split('(')[1].split()[0]))
+    if len(rates) != 3:
+        sys.exit('%s: tpc-run generate printed no tokens/s' % WHO)
+    return 1000.0 / statistics.median(rates)
+
+
+def plot(curves, path, title):
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, 5.5))
+    for name, points in curves:
+        if points:
+            xs, ys = zip(*points)
+            ax.plot(xs, ys, marker='o', markersize=3, label=name)
+    ax.set_xlabel('training tokens')
+    ax.set_ylabel('validation loss (nats per byte)')
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--build-dir', default=os.path.join(ROOT, 'build'))
+    ap.add_argument('--work', help='directory for the models, logs and results '
+                    '(default: a new temporary one)')
+    ap.add_argument('--text', default=os.path.join(
+        os.environ.get('TPC_CACHE', os.path.expanduser('~/.cache/tpc')), 'data', 'brown.txt'),
+        help='plain text to train on (default: the Brown corpus of scripts/fetch-data.sh)')
+    ap.add_argument('--tokens', type=int, help='training tokens per model')
+    ap.add_argument('--threads', type=int, default=os.cpu_count() or 1)
+    ap.add_argument('--quick', action='store_true')
+    args = ap.parse_args()
+    cfg = dict(QUICK if args.quick else FULL)
+    if args.tokens:
+        cfg['tokens'] = args.tokens
+    tools = tools_of(args.build_dir, WHO)
+    tpc_data = os.path.join(args.build_dir, 'bin', 'tpc-data')
+    if not os.access(tpc_data, os.X_OK):
+        sys.exit('%s: %s not found; build it first' % (WHO, tpc_data))
+    if not os.path.isfile(args.text):
+        sys.exit('%s: %s not found; run scripts/fetch-data.sh first (or give --text)'
+                 % (WHO, args.text))
+    work, log, at = work_dir(args.work, 'tpc-stagformer-study-')
+    start = time.time()
+
+    run([tpc_data, 'encode', '--tokenizer', 'bytes', '--val-fraction', '0.1',
+         '-o', at('bytes'), args.text], log)
+    train, val = at('bytes_train.bin'), at('bytes_val.bin')
+    with open(val, 'rb') as f:
+        f.seek(1024)
+        prompt = list(f.read(32))[0::2][:16]  # uint16 little-endian bytes
+
+    step_tokens = cfg['batch'] * cfg['seq']
+    steps = max(2, cfg['tokens'] // step_tokens)
+    every = max(1, steps // cfg['evals'])
+    rows, curves = [], []
+    for name, flags, seed in models(cfg):
+        s = slug(name)
+        t0 = time.time()
+        run([tools['tpc-model']] + flags + ['-o', at(s + '.mlir')], log)
+        run([tools['tpc-compile'], at(s + '.mlir'), '--micro-batch', str(cfg['batch']),
+             '--seq', str(cfg['seq']), '-o', at(s + '.tpc')], log)
+        run([tools['tpc-run'], at(s + '.tpc'), '--threads', str(args.threads),
+             '--seed', str(seed), 'train', '--data', train, '--val', val,
+             '--eval-every', str(every), '--eval-batches', str(cfg['eval_batches']),
+             '--steps', str(steps), '--lr', str(cfg['lr']), '--min-lr', str(cfg['lr'] / 10),
+             '--warmup', str(max(1, steps // 20)), '--log', at(s + '.jsonl'),
+             '--plot', 'none', '--progress', 'lines', '--save', at(s + '.st')], log)
+        out, _ = run([tools['tpc-run'], at(s + '.tpc'), '--threads', str(args.threads),
+                      'eval', '--data', val, '--load', at(s + '.st'),
+                      '--max-batches', str(4 * cfg['eval_batches']), '--json'], log)
+        loss = json.loads(out.strip().splitlines()[-1])['loss']
+        with open(at(s + '.jsonl')) as f:
+            points = [(r['step'] * step_tokens, r['val_loss'])
+                      for r in map(json.loads, f) if 'val_loss' in r]
+        points.append((steps * step_tokens, loss))
+        curves.append((name, points))
+        rows.append([name, parameters(tools['tpc-run'], at(s + '.tpc'), log), loss, s])
+        print('%s: %s: val loss %.4f, %.0f s'
+              % (WHO, name, loss, time.time() - t0), file=sys.stderr, flush=True)
+    # Latencies after all training, in one stretch of the run.
+    for row in rows:
+        s = row[3]
+        row[3] = decode_latency(tools, at(s + '.tpc'), at(s + '.st'), prompt,
+                                cfg['decode_tokens'], log)
+
+    title = ('%s as bytes; L = %d, H = %d, T = %d, B = %d; %s tokens per model'
+             % (os.path.basename(args.text), cfg['layers'], cfg['hidden'], cfg['seq'],
+                cfg['batch'], '{:,}'.format(steps * step_tokens)))
+    lines = ['%s: %s, AdamW lr %g (cosine to %g), %d steps; %.0f s' %
+             (WHO, title, cfg['lr'], cfg['lr'] / 10, steps, time.time() - start), '',
+             '| model | parameters | val loss | val perplexity | decode ms/token, sequential |',
+             '|---|---:|---:|---:|---:|']
+    for name, params, loss, ms in rows:
+        lines.append('| %s | %s | %.4f | %.3f | %.3f |'
+                     % (name, '{:,}'.format(params), loss, math.exp(loss), ms))
+    base, seed2 = rows[0][2], rows[1][2]
+    lines += ['', 'seed noise: |val loss(seed 1) - val loss(seed 2)| = %.4f' % abs(base - seed2)]
+    text = '\n'.join(lines)
+    print(text)
+    with open(at('study.md'), 'w') as f:
+        f.write(text + '\n')
+    plot(curves, at('val_curves.png'), title)
+    print('%s: wrote %s and %s' % (WHO, at('study.md'), at('val_curves.png')), file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main()
