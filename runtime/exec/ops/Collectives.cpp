@@ -52,10 +52,15 @@ Thunk all_reduce(OpContext &c) {
 }
 
 // Concatenates the group's tensors along `dim`.
+Thunk gather_along(OpContext &c, int64_t dim, Group group);
+
 Thunk all_gather(OpContext &c) {
-  Group group = c.group();
+  return gather_along(c, c.integer("dim"), c.group());
+}
+
+/// The all-gather of operand 0 along `dim` into result 0.
+Thunk gather_along(OpContext &c, int64_t dim, Group group) {
   auto in = c.shape(c.in(0));
-  int64_t dim = c.integer("dim");
   if (dim < 0 || dim >= int64_t(in.size()))
     throw c.error("dim " + std::to_string(dim) + " is outside " +
                   shape_string(in));
@@ -89,13 +94,14 @@ Thunk all_gather(OpContext &c) {
 
 /// A sequence-parallel move between [B, T, ...] and this rank's
 /// [B, T / tp, ...]: `whole` and `part` are the operand and the result in
-/// either order. Positions [r * T / tp, (r + 1) * T / tp) of each batch row
-/// are rank r's, a block of `rows` (T / tp) rows of `row` bytes.
+/// either order. Positions [r * T / tp, (r + 1) * T / tp) of each of the
+/// `batch` rows are rank r's, a block of `block` bytes.
 struct SequenceSplit {
   uint64_t batch = 1, block = 0;
   int parts = 1;
 };
 
+/// Checks the shapes of a move between `whole` and `part`.
 SequenceSplit sequence_split(OpContext &c, int whole, int part) {
   auto full = c.shape(whole), mine = c.shape(part);
   if (full.size() < 2)
@@ -150,27 +156,11 @@ Thunk seq_scatter(OpContext &c) {
   };
 }
 
-// seq_gather: every rank's positions, whole on every rank (an all-gather);
-// `reduce_grad` only changes the backward.
+// seq_gather: every rank's positions, whole on every rank (an all-gather
+// along the sequence); `reduce_grad` only changes the backward.
 Thunk seq_gather(OpContext &c) {
-  SequenceSplit split = sequence_split(c, c.out(0), c.in(0));
-  ExecState *s = &c.s;
-  char *out = static_cast<char *>(c.ptr(c.out(0)));
-  const void *x = c.ptr(c.in(0));
-  ElementType dtype = c.dtype(c.in(0));
-  uint64_t n = c.elements(c.in(0));
-  c.s.reserve(0, c.bytes(c.out(0)));
-  return [s, split, out, x, dtype, n](const RunOptions &) {
-    char *gathered = reinterpret_cast<char *>(s->scratch(0));
-    s->collectives->all_gather(x, gathered, n, dtype, Group::TP);
-    uint64_t stride = split.block * uint64_t(split.parts);
-    for (int r = 0; r < split.parts; ++r)
-      for (uint64_t b = 0; b < split.batch; ++b)
-        s->device.copy_device_to_device(
-            out + b * stride + r * split.block,
-            gathered + (uint64_t(r) * split.batch + b) * split.block,
-            split.block);
-  };
+  sequence_split(c, c.out(0), c.in(0));
+  return gather_along(c, 1, Group::TP);
 }
 
 /// Adds the wall time of its scope to `seconds`.
