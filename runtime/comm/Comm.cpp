@@ -107,7 +107,7 @@ MPI_Op mpi_op(ElementType type, ReduceOp op) {
 } // namespace
 
 struct Comm::Groups {
-  MPI_Comm tp = MPI_COMM_NULL, dp = MPI_COMM_NULL;
+  MPI_Comm tp = MPI_COMM_NULL, dp = MPI_COMM_NULL, stack = MPI_COMM_NULL;
 };
 
 struct Comm::Request {
@@ -117,6 +117,12 @@ struct Comm::Request {
 struct Comm::Started {
   Request request;
   const char *collective;
+  Group group;
+};
+
+struct Comm::Sent {
+  Request request;
+  std::vector<char> bytes;
   Group group;
 };
 
@@ -160,10 +166,12 @@ Group parse_group(const std::string &name) {
     return Group::TP;
   if (name == "dp")
     return Group::DP;
+  if (name == "stack")
+    return Group::Stack;
   if (name == "world")
     return Group::World;
   throw std::runtime_error("unknown communication group '" + name +
-                           "' (expected tp, dp or world)");
+                           "' (expected tp, dp, stack or world)");
 }
 
 const char *group_name(Group group) {
@@ -172,6 +180,8 @@ const char *group_name(Group group) {
     return "tp";
   case Group::DP:
     return "dp";
+  case Group::Stack:
+    return "stack";
   case Group::World:
     break;
   }
@@ -230,6 +240,7 @@ void Comm::finish() {
   // A run that ended between starting its gradient reductions and waiting
   // for them (every rank started the same ones).
   wait_started();
+  reap_sends(true);
   fault("before-exit-barrier");
   // Every rank is done with its collectives once all reach this barrier; a
   // peer that never does (stopped, or gone) is given up on as in any
@@ -246,6 +257,8 @@ void Comm::finish() {
     MPI_Comm_free(&groups_->tp);
   if (groups_->dp != MPI_COMM_NULL)
     MPI_Comm_free(&groups_->dp);
+  if (groups_->stack != MPI_COMM_NULL)
+    MPI_Comm_free(&groups_->stack);
   fault("before-finalize");
   // A peer can still stop between the barrier and its own MPI_Finalize,
   // which then waits on it: a guard thread bounds the wait by the same
@@ -298,28 +311,46 @@ void Comm::finish() {
   guard.join();
 }
 
-void Comm::make_groups(int tp, int dp) {
-  if (tp < 1 || dp < 1)
-    throw std::runtime_error("tp and dp must be at least 1");
-  if (int64_t(tp) * dp != world_size_) {
+void Comm::make_groups(int tp, int dp, int stacks) {
+  if (tp < 1 || dp < 1 || stacks < 1)
+    throw std::runtime_error("tp, dp and stacks must be at least 1");
+  if (dp > 1 && stacks > 1)
+    throw std::runtime_error(
+        "the program places its stacks on ranks of their own and is also "
+        "data-parallel; a stack-parallel program decodes with dp 1: "
+        "recompile it with --dp=1");
+  if (int64_t(tp) * dp * stacks != world_size_) {
     std::ostringstream msg;
-    msg << "the program runs on tp " << tp << " x dp " << dp << " = " << tp * dp
-        << " ranks, but this job has " << world_size_
+    msg << "the program runs on ";
+    if (stacks > 1)
+      msg << stacks << " stacks x tp " << tp;
+    else
+      msg << "tp " << tp << " x dp " << dp;
+    int64_t need = int64_t(tp) * dp * stacks;
+    msg << " = " << need << " ranks, but this job has " << world_size_
         << (world_size_ == 1 ? " process" : " processes")
-        << "; start it with `mpirun -np " << tp * dp << " tpc-run ...`";
+        << "; start it with `mpirun -np " << need << " tpc-run ...`";
     throw std::runtime_error(msg.str());
   }
   tp_size_ = tp;
   dp_size_ = dp;
+  stack_size_ = stacks;
   tp_rank_ = world_rank_ % tp;
-  dp_rank_ = world_rank_ / tp;
+  dp_rank_ = stacks > 1 ? 0 : world_rank_ / tp;
+  stack_rank_ = stacks > 1 ? world_rank_ / tp : 0;
   if (!distributed_)
     return;
-  // Colour by the group's index, key by the rank inside it.
-  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, dp_rank_, tp_rank_, &groups_->tp));
-  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, tp_rank_, dp_rank_, &groups_->dp));
-  mpiCheck(MPI_Comm_set_errhandler(groups_->tp, MPI_ERRORS_RETURN));
-  mpiCheck(MPI_Comm_set_errhandler(groups_->dp, MPI_ERRORS_RETURN));
+  // Colour by the group's index, key by the rank inside it. The ranks of
+  // one tp_rank form the DP group of a data-parallel job and the stack
+  // group of a stack-parallel one; the other of the two is this rank alone.
+  int across = world_rank_ / tp;
+  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, across, tp_rank_, &groups_->tp));
+  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, stacks > 1 ? world_rank_ : tp_rank_,
+                          dp_rank_, &groups_->dp));
+  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, dp > 1 ? world_rank_ : tp_rank_,
+                          stack_rank_, &groups_->stack));
+  for (MPI_Comm c : {groups_->tp, groups_->dp, groups_->stack})
+    mpiCheck(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
 }
 
 int Comm::rank(Group group) const {
@@ -328,6 +359,8 @@ int Comm::rank(Group group) const {
     return tp_rank_;
   case Group::DP:
     return dp_rank_;
+  case Group::Stack:
+    return stack_rank_;
   case Group::World:
     break;
   }
@@ -340,6 +373,8 @@ int Comm::size(Group group) const {
     return tp_size_;
   case Group::DP:
     return dp_size_;
+  case Group::Stack:
+    return stack_size_;
   case Group::World:
     break;
   }
@@ -347,12 +382,14 @@ int Comm::size(Group group) const {
 }
 
 namespace {
-MPI_Comm mpi_comm(Group group, MPI_Comm tp, MPI_Comm dp) {
+MPI_Comm mpi_comm(Group group, MPI_Comm tp, MPI_Comm dp, MPI_Comm stack) {
   switch (group) {
   case Group::TP:
     return tp;
   case Group::DP:
     return dp;
+  case Group::Stack:
+    return stack;
   case Group::World:
     break;
   }
@@ -360,14 +397,18 @@ MPI_Comm mpi_comm(Group group, MPI_Comm tp, MPI_Comm dp) {
 }
 } // namespace
 
-#define TPC_COMM_OF(group) mpi_comm(group, groups_->tp, groups_->dp)
+#define TPC_COMM_OF(group)                                                     \
+  mpi_comm(group, groups_->tp, groups_->dp, groups_->stack)
 
 std::vector<int> Comm::group_ranks(Group group) const {
   std::vector<int> ranks;
   for (int r = 0; r < world_size_; ++r)
     if (group == Group::World ||
-        (group == Group::TP && r / tp_size_ == dp_rank_) ||
-        (group == Group::DP && r % tp_size_ == tp_rank_))
+        (group == Group::TP && r / tp_size_ == world_rank_ / tp_size_) ||
+        (group == Group::DP &&
+         (stack_size_ > 1 ? r == world_rank_ : r % tp_size_ == tp_rank_)) ||
+        (group == Group::Stack &&
+         (dp_size_ > 1 ? r == world_rank_ : r % tp_size_ == tp_rank_)))
       ranks.push_back(r);
   return ranks;
 }
@@ -597,6 +638,54 @@ void Comm::broadcast(void *data, size_t bytes, int root, Group group) {
   mpiCheck(MPI_Ibcast(data, int(bytes), MPI_BYTE, root, TPC_COMM_OF(group),
                       &r.handle));
   wait(r, "broadcast", group);
+}
+
+void Comm::reap_sends(bool all) {
+  std::vector<std::unique_ptr<Sent>> pending;
+  for (auto &s : sent_) {
+    if (all) {
+      wait(s->request, "send", s->group);
+      continue;
+    }
+    int done = 0;
+    mpiCheck(MPI_Test(&s->request.handle, &done, MPI_STATUS_IGNORE));
+    if (!done)
+      pending.push_back(std::move(s));
+  }
+  sent_ = std::move(pending);
+}
+
+void Comm::send(const void *data, size_t bytes, int peer, Group group,
+                int tag) {
+  if (peer < 0 || peer >= size(group) || peer == rank(group))
+    throw std::invalid_argument(std::string("send to rank ") +
+                                std::to_string(peer) + " of the " +
+                                group_name(group) + " group, which has " +
+                                std::to_string(size(group)) +
+                                " ranks (this one is " +
+                                std::to_string(rank(group)) + ")");
+  reap_sends(false);
+  auto s = std::make_unique<Sent>();
+  s->group = group;
+  s->bytes.assign(static_cast<const char *>(data),
+                  static_cast<const char *>(data) + bytes);
+  mpiCheck(MPI_Isend(s->bytes.data(), int(bytes), MPI_BYTE, peer, tag,
+                     TPC_COMM_OF(group), &s->request.handle));
+  sent_.push_back(std::move(s));
+}
+
+void Comm::recv(void *data, size_t bytes, int peer, Group group, int tag) {
+  if (peer < 0 || peer >= size(group) || peer == rank(group))
+    throw std::invalid_argument(std::string("receive from rank ") +
+                                std::to_string(peer) + " of the " +
+                                group_name(group) + " group, which has " +
+                                std::to_string(size(group)) +
+                                " ranks (this one is " +
+                                std::to_string(rank(group)) + ")");
+  Request r;
+  mpiCheck(MPI_Irecv(data, int(bytes), MPI_BYTE, peer, tag,
+                     TPC_COMM_OF(group), &r.handle));
+  wait(r, "recv", group);
 }
 
 void Comm::barrier(Group group) {

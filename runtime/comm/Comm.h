@@ -2,7 +2,10 @@
 //
 // The job's ranks as Megatron-LM arranges them: rank r has tp_rank = r % tp
 // and dp_rank = r / tp, so the ranks of one tensor-parallel group are
-// neighbours. Collectives work in place on backend memory that the host can
+// neighbours. A stack-parallel decoding job has stacks in place of data
+// parallelism: rank r holds stack r / tp, and the stack group joins the
+// ranks of one tp_rank across the stacks, for point-to-point messages
+// between them. Collectives work in place on backend memory that the host can
 // address (the cpu backend's).
 //
 // A process that mpirun did not start runs alone without touching MPI, so a
@@ -37,10 +40,10 @@
 
 namespace tpc {
 
-enum class Group { World, TP, DP };
+enum class Group { World, TP, DP, Stack };
 enum class ReduceOp { Sum, Max };
 
-/// "tp", "dp", "world": the program's spelling. Throws std::runtime_error
+/// "tp", "dp", "stack", "world": the program's spelling. Throws std::runtime_error
 /// for anything else.
 Group parse_group(const std::string &name);
 const char *group_name(Group group);
@@ -80,14 +83,17 @@ public:
   /// Ranks of this job on this node (OMPI_COMM_WORLD_LOCAL_SIZE).
   int local_size() const { return local_size_; }
 
-  /// Forms the TP and DP groups. Throws std::runtime_error naming both sizes
-  /// and the fix when the world does not have tp * dp ranks; every rank
-  /// throws the same error, so no rank is left waiting.
-  void make_groups(int tp, int dp);
+  /// Forms the TP, DP and stack groups. Throws std::runtime_error naming
+  /// the sizes and the fix when the world does not have tp * dp * stacks
+  /// ranks, or when both dp and stacks exceed 1; every rank throws the same
+  /// error, so no rank is left waiting.
+  void make_groups(int tp, int dp, int stacks = 1);
   int tp_rank() const { return tp_rank_; }
   int tp_size() const { return tp_size_; }
   int dp_rank() const { return dp_rank_; }
   int dp_size() const { return dp_size_; }
+  int stack_rank() const { return stack_rank_; }
+  int stack_size() const { return stack_size_; }
   int rank(Group group) const;
   int size(Group group) const;
 
@@ -133,6 +139,16 @@ public:
   /// elsewhere).
   void gather(const float *in, float *out, size_t n, Group group);
   void broadcast(void *data, size_t bytes, int root, Group group);
+  /// Point to point: sends `bytes` to rank `peer` of `group` with `tag`
+  /// and returns at once (the bytes are copied; the message completes in
+  /// the background, and at the latest in finish(), so every message sent
+  /// must be received). Messages of one tag between two ranks arrive in
+  /// the order they were sent.
+  void send(const void *data, size_t bytes, int peer, Group group,
+            int tag = 0);
+  /// Receives the next message of `bytes` with `tag` from rank `peer` of
+  /// `group`, bounded as a blocking collective is.
+  void recv(void *data, size_t bytes, int peer, Group group, int tag = 0);
   void barrier(Group group = Group::World);
 
   void set_watchdog(const Watchdog &watchdog) { watchdog_ = watchdog; }
@@ -186,6 +202,7 @@ public:
 private:
   struct Groups; // the MPI communicators, kept out of this header
   struct Request;
+  struct Sent; // a send in flight and its copy of the bytes
 
   /// Issue the non-blocking MPI call behind all_reduce or reduce_scatter
   /// into `r`; false when there is nothing to wait for (a group of one,
@@ -217,6 +234,7 @@ private:
   bool distributed_ = false;
   int world_rank_ = 0, world_size_ = 1, local_size_ = 1;
   int tp_rank_ = 0, tp_size_ = 1, dp_rank_ = 0, dp_size_ = 1;
+  int stack_rank_ = 0, stack_size_ = 1;
   std::unique_ptr<Groups> groups_;
   Watchdog watchdog_;
   int64_t step_ = 0;
@@ -227,6 +245,9 @@ private:
   std::vector<int> pids_;
   struct Started;
   std::vector<std::unique_ptr<Started>> started_;
+  std::vector<std::unique_ptr<Sent>> sent_;
+  /// Ends the sends that have completed; with `all`, waits for the rest.
+  void reap_sends(bool all);
   std::vector<std::string> hosts_;
 };
 

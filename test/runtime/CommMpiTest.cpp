@@ -2,7 +2,9 @@
 //
 // Runs under mpirun with 3 ranks (ctest's comm_mpi; not a power of two, so
 // that MPI combines partial results in more than one order). Every rank runs
-// every test; a failure on any rank fails the job.
+// every test; a failure on any rank fails the job. With --stacks the job is
+// laid out as a stack-parallel decoding job of 3 stacks x tp 1 (ctest's
+// comm_mpi_stacks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace tpc;
@@ -127,6 +131,64 @@ TEST(CommTypes, F32AndI32AndDouble) {
   EXPECT_EQ(d, 0.25 * size);
 }
 
+// Point-to-point messages around a ring: each tag keeps its own order, and
+// a receiver may take the tags in another order than they were sent.
+TEST(CommMessages, TagsKeepTheirOwnOrder) {
+  int r = job->world_rank(), size = job->world_size();
+  int next = (r + 1) % size, prev = (r + size - 1) % size;
+  for (int i = 0; i < 3; ++i) {
+    int32_t value = 100 * r + i;
+    job->send(&value, sizeof(value), next, Group::World, 1);
+  }
+  std::vector<float> big(5000, float(r)); // beyond an eager message
+  job->send(big.data(), big.size() * sizeof(float), next, Group::World, 2);
+  std::vector<float> got(big.size());
+  job->recv(got.data(), got.size() * sizeof(float), prev, Group::World, 2);
+  for (float v : got)
+    ASSERT_EQ(v, float(prev));
+  for (int i = 0; i < 3; ++i) {
+    int32_t value = -1;
+    job->recv(&value, sizeof(value), prev, Group::World, 1);
+    EXPECT_EQ(value, 100 * prev + i);
+  }
+}
+
+TEST(CommMessages, RefusesAPeerOutsideTheGroup) {
+  int32_t x = 0;
+  EXPECT_THROW(job->send(&x, sizeof(x), job->world_size(), Group::World),
+               std::invalid_argument);
+  EXPECT_THROW(job->recv(&x, sizeof(x), job->world_rank(), Group::World),
+               std::invalid_argument);
+}
+
+// The stack group of a stack-parallel job joins the ranks of one tp_rank
+// across the stacks; its data-parallel group is each rank alone.
+TEST(CommStacks, StackGroupCarriesMessagesBetweenStacks) {
+  if (job->stack_size() == 1)
+    GTEST_SKIP() << "the job is not laid out in stacks (run with --stacks)";
+  int s = job->stack_rank(), p = job->stack_size();
+  EXPECT_EQ(job->world_rank(), s * job->tp_size() + job->tp_rank());
+  EXPECT_EQ(job->dp_size(), 1);
+  EXPECT_EQ(job->size(Group::Stack), p);
+  // Each stack's value flows down the stacks, as a final activation does.
+  int32_t carried = s == 0 ? 7 : -1;
+  if (s > 0)
+    job->recv(&carried, sizeof(carried), s - 1, Group::Stack);
+  if (s + 1 < p) {
+    int32_t mine = carried + s;
+    job->send(&mine, sizeof(mine), s + 1, Group::Stack);
+  }
+  int32_t want = 7;
+  for (int t = 0; t + 1 < s; ++t)
+    want += t + 1;
+  EXPECT_EQ(carried, s == 0 ? 7 : want);
+  float x = 1.0f;
+  job->all_reduce(&x, 1, ReduceOp::Sum, Group::Stack);
+  EXPECT_EQ(x, float(p));
+  job->all_reduce(&x, 1, ReduceOp::Sum, Group::DP);
+  EXPECT_EQ(x, float(p));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -136,7 +198,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "run under mpirun with 2 or more ranks\n");
     return 1;
   }
-  comm.make_groups(comm.world_size(), 1);
+  bool stacks = argc > 1 && std::string(argv[1]) == "--stacks";
+  if (stacks)
+    comm.make_groups(1, 1, comm.world_size());
+  else
+    comm.make_groups(comm.world_size(), 1);
   job = &comm;
   return RUN_ALL_TESTS();
 }
