@@ -72,6 +72,9 @@ const PipelineStep kPipeline[] = {
     {"tpc-recompute",
      [](const CompileOptions &o) { return "mode=" + o.recompute; }},
     {"tpc-decode", [](const CompileOptions &) { return std::string(); }},
+    {"tpc-stack-parallel",
+     [](const CompileOptions &) { return std::string(); },
+     [](const CompileOptions &o) { return o.stackParallel; }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
 } // namespace
@@ -113,6 +116,12 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   if (options.seq)
     if (llvm::Error e = positive("--seq", *options.seq))
       return e;
+  if (options.stackParallel && options.dp > 1)
+    return llvm::createStringError(
+        llvm::formatv("--stack-parallel places the stacks on the ranks data "
+                      "parallelism would use; it needs --dp=1, got --dp={0}",
+                      options.dp)
+            .str());
   if (options.gradReduceDtype != "compute" && options.gradReduceDtype != "fp32")
     return llvm::createStringError(
         llvm::formatv("--grad-reduce-dtype must be compute or fp32, got '{0}'",

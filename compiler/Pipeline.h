@@ -47,6 +47,9 @@ struct CompileOptions {
   /// Split the regions between tensor-parallel blocks along the sequence
   /// (tpc-sequence-parallel).
   bool sequenceParallel = false;
+  /// Stack-parallel decoding of a StagFormer (tpc-stack-parallel): one
+  /// decode entry point per stack, each stack on tp ranks of its own.
+  bool stackParallel = false;
 };
 
 /// Registers every pass the pipeline and the cost report use.

@@ -109,6 +109,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     prog.set_version(abi::kProgramVersion);
     prog.set_tp(getModuleTp(module));
     prog.set_dp(moduleInt(module, kDpAttrName));
+    if (int64_t stacks = moduleInt(module, abi::kStacksAttr); stacks > 1)
+      prog.set_stacks(stacks);
     if (failed(exportParams(module, prog)))
       return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())

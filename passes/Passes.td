@@ -335,6 +335,44 @@ def Decode : Pass<"tpc-decode", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
 }
 
+def StackParallel : Pass<"tpc-stack-parallel", "mlir::ModuleOp"> {
+  let summary = "Split a StagFormer's decode_step into one entry point per "
+                "stack, for decoding the stacks on ranks of their own";
+  let description = [{
+    At decode time the stacks of a StagFormer do not depend on each other
+    within a position: stack s reads the token and, through its
+    cross-attentions, stack s-1's final activations of earlier positions.
+    The pass splits the `@decode_step` that `tpc-decode` built into
+
+    ```
+    func.func @decode_stack_0(%tokens: tensor<Bx1xi32>, %pos: tensor<i32>)
+        -> tensor<Bx1xH>
+    func.func @decode_stack_<s>(%tokens, %pos, %memory: tensor<Bx1xH>)
+        -> tensor<Bx1xH>                       // s = 1 .. p-1
+    func.func @decode_head(%final_0, ..) -> tensor<Bx1xVpad x f32>
+    ```
+
+    so that the tp ranks of each stack run their stack alone and all stacks
+    process token i at once. Each function clones the ops of its stack from
+    `@decode_step` (the token and position embeddings in every stack, the
+    paper's duplicated embeddings; the stack's f and g over its own tp
+    group); `%memory` is stack s-1's final activation of position pos - 1,
+    which the generator sends from stack s-1's ranks to stack s's once per
+    token, and each cross-attention becomes `lagged`: it writes the
+    memory's keys and values at pos - 1, then attends to [0, pos), what
+    `@decode_step`'s cross-attention attends to. `@decode_head` is the
+    output layer (final norm, logits, their all-gather over tp) on the
+    last stack's final activation, or on every stack's, in order, under the
+    alpha combination. The module gets `tpc.stacks = p`: the program runs
+    on p x tp ranks, rank r holding stack r / tp.
+
+    Errors: no `@decode_step` (run `tpc-decode` first), a model that is not
+    a StagFormer (no cross-attention between stacks), a data-parallel module
+    (the stacks take the place of dp), a second run.
+  }];
+  let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
+}
+
 def SequenceParallel : Pass<"tpc-sequence-parallel", "mlir::ModuleOp"> {
   let summary = "Split the regions between tensor-parallel blocks along the sequence";
   let description = [{

@@ -33,6 +33,15 @@ inline constexpr char kDecodeStep[] = "decode_step";
 // the last stack per token; decode_step then also returns its final
 // activation.
 inline constexpr char kDecodeRecurrent[] = "decode_recurrent";
+// Stack-parallel decoding (Program.stacks > 1): the ranks of stack s run
+// decode_stack_<s>(tokens, pos[, memory]) -> final, one position of that
+// stack alone, where memory is stack s-1's final activation of the
+// previous position (stack 0 has none); the ranks of the last stack then
+// run decode_head(finals...) -> logits, the output layer over the final
+// activations the logits read (the last stack's, or every stack's under
+// the alpha combination, in stack order).
+inline constexpr char kDecodeStackPrefix[] = "decode_stack_";
+inline constexpr char kDecodeHead[] = "decode_head";
 
 // Attributes the compiler sets and the export pass reads. Every attribute
 // whose name starts with kCompilerAttrPrefix is bookkeeping: it is not
@@ -45,6 +54,8 @@ inline constexpr char kArenaBytesAttr[] = "tpc.arena_bytes";
 /// On the module: the cost report's model FLOPs of one training step per
 /// token (6N plus attention), which tpc-run's MFU uses.
 inline constexpr char kModelFlopsAttr[] = "tpc.model_flops_per_token";
+// Module attribute: the stacks of a stack-parallel program (Program.stacks).
+inline constexpr char kStacksAttr[] = "tpc.stacks";
 
 // Metadata of a training checkpoint: where the trainer stands.
 inline constexpr char kTrainerStepKey[] = "tpc.trainer_step";

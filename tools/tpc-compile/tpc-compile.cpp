@@ -108,6 +108,13 @@ int main(int argc, char **argv) {
                "tensor-parallel blocks run on seq/tp positions per rank, g "
                "becomes a reduce-scatter and f an all-gather along the "
                "sequence; --seq must be a multiple of --tp");
+  app.add_flag("--stack-parallel", options.stackParallel,
+               "StagFormer decoding with each stack on tp ranks of its own "
+               "(world = stacks x tp, --dp=1): all stacks process a token at "
+               "once and each sends its final activation to the next stack "
+               "once per token. The program only generates; train with a "
+               "program compiled without this flag (checkpoints load into "
+               "both)");
   app.add_flag("--report{text}", report,
                "Print the per-rank cost report to stdout: --report (aligned "
                "text) or --report=json")
