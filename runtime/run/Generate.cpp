@@ -21,6 +21,63 @@ std::vector<int64_t> shape_of(const program::Tensor &t) {
 }
 } // namespace
 
+namespace {
+size_t bytes_of(const program::Tensor &t) {
+  int64_t n = 1;
+  for (int64_t d : shape_of(t))
+    n *= d;
+  return size_t(n) * element_size(element_type_of(t.dtype()));
+}
+
+/// The stack-parallel entry points of this rank, checked against
+/// decode_step's tensors.
+void describe_stacks(const Executor &ex, DecodeEntry &e) {
+  const Comm &comm = const_cast<Executor &>(ex).comm();
+  e.stacks = int(ex.program().stacks());
+  int s = comm.stack_rank();
+  auto bad = [](const std::string &what) {
+    return std::runtime_error(
+        "the stack-parallel program " + what +
+        ": it must have decode_stack_0 .. decode_stack_<p-1> and "
+        "decode_head as tpc-compile --stack-parallel writes them; recompile "
+        "the model");
+  };
+  for (int t = 0; t < e.stacks; ++t)
+    if (!ex.has_function(abi::kDecodeStackPrefix + std::to_string(t)))
+      throw bad("has no decode_stack_" + std::to_string(t));
+  if (!ex.has_function(abi::kDecodeHead))
+    throw bad("has no decode_head");
+  const program::Function &mine =
+      ex.function(abi::kDecodeStackPrefix + std::to_string(s));
+  const program::Function &head = ex.function(abi::kDecodeHead);
+  const program::Function &step = *e.fn;
+  auto same = [&](int a, int b) {
+    const program::Tensor &x = ex.tensor(a), &y = ex.tensor(b);
+    return x.dtype() == y.dtype() && shape_of(x) == shape_of(y);
+  };
+  if (mine.inputs_size() != (s > 0 ? 3 : 2) || mine.outputs_size() != 1 ||
+      !same(mine.inputs(0), step.inputs(0)) ||
+      !same(mine.inputs(1), step.inputs(1)) ||
+      (s > 0 && !same(mine.inputs(2), mine.outputs(0))))
+    throw bad("has a decode_stack_" + std::to_string(s) +
+              " that does not take (tokens, pos[, memory]) and return its "
+              "final activation");
+  e.final_bytes = bytes_of(ex.tensor(mine.outputs(0)));
+  e.head_reads_all = head.inputs_size() == e.stacks;
+  if ((head.inputs_size() != 1 && !e.head_reads_all) ||
+      head.outputs_size() != 1 || !same(head.outputs(0), step.outputs(0)))
+    throw bad("has a decode_head that does not read 1 or " +
+              std::to_string(e.stacks) +
+              " final activations and return decode_step's logits");
+  for (int i = 0; i < head.inputs_size(); ++i)
+    if (!same(head.inputs(i), mine.outputs(0)))
+      throw bad("has a decode_head whose inputs are not final activations");
+  e.stack = &mine;
+  if (s == e.stacks - 1)
+    e.head = &head;
+}
+} // namespace
+
 DecodeEntry describe_decode(const Executor &ex) {
   if (!ex.has_function(abi::kDecodeStep))
     throw std::runtime_error(
@@ -77,11 +134,10 @@ DecodeEntry describe_decode(const Executor &ex) {
           "decode_recurrent(tokens, pos, final) -> (logits, final) with "
           "decode_step's tensors: recompile the model with tpc-compile");
     e.recurrent = &rf;
-    int64_t n = 1;
-    for (int64_t d : shape_of(final))
-      n *= d;
-    e.final_bytes = size_t(n) * element_size(element_type_of(final.dtype()));
+    e.final_bytes = bytes_of(final);
   }
+  if (ex.program().stacks() > 1)
+    describe_stacks(ex, e);
   for (const program::Instruction &inst : fn.body()) {
     int capacity = 0;
     if (inst.op() == "decode_attention" ||
@@ -168,6 +224,11 @@ void check_generate(const DecodeEntry &entry, const GenerateOptions &o) {
   if (o.sampling.top_k < 0)
     throw std::invalid_argument("--top-k must be >= 0 (0: every token), got " +
                                 std::to_string(o.sampling.top_k));
+  if (o.recurrent && entry.stack)
+    throw std::invalid_argument(
+        "--recurrent runs one pass of the last stack per token, which a "
+        "stack-parallel program does not hold on every rank; use a program "
+        "compiled without --stack-parallel");
   if (o.recurrent && !entry.recurrent)
     throw std::invalid_argument(
         "--recurrent needs the program's decode_recurrent, which tpc-compile "
@@ -176,10 +237,131 @@ void check_generate(const DecodeEntry &entry, const GenerateOptions &o) {
         "--no-alpha); this program has none");
 }
 
+namespace {
+/// Stack-parallel generation: see Generate.h.
+GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
+                               const GenerateOptions &o,
+                               const std::function<void(int)> &on_token) {
+  Comm &comm = ex.comm();
+  const int s = comm.stack_rank(), p = entry.stacks;
+  const bool last = s == p - 1;
+  // Messages: a stack's final activation as the next stack's memory, and
+  // as an input of the head under alpha.
+  enum Tag { kMemory = 1, kHead = 2 };
+  const program::Function &mine = *entry.stack;
+  ex.check(mine);
+  if (entry.head)
+    ex.check(*entry.head);
+  ex.reset_kv_caches();
+  GenerateResult r;
+  r.tokens = o.prompt;
+  if (o.max_tokens == 0)
+    return r;
+  std::vector<int> tokens(size_t(entry.B));
+  std::vector<float> logits(size_t(entry.B) * entry.width);
+  std::vector<char> memory(entry.final_bytes), final(entry.final_bytes);
+  std::vector<std::vector<char>> finals(
+      entry.head_reads_all ? size_t(p) : 1,
+      std::vector<char>(entry.final_bytes));
+  // The token is drawn on the last stack's ranks; its first rank tells all.
+  const int drawer = (p - 1) * comm.tp_size();
+  const int prompt = int(o.prompt.size());
+  auto start = std::chrono::steady_clock::now();
+  for (int pos = 0;; ++pos) {
+    std::fill(tokens.begin(), tokens.end(), r.tokens[size_t(pos)]);
+    int32_t position = pos;
+    // The head runs where a token is drawn, or where logits are kept.
+    bool head = pos + 1 >= prompt || o.logits;
+    if (s > 0 && pos > 0)
+      comm.recv(memory.data(), memory.size(), s - 1, Group::Stack, kMemory);
+    ex.set_input(mine, 0, tokens.data(), tokens.size() * sizeof(int));
+    ex.set_input(mine, 1, &position, sizeof(position));
+    if (s > 0)
+      ex.set_input(mine, 2, memory.data(), memory.size());
+    ex.run(mine);
+    ex.read_output(mine, 0, final.data(), final.size());
+    // The next stack's memory. Within the prompt it goes at once, so that
+    // the stacks work as a pipeline; after that only once the token says
+    // generation goes on, so that no message is left unreceived.
+    auto pass_on = [&] {
+      if (s + 1 < p)
+        comm.send(final.data(), final.size(), s + 1, Group::Stack, kMemory);
+    };
+    if (pos + 1 < prompt)
+      pass_on();
+    if (head && entry.head_reads_all && !last)
+      comm.send(final.data(), final.size(), p - 1, Group::Stack, kHead);
+    ++r.steps;
+    if (head && last) {
+      const program::Function &h = *entry.head;
+      if (entry.head_reads_all) {
+        for (int t = 0; t + 1 < p; ++t)
+          comm.recv(finals[size_t(t)].data(), entry.final_bytes, t,
+                    Group::Stack, kHead);
+        finals.back() = final;
+      } else {
+        finals[0] = final;
+      }
+      for (size_t i = 0; i < finals.size(); ++i)
+        ex.set_input(h, int(i), finals[i].data(), finals[i].size());
+      ex.run(h);
+      ex.read_output(h, 0, logits.data(), logits.size() * sizeof(float));
+      if (o.logits)
+        o.logits->insert(o.logits->end(), logits.begin(),
+                         logits.begin() + entry.vocab);
+    }
+    if (pos + 1 < prompt)
+      continue;
+    int32_t next = last ? sample_token(logits.data(), entry.vocab, o.sampling,
+                                       uint64_t(r.generated))
+                        : 0;
+    comm.broadcast(&next, sizeof(next), drawer, Group::World);
+    if (r.generated == 0)
+      r.prefill_seconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
+    r.tokens.push_back(next);
+    ++r.generated;
+    on_token(next);
+    if (next == o.stop_token) {
+      r.stopped_at_end = true;
+      break;
+    }
+    if (r.generated == o.max_tokens)
+      break;
+    if (entry.capacity > 0 && pos + 1 >= entry.capacity) {
+      r.stopped_at_capacity = true;
+      break;
+    }
+    pass_on();
+  }
+  r.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  // The logits rows live on the last stack's ranks; world rank 0 writes them.
+  if (o.logits && p > 1 && comm.tp_rank() == 0) {
+    if (last) {
+      uint64_t n = o.logits->size();
+      comm.send(&n, sizeof(n), 0, Group::Stack, kHead);
+      comm.send(o.logits->data(), n * sizeof(float), 0, Group::Stack, kHead);
+    } else if (s == 0) {
+      uint64_t n = 0;
+      comm.recv(&n, sizeof(n), p - 1, Group::Stack, kHead);
+      o.logits->resize(n);
+      comm.recv(o.logits->data(), n * sizeof(float), p - 1, Group::Stack,
+                kHead);
+    }
+  }
+  return r;
+}
+} // namespace
+
 GenerateResult generate(Executor &ex, const DecodeEntry &entry,
                         const GenerateOptions &o,
                         const std::function<void(int)> &on_token) {
   check_generate(entry, o);
+  if (entry.stack)
+    return generate_stacks(ex, entry, o, on_token);
   Comm &comm = ex.comm();
   ex.check(*entry.fn);
   if (o.recurrent)
@@ -232,6 +414,10 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
                                 uint64_t(r.generated));
     comm.broadcast(&next, sizeof(next), 0, Group::World);
     r.tokens.push_back(next);
+    if (r.generated == 0)
+      r.prefill_seconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - start)
+                              .count();
     ++r.generated;
     on_token(next);
     if (next == o.stop_token) {

@@ -12,6 +12,16 @@
 // token index); world rank 0's token is broadcast all the same, so the
 // ranks cannot drift apart.
 //
+// A stack-parallel program (tpc-compile --stack-parallel) decodes a
+// StagFormer with each stack on its own tp group: at position i every stack
+// runs its decode_stack_<s> on token i at once, having received stack s-1's
+// final activation of position i-1 as one point-to-point message; the last
+// stack's ranks run decode_head (gathering every stack's final activation of
+// position i first under the alpha combination), draw the next token and
+// broadcast it. The prompt runs the same way without the broadcasts, so the
+// stacks work through it as a pipeline, stack s one position behind stack
+// s-1 at most.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TPC_RUNTIME_RUN_GENERATE_H
@@ -36,6 +46,14 @@ struct DecodeEntry {
   int width = 0;    // padded vocabulary: the logits' columns
   int vocab = 0;    // true vocabulary: columns >= vocab are padding
   int capacity = 0; // positions the KV caches and position tables hold
+  /// Stack-parallel decoding: this rank's decode_stack_<s> and, on the
+  /// ranks of the last stack, decode_head (else null).
+  const program::Function *stack = nullptr;
+  const program::Function *head = nullptr;
+  int stacks = 1;
+  /// decode_head reads every stack's final activation (alpha), or the last
+  /// stack's alone.
+  bool head_reads_all = false;
 };
 
 /// Throws naming what is missing when the program has no usable
@@ -76,6 +94,8 @@ struct GenerateResult {
   int generated = 0;
   int steps = 0; // decode_step calls
   double seconds = 0.0;
+  /// Until the first new token was drawn: the prompt's positions.
+  double prefill_seconds = 0.0;
   bool stopped_at_end = false;      // produced stop_token
   bool stopped_at_capacity = false; // the context is full
 };

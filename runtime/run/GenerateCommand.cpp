@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <memory>
 #include <sstream>
+#include <string>
 
 namespace tpc {
 
@@ -185,13 +186,21 @@ int generate_command(Session &s, const CommandOptions &opt) {
                    "tpc-run: note: stopped after %d of %d tokens: the context "
                    "of %d positions is full\n",
                    r.generated, opt.tokens, entry.capacity);
+    std::string mode = g.recurrent ? ", recurrent" : "";
+    if (entry.stack)
+      mode += ", " + std::to_string(entry.stacks) + " stacks in parallel";
+    // Each new token after the first is one step of every stack.
+    double after = r.generated > 1 ? (r.seconds - r.prefill_seconds) /
+                                         (r.generated - 1)
+                                   : 0.0;
     std::fprintf(stderr,
                  "generate: %d prompt tokens, %d new tokens, %d decode steps "
                  "in %.3f s (%.1f tokens/s, tp %d%s); peak resident memory "
-                 "%.0f MiB per rank\n",
+                 "%.0f MiB per rank; prompt and first token %.3f s, then "
+                 "%.3f ms per token\n",
                  int(g.prompt.size()), r.generated, r.steps, r.seconds,
                  r.steps / std::max(r.seconds, 1e-9), comm.tp_size(),
-                 g.recurrent ? ", recurrent" : "", rss);
+                 mode.c_str(), rss, r.prefill_seconds, 1e3 * after);
   }
   if (!opt.logits_out.empty())
     write_f32_on_root(s, opt.logits_out, logits);

@@ -21,9 +21,15 @@ int info_command(const std::string &path, const program::Program &prog) {
   std::printf("program      %s\n", path.c_str());
   if (!prog.source().empty())
     std::printf("source       %s\n", prog.source().c_str());
-  std::printf("parallelism  tp %lld x dp %lld = %lld ranks\n",
-              (long long)prog.tp(), (long long)prog.dp(),
-              (long long)(prog.tp() * prog.dp()));
+  if (prog.stacks() > 1)
+    std::printf("parallelism  %lld stacks x tp %lld = %lld ranks (stack-parallel "
+                "decoding: rank r holds stack r / tp; generate only)\n",
+                (long long)prog.stacks(), (long long)prog.tp(),
+                (long long)(prog.stacks() * prog.tp()));
+  else
+    std::printf("parallelism  tp %lld x dp %lld = %lld ranks\n",
+                (long long)prog.tp(), (long long)prog.dp(),
+                (long long)(prog.tp() * prog.dp()));
   std::printf("batch        micro-batch %lld, seq %lld\n",
               (long long)prog.micro_batch(), (long long)prog.seq());
   std::printf(

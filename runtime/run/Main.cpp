@@ -14,6 +14,7 @@
 #include "runtime/run/Run.h"
 #include "runtime/run/Signals.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -94,7 +95,16 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     together(comm, [&] { prog = read_program_file(opt.program); });
     if (opt.command == "info")
       return root ? info_command(opt.program, prog) : 0;
-    together(comm, [&] { comm.make_groups(int(prog.tp()), int(prog.dp())); });
+    together(comm, [&] {
+      comm.make_groups(int(prog.tp()), int(prog.dp()),
+                       int(std::max<int64_t>(1, prog.stacks())));
+    });
+    if (prog.stacks() > 1 && opt.command != "generate")
+      throw std::runtime_error(
+          "the program was compiled with --stack-parallel, which places the "
+          "stacks on ranks of their own for decoding; it only runs "
+          "`generate`. " + opt.command + " runs on a program compiled "
+          "without --stack-parallel (checkpoints load into either)");
   } catch (const std::exception &e) {
     return report(e);
   }
