@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -600,6 +601,87 @@ func::FuncOp findFunction(ModuleOp module) {
 }
 } // namespace
 
+/// Per stack of a stack-parallel module (tpc.stacks), what its ranks hold:
+/// the parameters its decode_stack_<s> (and, for the last, decode_head)
+/// read and the KV caches of its decode attention ops.
+static void countStacks(ModuleOp module, CostReport &report) {
+  auto stacks = module->getAttrOfType<IntegerAttr>(abi::kStacksAttr);
+  if (!stacks || stacks.getInt() < 2)
+    return;
+  SymbolTable symbols(module);
+  int64_t p = stacks.getInt();
+  SmallVector<llvm::DenseSet<StringAttr>> reads(p);
+  SmallVector<llvm::DenseSet<StringAttr>> tables(p);
+  report.stacks.assign(p, StackMemory());
+  for (int64_t s = 0; s < p; ++s) {
+    SmallVector<func::FuncOp> funcs;
+    if (auto f = symbols.lookup<func::FuncOp>(
+            (abi::kDecodeStackPrefix + Twine(s)).str()))
+      funcs.push_back(f);
+    if (s == p - 1)
+      if (auto head = symbols.lookup<func::FuncOp>(abi::kDecodeHead))
+        funcs.push_back(head);
+    StackMemory &m = report.stacks[s];
+    for (func::FuncOp f : funcs) {
+      if (auto arena = f->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr))
+        m.arenaBytes += arena.getInt();
+      if (s < p - 1 && f.getNumResults() == 1)
+        if (auto final = dyn_cast<RankedTensorType>(f.getResultTypes()[0]))
+          report.stackMessageBytes =
+              final.getNumElements() * elementBytes(final.getElementType());
+      f.walk([&](Operation *op) {
+        if (auto get = dyn_cast<GetParamOp>(op))
+          reads[s].insert(get.getNameAttr().getAttr());
+        if (isa<EmbeddingOp, PositionEmbeddingOp>(op))
+          if (auto get = op->getOperand(0).getDefiningOp<GetParamOp>())
+            tables[s].insert(get.getNameAttr().getAttr());
+        // Keys and values: (B, capacity, width) each, in the compute type.
+        Value kv;
+        int64_t width = 0, capacity = 0;
+        if (auto self = dyn_cast<DecodeAttentionOp>(op)) {
+          kv = self.getQkv();
+          capacity = self.getCapacity();
+          width = cast<RankedTensorType>(kv.getType()).getDimSize(2) / 3 * 2;
+        } else if (auto grouped = dyn_cast<DecodeGroupedAttentionOp>(op)) {
+          kv = grouped.getK();
+          capacity = grouped.getCapacity();
+          width = cast<RankedTensorType>(kv.getType()).getDimSize(2) * 2;
+        } else if (auto cross = dyn_cast<DecodeCrossAttentionOp>(op)) {
+          kv = cross.getKv();
+          capacity = cross.getCapacity();
+          width = cast<RankedTensorType>(kv.getType()).getDimSize(2);
+        }
+        if (kv) {
+          auto type = cast<RankedTensorType>(kv.getType());
+          m.kvCacheBytes += type.getDimSize(0) * capacity * width *
+                            elementBytes(type.getElementType());
+        }
+      });
+    }
+  }
+  for (int64_t s = 0; s < p; ++s) {
+    StackMemory &m = report.stacks[s];
+    for (StringAttr name : reads[s]) {
+      auto param = symbols.lookup<ParamOp>(name);
+      if (!param)
+        continue;
+      FailureOr<RankedTensorType> local = param.getLocalType(report.tp);
+      if (failed(local))
+        continue;
+      int64_t bytes = local->getNumElements() *
+                      elementBytes(param.getComputeElementType());
+      m.weightBytes += bytes;
+      if (tables[s].contains(name))
+        m.embeddingBytes += bytes;
+      for (int64_t t = 0; t < p; ++t)
+        if (t != s && reads[t].contains(name)) {
+          m.sharedBytes += bytes;
+          break;
+        }
+    }
+  }
+}
+
 FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
                                              const CostReportConfig &config) {
   if (config.dp < 1)
@@ -614,6 +696,7 @@ FailureOr<CostReport> tpc::computeCostReport(ModuleOp module,
   Analysis analysis(module, func, config, report);
   if (failed(analysis.run()))
     return failure();
+  countStacks(module, report);
   // Where tpc-plan-memory has run, its arenas are the memory the runtime
   // allocates; the training step's replaces the count of saved values.
   for (auto planned : module.getOps<func::FuncOp>()) {
@@ -819,6 +902,27 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   } else {
     t.row("  DP gradient all-reduce", "0", "dp = 1");
   }
+  if (!r.stacks.empty()) {
+    int64_t p = int64_t(r.stacks.size());
+    t.heading("");
+    t.heading(llvm::formatv("stack-parallel decoding: {0} stacks x tp {1} = "
+                            "{2} ranks, per rank of each stack",
+                            p, r.tp, p * r.tp)
+                  .str());
+    for (int64_t s = 0; s < p; ++s) {
+      const StackMemory &m = r.stacks[s];
+      t.heading(("  stack " + Twine(s) + (s == p - 1 ? " (and the output layer)" : ""))
+                    .str());
+      bytesRow("    weights " + computeTag, m.weightBytes);
+      bytesRow("      token and position tables", m.embeddingBytes);
+      bytesRow("      also held by other stacks", m.sharedBytes);
+      bytesRow("    KV caches, whole context", m.kvCacheBytes);
+      if (m.arenaBytes)
+        bytesRow("    arenas, planned", m.arenaBytes);
+      bytesRow("    total", m.weightBytes + m.kvCacheBytes + m.arenaBytes);
+    }
+    bytesRow("  message per token to the next stack", r.stackMessageBytes);
+  }
   t.print(os);
   os << R"(
 legend
@@ -865,6 +969,13 @@ legend
   (not used by the Megatron partition) is not counted. Ring all-reduce: a
   rank sends 2(n-1)/n of the buffer, a reduce-scatter or all-gather half of
   that. The DP gradient all-reduce moves the rank's gradients when dp > 1.
+  Stack-parallel decoding (--stack-parallel): the ranks of stack s hold the
+  parameters its decode_stack_<s> reads (the last stack also the output
+  layer's), the token and position tables in every stack (the duplication
+  the StagFormer paper notes; shared-weights layers are held by every stack
+  too), and the KV caches of its decode ops: B x capacity x (k and v width)
+  in the compute type. Each stack sends its final activation of every token
+  to the next stack's ranks, one point-to-point message.
 )";
 }
 
@@ -947,7 +1058,19 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       j.attribute("distributed_optimizer", r.distributedOptimizer);
       j.attribute("sequence_parallel", r.sequenceParallel);
       j.attribute("dp_bytes_sent", r.dpBytesSent());
+      j.attribute("stack_message_bytes", r.stackMessageBytes);
     });
+    if (!r.stacks.empty())
+      j.attributeArray("stacks", [&] {
+        for (const StackMemory &m : r.stacks)
+          j.object([&] {
+            j.attribute("weights", m.weightBytes);
+            j.attribute("embeddings", m.embeddingBytes);
+            j.attribute("shared", m.sharedBytes);
+            j.attribute("kv_cache", m.kvCacheBytes);
+            j.attribute("arenas", m.arenaBytes);
+          });
+      });
   });
   os << "\n";
 }

@@ -53,6 +53,17 @@ struct AllReduceGroup {
   int64_t backward = 0; ///< of which in the backward pass (f)
 };
 
+/// What the ranks of one stack hold under stack-parallel decoding
+/// (tpc-stack-parallel): the parameters its entry points read (the last
+/// stack's include decode_head's) and its KV caches.
+struct StackMemory {
+  int64_t weightBytes = 0;    ///< every parameter the stack's ranks read
+  int64_t embeddingBytes = 0; ///< of which token and position tables
+  int64_t sharedBytes = 0;    ///< of which other stacks' ranks hold too
+  int64_t kvCacheBytes = 0;   ///< keys and values, whole context
+  int64_t arenaBytes = 0;     ///< planned arenas of its entry points
+};
+
 struct CostReport {
   // Configuration, as found in the IR and the config.
   int64_t tp = 1;
@@ -107,6 +118,10 @@ struct CostReport {
   /// The regions between tensor-parallel blocks are split along the
   /// sequence (tpc.seq_scatter in the forward).
   bool sequenceParallel = false;
+  /// Stack-parallel decoding: per stack, what one of its ranks holds; the
+  /// bytes of the final activation each stack sends the next per token.
+  llvm::SmallVector<StackMemory> stacks;
+  int64_t stackMessageBytes = 0;
 
   int64_t modelStateBytes() const {
     return weightBytes + gradientBytes + masterBytes + adamMBytes + adamVBytes;
