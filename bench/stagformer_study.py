@@ -16,13 +16,14 @@ the same token budget, batch, schedule and seed:
 as the paper splits one depth into p stacks. For each it reports the
 parameters, the validation loss and perplexity (per byte) after the budget
 on the first --eval-batches x 4 batches of the validation split, and the
-sequential decoding latency, measured after all the training: tpc-run
-generate, batch 1, one thread, greedy, 128 new tokens after a 16-byte
-prompt, the median of 3 runs.
-Stack-parallel decoding (the stacks of one step on separate ranks) is not
-implemented, so the table has no column for it. It writes the table
-(study.md), the validation curves (val_curves.png) and every log into the
-work directory.
+decoding latency, measured after all the training: tpc-run generate, batch
+1, one thread per rank, greedy, 128 new tokens after a 16-byte prompt, the
+median of 3 runs, sequential (one rank) and, for StagFormers,
+stack-parallel (tpc-compile --stack-parallel, p ranks; marked * where p
+exceeds the machine's cores, so that ranks share a core). It writes the
+table (study.md), the validation curves (val_curves.png) and every log into
+the work directory. --latency-only skips the training and times the
+models' initial weights (the latency does not depend on them).
 
 Builds nothing: it runs tpc-model, tpc-compile, tpc-run and tpc-data from
 <build-dir>/bin (default: build/ at the repository root). The corpus is
@@ -34,7 +35,7 @@ whole study by that estimate. --quick trains tiny models on a few thousand
 tokens: a smoke test of the table's shape.
 
 Usage: /usr/bin/python3 bench/stagformer_study.py [--tokens N] [--work DIR]
-                                                  [--quick]
+                                                  [--quick] [--latency-only]
 """
 import argparse
 import json
@@ -48,7 +49,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import benchutil  # noqa: E402
-from benchutil import tools_of, work_dir  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
 
 WHO = 'stagformer_study'
 FULL = {'layers': 6, 'hidden': 128, 'heads': 4, 'seq': 128, 'batch': 16,
@@ -99,13 +100,20 @@ def parameters(tpc_run, program, log):
     sys.exit('%s: tpc-run info printed no parameter count:\n%s' % (WHO, out))
 
 
-def decode_latency(tools, program, checkpoint, prompt, tokens, log):
-    """Median ms per generated token of 3 greedy runs."""
+def decode_latency(tools, program, checkpoint, prompt, tokens, log, ranks=1, env=None):
+    """Median ms per decode step of 3 greedy runs on `ranks` ranks of one
+    thread each; the initial weights without a checkpoint."""
     rates = []
     for _ in range(3):
-        _, err = run([tools['tpc-run'], program, '--threads', '1', 'generate',
-                      '--load', checkpoint, '--prompt-ids', ','.join(map(str, prompt)),
-                      '--tokens', str(tokens), '--temperature', '0'], log)
+        cmd = [tools['tpc-run'], program, '--threads', '1', 'generate',
+               '--prompt-ids', ','.join(map(str, prompt)),
+               '--tokens', str(tokens), '--temperature', '0']
+        if checkpoint:
+            cmd += ['--load', checkpoint]
+        if ranks > 1:
+            cmd = [mpirun_of(WHO, 'stack-parallel decoding'), '--oversubscribe',
+                   '-np', str(ranks)] + cmd
+        _, err = benchutil.run(cmd, log, WHO, env)
         for line in err.splitlines():
             if line.startswith('generate:') and 'tokens/s' in line:
                 rates.append(float(line.split('(')[1].split()[0]))
@@ -143,6 +151,8 @@ def main():
     ap.add_argument('--tokens', type=int, help='training tokens per model')
     ap.add_argument('--threads', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--latency-only', action='store_true',
+                    help='no training: time decoding of the initial weights only')
     args = ap.parse_args()
     cfg = dict(QUICK if args.quick else FULL)
     if args.tokens:
@@ -174,6 +184,14 @@ def main():
         run([tools['tpc-model']] + flags + ['-o', at(s + '.mlir')], log)
         run([tools['tpc-compile'], at(s + '.mlir'), '--micro-batch', str(cfg['batch']),
              '--seq', str(cfg['seq']), '-o', at(s + '.tpc')], log)
+        stacks = int(flags[flags.index('--stacks') + 1]) if '--stacks' in flags else 0
+        if stacks:
+            run([tools['tpc-compile'], at(s + '.mlir'), '--seq', str(cfg['seq']),
+                 '--stack-parallel', '-o', at(s + '.sp.tpc')], log)
+        params = parameters(tools['tpc-run'], at(s + '.tpc'), log)
+        if args.latency_only:
+            rows.append([name, params, None, s, stacks])
+            continue
         run([tools['tpc-run'], at(s + '.tpc'), '--threads', str(args.threads),
              '--seed', str(seed), 'train', '--data', train, '--val', val,
              '--eval-every', str(every), '--eval-batches', str(cfg['eval_batches']),
@@ -189,31 +207,50 @@ def main():
                       for r in map(json.loads, f) if 'val_loss' in r]
         points.append((steps * step_tokens, loss))
         curves.append((name, points))
-        rows.append([name, parameters(tools['tpc-run'], at(s + '.tpc'), log), loss, s])
+        rows.append([name, params, loss, s, stacks])
         print('%s: %s: val loss %.4f, %.0f s'
               % (WHO, name, loss, time.time() - t0), file=sys.stderr, flush=True)
     # Latencies after all training, in one stretch of the run.
+    cores = os.cpu_count() or 1
+    env = mpi_env(work)
     for row in rows:
-        s = row[3]
-        row[3] = decode_latency(tools, at(s + '.tpc'), at(s + '.st'), prompt,
-                                cfg['decode_tokens'], log)
+        s, stacks = row[3], row[4]
+        checkpoint = None if args.latency_only else at(s + '.st')
+        row[3] = '%.3f' % decode_latency(tools, at(s + '.tpc'), checkpoint, prompt,
+                                         cfg['decode_tokens'], log)
+        row[4] = ''
+        if stacks:
+            row[4] = '%.3f%s' % (decode_latency(tools, at(s + '.sp.tpc'), checkpoint, prompt,
+                                                cfg['decode_tokens'], log, stacks, env),
+                                 ' *' if stacks > cores else '')
 
     title = ('%s as bytes; L = %d, H = %d, T = %d, B = %d; %s tokens per model'
              % (os.path.basename(args.text), cfg['layers'], cfg['hidden'], cfg['seq'],
                 cfg['batch'], '{:,}'.format(steps * step_tokens)))
-    lines = ['%s: %s, AdamW lr %g (cosine to %g), %d steps; %.0f s' %
-             (WHO, title, cfg['lr'], cfg['lr'] / 10, steps, time.time() - start), '',
-             '| model | parameters | val loss | val perplexity | decode ms/token, sequential |',
-             '|---|---:|---:|---:|---:|']
-    for name, params, loss, ms in rows:
-        lines.append('| %s | %s | %.4f | %.3f | %.3f |'
-                     % (name, '{:,}'.format(params), loss, math.exp(loss), ms))
-    base, seed2 = rows[0][2], rows[1][2]
-    lines += ['', 'seed noise: |val loss(seed 1) - val loss(seed 2)| = %.4f' % abs(base - seed2)]
+    lines = ['%s: %s, AdamW lr %g (cosine to %g), %d steps%s; %.0f s' %
+             (WHO, title, cfg['lr'], cfg['lr'] / 10, steps,
+              ' (latency only: no training)' if args.latency_only else '',
+              time.time() - start), '',
+             '| model | parameters | val loss | val perplexity | decode ms/token, sequential '
+             '| decode ms/token, stack-parallel |',
+             '|---|---:|---:|---:|---:|---:|']
+    for name, params, loss, ms, parallel in rows:
+        lines.append('| %s | %s | %s | %s | %s | %s |'
+                     % (name, '{:,}'.format(params), '-' if loss is None else '%.4f' % loss,
+                        '-' if loss is None else '%.3f' % math.exp(loss), ms, parallel or '-'))
+    lines += ['', 'decoding: batch 1, one thread per rank; stack-parallel on p ranks '
+              '(* more ranks than the %d cores)' % cores]
+    if not args.latency_only:
+        base, seed2 = rows[0][2], rows[1][2]
+        lines += ['', 'seed noise: |val loss(seed 1) - val loss(seed 2)| = %.4f'
+                  % abs(base - seed2)]
     text = '\n'.join(lines)
     print(text)
     with open(at('study.md'), 'w') as f:
         f.write(text + '\n')
+    if args.latency_only:
+        print('%s: wrote %s' % (WHO, at('study.md')), file=sys.stderr)
+        return
     plot(curves, at('val_curves.png'), title)
     print('%s: wrote %s and %s' % (WHO, at('study.md'), at('val_curves.png')), file=sys.stderr)
 

@@ -115,6 +115,9 @@ config.substitutions.append(
     ("%bench_stagformer_study",
      "/usr/bin/python3 " + os.path.join(config.tpc_src_root, "bench", "stagformer_study.py")))
 config.substitutions.append(
+    ("%bench_stack_parallel_decode",
+     "/usr/bin/python3 " + os.path.join(config.tpc_src_root, "bench", "stack_parallel_decode.py")))
+config.substitutions.append(
     ("%bench_train_step",
      torch_python + " " + os.path.join(config.tpc_src_root, "bench", "train_step.py")))
 
