@@ -12,8 +12,10 @@ greedily at batch 1, one thread per rank, from its initial weights:
   - tp=2:           the same model tensor-parallel on the same 2 ranks (the
                     same-hardware alternative),
 and, as the depth baseline, a GPT-2 of 2L layers (the same blocks without
-the cross-attentions) at tp=1 and tp=2. Each run is repeated --repeats times
-and the median is kept. The table gives the milliseconds per new token after
+the cross-attentions) at tp=1 and tp=2. --repeats rounds run every
+configuration once each, and the median of each is kept (single runs on a
+machine with shared cores vary by up to twice; rounds let a slow stretch
+weigh on all configurations alike). The table gives the milliseconds per new token after
 the first (tpc-run generate's 'then X ms per token'), the time of the prompt
 and the first token, and each run's latency ratio to the sequential
 StagFormer. The ids of the three StagFormer runs must agree: stack-parallel
@@ -55,14 +57,14 @@ def main(argv):
     ap.add_argument('--heads', type=int, default=None, help='attention heads (default 8)')
     ap.add_argument('--tokens', type=int, default=None, help='new tokens (default 128)')
     ap.add_argument('--prompt', type=int, default=16, help='prompt tokens')
-    ap.add_argument('--repeats', type=int, default=None, help='runs of each (default 3)')
+    ap.add_argument('--repeats', type=int, default=None, help='runs of each (default 7)')
     ap.add_argument('--quick', action='store_true',
                     help='a tiny model and few tokens: checks the bench runs, not a measurement')
     ap.add_argument('--build-dir', default=os.environ.get('TPC_BUILD_DIR', os.path.join(ROOT, 'build')))
     ap.add_argument('--work', default=None, help='keep models, programs and logs here')
     a = ap.parse_args(argv)
     quick = {'layers': 1, 'hidden': 32, 'heads': 2, 'tokens': 8, 'repeats': 1}
-    full = {'layers': 6, 'hidden': 512, 'heads': 8, 'tokens': 128, 'repeats': 3}
+    full = {'layers': 6, 'hidden': 512, 'heads': 8, 'tokens': 128, 'repeats': 7}
     for k, v in (quick if a.quick else full).items():
         if getattr(a, k) is None:
             setattr(a, k, v)
@@ -102,25 +104,28 @@ def main(argv):
         ('GPT-2 %d layers, tp=1, 1 rank' % (2 * a.layers), 'deep1', 1, False),
         ('GPT-2 %d layers, tp=2, 2 ranks' % (2 * a.layers), 'deep2', 2, False),
     ]
-    results = {}
-    for label, name, ranks, stag in rows:
-        cmd = [tools['tpc-run'], path(name + '.tpc'), '--threads', '1', 'generate',
-               '--prompt-ids', prompt, '--tokens', str(a.tokens), '--temperature', '0']
-        if ranks > 1:
-            cmd = [mpirun, '--oversubscribe', '-np', str(ranks)] + cmd
-        firsts, pers, ids = [], [], None
-        for _ in range(a.repeats):
+    # Rounds over every run, so that a slow stretch of the machine weighs on
+    # all of them alike.
+    measured = {name: ([], [], None) for _, name, _, _ in rows}
+    for _ in range(a.repeats):
+        for label, name, ranks, stag in rows:
+            cmd = [tools['tpc-run'], path(name + '.tpc'), '--threads', '1', 'generate',
+                   '--prompt-ids', prompt, '--tokens', str(a.tokens), '--temperature', '0']
+            if ranks > 1:
+                cmd = [mpirun, '--oversubscribe', '-np', str(ranks)] + cmd
             out, err = run(cmd)
             first, per = timing(err)
+            firsts, pers, _ = measured[name]
             firsts.append(first)
             pers.append(per)
-            ids = out.split()
-        results[name] = (statistics.median(firsts), statistics.median(pers), ids)
+            measured[name] = (firsts, pers, out.split())
+    results = {name: (statistics.median(f), statistics.median(p), ids)
+               for name, (f, p, ids) in measured.items()}
     same = results['stag1'][2] == results['stagsp'][2] == results['stag2'][2]
     base = results['stag1'][1]
     print('stack-parallel decoding: StagFormer 2 stacks x %d layers (GPT-2 blocks), H %d, '
           '%d heads, vocabulary 256, fp32, batch 1, 1 thread per rank; greedy, prompt %d '
-          'ids, %d new tokens; median of %d runs' % (a.layers, a.hidden, a.heads, a.prompt,
+          'ids, %d new tokens; median of %d rounds' % (a.layers, a.hidden, a.heads, a.prompt,
                                                       a.tokens, a.repeats))
     print('message per token (stack 0 -> stack 1): %s B' % (message.group(1) if message else '?'))
     print()

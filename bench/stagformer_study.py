@@ -17,8 +17,9 @@ as the paper splits one depth into p stacks. For each it reports the
 parameters, the validation loss and perplexity (per byte) after the budget
 on the first --eval-batches x 4 batches of the validation split, and the
 decoding latency, measured after all the training: tpc-run generate, batch
-1, one thread per rank, greedy, 128 new tokens after a 16-byte prompt, the
-median of 3 runs, sequential (one rank) and, for StagFormers,
+1, one thread per rank, greedy, 128 new tokens after a 16-byte prompt, ms
+per new token after the first, the median of 7 rounds over all the
+programs, sequential (one rank) and, for StagFormers,
 stack-parallel (tpc-compile --stack-parallel, p ranks; marked * where p
 exceeds the machine's cores, so that ranks share a core). It writes the
 table (study.md), the validation curves (val_curves.png) and every log into
@@ -41,6 +42,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -52,6 +54,9 @@ import benchutil  # noqa: E402
 from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
 
 WHO = 'stagformer_study'
+# Decoding runs per latency: this machine's figures jump between runs
+# (shared cores), so the median of several.
+REPEATS = 7
 FULL = {'layers': 6, 'hidden': 128, 'heads': 4, 'seq': 128, 'batch': 16,
         'tokens': 1 << 20, 'evals': 8, 'eval_batches': 16, 'decode_tokens': 128,
         'lr': 2e-3}
@@ -100,26 +105,24 @@ def parameters(tpc_run, program, log):
     sys.exit('%s: tpc-run info printed no parameter count:\n%s' % (WHO, out))
 
 
-def decode_latency(tools, program, checkpoint, prompt, tokens, log, ranks=1, env=None):
-    """Median ms per decode step of 3 greedy runs on `ranks` ranks of one
-    thread each; the initial weights without a checkpoint."""
-    rates = []
-    for _ in range(3):
-        cmd = [tools['tpc-run'], program, '--threads', '1', 'generate',
-               '--prompt-ids', ','.join(map(str, prompt)),
-               '--tokens', str(tokens), '--temperature', '0']
-        if checkpoint:
-            cmd += ['--load', checkpoint]
-        if ranks > 1:
-            cmd = [mpirun_of(WHO, 'stack-parallel decoding'), '--oversubscribe',
-                   '-np', str(ranks)] + cmd
-        _, err = benchutil.run(cmd, log, WHO, env)
-        for line in err.splitlines():
-            if line.startswith('generate:') and 'tokens/s' in line:
-                rates.append(float(line.split('(')[1].split()[0]))
-    if len(rates) != 3:
-        sys.exit('%s: tpc-run generate printed no tokens/s' % WHO)
-    return 1000.0 / statistics.median(rates)
+def decode_ms(tools, program, checkpoint, prompt, tokens, log, ranks=1, env=None):
+    """ms per new token after the first of one greedy run on `ranks` ranks of
+    one thread each (tpc-run generate's 'then X ms per token': the prompt and
+    the first token, which carry the one-time costs of a process's first
+    steps, are left out); the initial weights without a checkpoint."""
+    cmd = [tools['tpc-run'], program, '--threads', '1', 'generate',
+           '--prompt-ids', ','.join(map(str, prompt)),
+           '--tokens', str(tokens), '--temperature', '0']
+    if checkpoint:
+        cmd += ['--load', checkpoint]
+    if ranks > 1:
+        cmd = [mpirun_of(WHO, 'stack-parallel decoding'), '--oversubscribe',
+               '-np', str(ranks)] + cmd
+    _, err = benchutil.run(cmd, log, WHO, env)
+    m = re.search(r'then ([0-9.]+) ms per token', err)
+    if not m:
+        sys.exit('%s: tpc-run generate printed no ms per token:\n%s' % (WHO, err))
+    return float(m.group(1))
 
 
 def plot(curves, path, title):
@@ -210,19 +213,31 @@ def main():
         rows.append([name, params, loss, s, stacks])
         print('%s: %s: val loss %.4f, %.0f s'
               % (WHO, name, loss, time.time() - t0), file=sys.stderr, flush=True)
-    # Latencies after all training, in one stretch of the run.
+    # Latencies after all training, in one stretch of the run: REPEATS
+    # rounds over every program, so that a slow stretch of the machine
+    # weighs on all of them alike; the median of each.
     cores = os.cpu_count() or 1
     env = mpi_env(work)
+    runs = []  # (row, column, program, ranks)
     for row in rows:
         s, stacks = row[3], row[4]
-        checkpoint = None if args.latency_only else at(s + '.st')
-        row[3] = '%.3f' % decode_latency(tools, at(s + '.tpc'), checkpoint, prompt,
-                                         cfg['decode_tokens'], log)
-        row[4] = ''
+        runs.append((row, 3, at(s + '.tpc'), 1, None if args.latency_only else at(s + '.st')))
         if stacks:
-            row[4] = '%.3f%s' % (decode_latency(tools, at(s + '.sp.tpc'), checkpoint, prompt,
-                                                cfg['decode_tokens'], log, stacks, env),
-                                 ' *' if stacks > cores else '')
+            runs.append((row, 4, at(s + '.sp.tpc'), stacks,
+                         None if args.latency_only else at(s + '.st')))
+    times = {id(r): [] for r in runs}
+    for _ in range(REPEATS):
+        for r in runs:
+            row, _, program, ranks, checkpoint = r
+            times[id(r)].append(decode_ms(tools, program, checkpoint, prompt,
+                                          cfg['decode_tokens'], log, ranks, env))
+    for row in rows:
+        row[3], stacks, row[4] = None, row[4], ''
+        row.append(stacks)
+    for r in runs:
+        row, column, _, ranks, _ = r
+        ms = '%.3f' % statistics.median(times[id(r)])
+        row[column] = ms + (' *' if column == 4 and ranks > cores else '')
 
     title = ('%s as bytes; L = %d, H = %d, T = %d, B = %d; %s tokens per model'
              % (os.path.basename(args.text), cfg['layers'], cfg['hidden'], cfg['seq'],
@@ -234,7 +249,7 @@ def main():
              '| model | parameters | val loss | val perplexity | decode ms/token, sequential '
              '| decode ms/token, stack-parallel |',
              '|---|---:|---:|---:|---:|---:|']
-    for name, params, loss, ms, parallel in rows:
+    for name, params, loss, ms, parallel, _ in rows:
         lines.append('| %s | %s | %s | %s | %s | %s |'
                      % (name, '{:,}'.format(params), '-' if loss is None else '%.4f' % loss,
                         '-' if loss is None else '%.3f' % math.exp(loss), ms, parallel or '-'))

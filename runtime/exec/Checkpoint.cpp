@@ -48,6 +48,8 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
   CheckpointContents contents;
   contents.metadata = file.metadata();
   for (int i = 0; i < program_.parameters_size(); ++i) {
+    if (!state_->held[size_t(i)])
+      continue; // another stack's
     std::vector<float> host(state_->slices[i].local_elements());
     load_parameter(file, program_.parameters(i), state_->slices[i],
                    host.data());

@@ -182,6 +182,8 @@ int Executor::parameter_index(const std::string &name) const {
 
 void Executor::init_parameters(uint64_t seed) {
   for (int i = 0; i < program_.parameters_size(); ++i) {
+    if (!state_->held[size_t(i)])
+      continue; // another stack's
     std::vector<float> host(state_->slices[i].local_elements());
     init_parameter(host.data(), program_.parameters(i), state_->slices[i],
                    seed);
@@ -327,6 +329,13 @@ Plan &Executor::prepare(const program::Function &fn) {
   auto found = plans_.find(&fn);
   if (found != plans_.end())
     return *found->second;
+  if (!state_->runs(fn))
+    throw std::runtime_error(
+        "function '" + fn.name() + "' belongs to another stack: under "
+        "stack-parallel decoding this rank (stack " +
+        std::to_string(comm_.stack_rank()) +
+        ") holds only its own stack's parameters and runs only its entry "
+        "points");
   auto plan = std::make_unique<Plan>();
   const OpRegistry &registry = op_registry();
   for (int k = 0; k < fn.body_size(); ++k) {

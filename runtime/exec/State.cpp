@@ -1,6 +1,7 @@
 //===- State.cpp - What the prepared ops of one executor share ------------===//
 
 #include "runtime/exec/State.h"
+#include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
@@ -48,17 +49,46 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
   }
 }
 
+bool ExecState::runs(const program::Function &fn) const {
+  if (program.stacks() <= 1)
+    return true;
+  int s = comm.stack_rank();
+  return fn.name() == abi::kDecodeStackPrefix + std::to_string(s) ||
+         (fn.name() == abi::kDecodeHead && s == program.stacks() - 1);
+}
+
 void ExecState::build() {
   ptrs.assign(program.tensors_size(), nullptr);
   host_i32.assign(program.tensors_size(), 0);
+  // The parameters of the functions this rank runs; the arena they need.
+  held.assign(program.parameters_size(), program.stacks() <= 1);
+  std::vector<bool> unheld_tensor(program.tensors_size(), false);
   int64_t arena = 0;
+  if (program.stacks() > 1) {
+    std::map<int, int> param_of_tensor;
+    for (int i = 0; i < program.parameters_size(); ++i)
+      param_of_tensor[program.parameters(i).tensor()] = i;
+    for (const program::Function &fn : program.functions()) {
+      if (!runs(fn))
+        continue;
+      for (const program::Instruction &inst : fn.body())
+        for (const auto *ids : {&inst.inputs(), &inst.outputs()})
+          for (int id : *ids)
+            if (auto it = param_of_tensor.find(id); it != param_of_tensor.end())
+              held[size_t(it->second)] = true;
+    }
+    for (int i = 0; i < program.parameters_size(); ++i)
+      unheld_tensor[size_t(program.parameters(i).tensor())] = !held[size_t(i)];
+  }
   for (const program::Function &fn : program.functions())
-    arena = std::max(arena, fn.arena_bytes());
+    if (runs(fn))
+      arena = std::max(arena, fn.arena_bytes());
   arena_ = device.alloc(size_t(std::max<int64_t>(arena, 1)));
   for (const program::Tensor &t : program.tensors()) {
     if (t.storage() == program::Tensor::ACTIVATION) {
       ptrs[t.id()] = static_cast<char *>(arena_) + t.offset();
-    } else if (t.storage() == program::Tensor::GRADIENT) {
+    } else if (t.storage() == program::Tensor::GRADIENT ||
+               unheld_tensor[size_t(t.id())]) {
       continue; // get_grad's result: the gradient buffer, set below
     } else {
       uint64_t bytes = uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
@@ -83,7 +113,7 @@ void ExecState::build() {
     auto [begin, end] = owned(i);
     state_offsets.push_back(param_elements);
     param_elements += end - begin;
-    if (has_master(i))
+    if (has_master(i) && held[size_t(i)])
       master_elements += end - begin;
     // Natural alignment; a change of type never falls inside a bucket.
     size_t size = element_size(grad_types[i]);
@@ -103,6 +133,10 @@ void ExecState::build() {
   size_t next_master = 0;
   for (int i = 0; i < program.parameters_size(); ++i) {
     auto [begin, end] = owned(i);
+    if (!held[size_t(i)]) {
+      masters.push_back(nullptr);
+      continue;
+    }
     if (!has_master(i)) {
       masters.push_back(
           static_cast<float *>(ptrs[program.parameters(i).tensor()]) + begin);
@@ -114,8 +148,9 @@ void ExecState::build() {
   }
   bool trains = false;
   for (const program::Function &fn : program.functions())
-    for (const program::Instruction &inst : fn.body())
-      trains |= inst.op() == "accumulate_grad" || inst.op() == "get_grad";
+    if (runs(fn))
+      for (const program::Instruction &inst : fn.body())
+        trains |= inst.op() == "accumulate_grad" || inst.op() == "get_grad";
   if (trains) {
     size_t bytes = std::max<size_t>(grad_bytes, 1);
     grads = device.alloc(bytes);

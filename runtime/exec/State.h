@@ -55,6 +55,14 @@ struct ExecState {
 
   std::vector<ParamSlice> slices; // by parameter index
   std::map<std::string, int> param_index;
+  /// Whether this rank holds parameter i. Under stack-parallel decoding a
+  /// rank holds the parameters of its stack's entry points alone (the other
+  /// parameters have no buffer); otherwise it holds every parameter.
+  std::vector<bool> held;
+  /// The functions this rank can run: every function, or under
+  /// stack-parallel decoding its stack's decode_stack_<s> and, on the last
+  /// stack, decode_head.
+  bool runs(const program::Function &fn) const;
 
   /// The distributed optimizer's partition (ZeRO stage 1), from the
   /// program's tpc.bucket_reduce_scatter ops: each bucket's elements (its

@@ -47,6 +47,8 @@
   png-size A.png                      check the PNG signature and IHDR chunk; print WIDTHxHEIGHT
   screen OUT                          what a terminal shows of OUT (carriage return and
                                       erase-line applied), then the count of rewrites
+  rss-ratio MAX A.err B.err           B's 'peak resident memory N MiB per rank' (tpc-run
+                                      generate's line) is at most MAX times A's
   wait-for FILE REGEX SECONDS         wait until a line of FILE matches REGEX; fail after
                                       SECONDS (a bound for a loaded machine, not a delay)
 """
@@ -159,6 +161,18 @@ def main(argv):
         if not abs(loss - want) <= tol:
             sys.exit('loss %.9g is not within %g of %.9g' % (loss, tol, want))
         print('loss %.9g within %g of %.9g' % (loss, tol, want))
+    elif cmd == 'rss-ratio':
+        limit = float(argv[1])
+        rss = []
+        for p in argv[2:4]:
+            m = re.search(r'peak resident memory ([0-9]+) MiB per rank', open(p).read())
+            if not m:
+                sys.exit('%s: no peak resident memory line' % p)
+            rss.append(float(m.group(1)))
+        if not rss[1] <= limit * rss[0]:
+            sys.exit('%s: %g MiB is more than %g x the %g MiB of %s'
+                     % (argv[3], rss[1], limit, rss[0], argv[2]))
+        print('%g MiB is %.2f x %g MiB' % (rss[1], rss[1] / rss[0], rss[0]))
     elif cmd == 'same-f32':
         atol = float(argv[1])
         a, b = (open(p, 'rb').read() for p in argv[2:4])
