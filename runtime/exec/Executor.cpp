@@ -127,13 +127,16 @@ void Executor::store_parameter(int param, const float *host) {
     backend_.copy_host_to_device(state_->ptrs[tensor], host, n * sizeof(float));
     return;
   }
-  backend_.copy_host_to_device(state_->masters[param], host + begin,
-                               (end - begin) * sizeof(float));
-  if (end - begin == n) {
-    state_->refresh_working_copy(param);
-    return;
+  if (state_->masters[param]) {
+    backend_.copy_host_to_device(state_->masters[param], host + begin,
+                                 (end - begin) * sizeof(float));
+    if (end - begin == n) {
+      state_->refresh_working_copy(param);
+      return;
+    }
   }
-  // A sharded master: the working copy is whole on every rank all the same.
+  // A sharded master, or none (decoding alone): the working copy is whole
+  // on every rank all the same.
   void *wide = backend_.alloc(std::max<size_t>(n, 1) * sizeof(float));
   backend_.copy_host_to_device(wide, host, n * sizeof(float));
   backend_.kernels(ElementType::F32)

@@ -113,7 +113,9 @@ void ExecState::build() {
     auto [begin, end] = owned(i);
     state_offsets.push_back(param_elements);
     param_elements += end - begin;
-    if (has_master(i) && held[size_t(i)])
+    // Decoding alone (stack-parallel) keeps no fp32 master: the working
+    // copy is written from the loaded values directly.
+    if (has_master(i) && held[size_t(i)] && program.stacks() <= 1)
       master_elements += end - begin;
     // Natural alignment; a change of type never falls inside a bucket.
     size_t size = element_size(grad_types[i]);
@@ -133,7 +135,7 @@ void ExecState::build() {
   size_t next_master = 0;
   for (int i = 0; i < program.parameters_size(); ++i) {
     auto [begin, end] = owned(i);
-    if (!held[size_t(i)]) {
+    if (!held[size_t(i)] || (has_master(i) && program.stacks() > 1)) {
       masters.push_back(nullptr);
       continue;
     }
