@@ -48,34 +48,6 @@ Value gatheredRow(OpBuilder &builder, Location loc, Value local, int64_t tp) {
   return row;
 }
 
-/// The ops of `func` that `root` depends on.
-llvm::SmallPtrSet<Operation *, 32> opsFeeding(Value root) {
-  llvm::SmallPtrSet<Operation *, 32> needed;
-  SmallVector<Value> work{root};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || !needed.insert(op).second)
-      continue;
-    for (Value operand : op->getOperands())
-      work.push_back(operand);
-  }
-  return needed;
-}
-
-/// Walks back from `value` through the ops that move or convert a tensor
-/// without mixing positions (f, g, casts) and through linears' inputs.
-Value throughProjections(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto linear = dyn_cast<LinearOp>(def))
-      value = linear.getInput();
-    else if (isa<FOp, GOp, CastOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
 /// The parameter a projection weight reads, through casts and f.
 StringAttr weightParam(Value weight) {
   while (Operation *def = weight.getDefiningOp()) {
@@ -287,19 +259,7 @@ LogicalResult DecodePass::buildRecurrent(func::FuncOp decode, Value local,
                                          int64_t tp) {
   // The last stack: what the logits depend on, not following the
   // cross-attentions' memory (the earlier stacks).
-  llvm::SmallPtrSet<Operation *, 32> last;
-  SmallVector<Value> work{local};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || !last.insert(op).second)
-      continue;
-    if (auto cross = dyn_cast<DecodeCrossAttentionOp>(op)) {
-      work.push_back(cross.getQuery());
-      continue;
-    }
-    for (Value operand : op->getOperands())
-      work.push_back(operand);
-  }
+  llvm::SmallPtrSet<Operation *, 32> last = stackOps(local);
   Block &body = decode.getBody().front();
   SmallVector<DecodeCrossAttentionOp> crosses;
   SmallVector<Operation *> selves;

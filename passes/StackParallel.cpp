@@ -41,58 +41,6 @@ using namespace tpc;
 
 namespace {
 
-/// The ops `roots` depend on, not looking past the values in `stop`.
-llvm::SmallPtrSet<Operation *, 32> closure(ValueRange roots,
-                                           const llvm::DenseSet<Value> &stop) {
-  llvm::SmallPtrSet<Operation *, 32> ops;
-  SmallVector<Value> work(roots.begin(), roots.end());
-  while (!work.empty()) {
-    Value value = work.pop_back_val();
-    if (stop.contains(value))
-      continue;
-    Operation *op = value.getDefiningOp();
-    if (!op || !ops.insert(op).second)
-      continue;
-    for (Value operand : op->getOperands())
-      work.push_back(operand);
-  }
-  return ops;
-}
-
-/// The ops of the stack whose final activation is `final`: what it depends
-/// on, not following cross-attentions' memory into the previous stack.
-llvm::SmallPtrSet<Operation *, 32> stackOps(Value final) {
-  llvm::SmallPtrSet<Operation *, 32> ops;
-  SmallVector<Value> work{final};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || !ops.insert(op).second)
-      continue;
-    if (auto cross = dyn_cast<DecodeCrossAttentionOp>(op)) {
-      work.push_back(cross.getQuery());
-      continue;
-    }
-    for (Value operand : op->getOperands())
-      work.push_back(operand);
-  }
-  return ops;
-}
-
-/// Walks back from `value` through the ops that move or convert a tensor
-/// without mixing positions (f, casts) and through linears' inputs: from a
-/// cross-attention's keys and values to the activation they project.
-Value throughProjections(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto linear = dyn_cast<LinearOp>(def))
-      value = linear.getInput();
-    else if (isa<FOp, GOp, CastOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
 struct StackParallelPass
     : public tpc::impl::StackParallelBase<StackParallelPass> {
   using StackParallelBase::StackParallelBase;
@@ -165,7 +113,7 @@ LogicalResult StackParallelPass::findStacks(func::FuncOp decode, Value local,
     llvm::DenseSet<Value> stop;
     if (s > 0)
       stop.insert(finals[s - 1]);
-    llvm::SmallPtrSet<Operation *, 32> ops = closure(final, stop);
+    llvm::SmallPtrSet<Operation *, 32> ops = opsFeeding(final, stop);
     for (auto [t, other] : llvm::enumerate(finals))
       if (t != s && ops.contains(other.getDefiningOp()))
         return notStagFormer("stack " + Twine(s) + " reads stack " + Twine(t) +
@@ -211,7 +159,7 @@ func::FuncOp StackParallelPass::outline(func::FuncOp decode, StringRef name,
     map.map(input, entry->getArgument(first + i));
     stop.insert(input);
   }
-  llvm::SmallPtrSet<Operation *, 32> ops = closure(roots, stop);
+  llvm::SmallPtrSet<Operation *, 32> ops = opsFeeding(roots, stop);
   builder.setInsertionPointToStart(entry);
   for (Operation &op : body) {
     if (!ops.contains(&op))

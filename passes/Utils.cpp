@@ -142,3 +142,49 @@ SmallVector<int64_t> tpc::findLayers(ArrayRef<Operation *> ops,
   layers = static_cast<int64_t>(spans.size());
   return layerOf;
 }
+
+llvm::SmallPtrSet<Operation *, 32>
+tpc::opsFeeding(ValueRange roots, const llvm::DenseSet<Value> &stop) {
+  llvm::SmallPtrSet<Operation *, 32> ops;
+  SmallVector<Value> work(roots.begin(), roots.end());
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (stop.contains(value))
+      continue;
+    Operation *op = value.getDefiningOp();
+    if (!op || !ops.insert(op).second)
+      continue;
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  return ops;
+}
+
+llvm::SmallPtrSet<Operation *, 32> tpc::stackOps(Value final) {
+  llvm::SmallPtrSet<Operation *, 32> ops;
+  SmallVector<Value> work{final};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || !ops.insert(op).second)
+      continue;
+    if (auto cross = dyn_cast<DecodeCrossAttentionOp>(op)) {
+      work.push_back(cross.getQuery());
+      continue;
+    }
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  return ops;
+}
+
+Value tpc::throughProjections(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto linear = dyn_cast<LinearOp>(def))
+      value = linear.getInput();
+    else if (isa<FOp, GOp, CastOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}

@@ -5,6 +5,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace tpc {
 /// Recomputes every result type in `func` from its operands, in program
@@ -28,6 +30,21 @@ mlir::LogicalResult refreshOpResultTypes(mlir::Operation *op, int64_t tp);
 /// model the norm between two layers); `layers` receives their count.
 llvm::SmallVector<int64_t> findLayers(llvm::ArrayRef<mlir::Operation *> ops,
                                       int64_t &layers);
+
+/// The ops `roots` depend on, not looking past the values in `stop`.
+llvm::SmallPtrSet<mlir::Operation *, 32>
+opsFeeding(mlir::ValueRange roots, const llvm::DenseSet<mlir::Value> &stop = {});
+
+/// The ops of a StagFormer stack whose final activation is `final` (or of
+/// what depends on it within decode_step): what it depends on, not following
+/// a decode cross-attention's memory into the previous stack.
+llvm::SmallPtrSet<mlir::Operation *, 32> stackOps(mlir::Value final);
+
+/// Walks back from `value` through the ops that move or convert a tensor
+/// without mixing positions (f, g, casts) and through linears' inputs: from
+/// a cross-attention's keys and values to the activation they project, or
+/// from logits to the final norm.
+mlir::Value throughProjections(mlir::Value value);
 } // namespace tpc
 
 #endif // TPC_PASSES_UTILS_H

@@ -640,6 +640,16 @@ void Comm::broadcast(void *data, size_t bytes, int root, Group group) {
   wait(r, "broadcast", group);
 }
 
+void Comm::check_peer(const char *what, int peer, Group group) const {
+  if (peer < 0 || peer >= size(group) || peer == rank(group))
+    throw std::invalid_argument(std::string(what) + " rank " +
+                                std::to_string(peer) + " of the " +
+                                group_name(group) + " group, which has " +
+                                std::to_string(size(group)) +
+                                " ranks (this one is " +
+                                std::to_string(rank(group)) + ")");
+}
+
 void Comm::reap_sends(bool all) {
   std::vector<std::unique_ptr<Sent>> pending;
   for (auto &s : sent_) {
@@ -657,13 +667,7 @@ void Comm::reap_sends(bool all) {
 
 void Comm::send(const void *data, size_t bytes, int peer, Group group,
                 int tag) {
-  if (peer < 0 || peer >= size(group) || peer == rank(group))
-    throw std::invalid_argument(std::string("send to rank ") +
-                                std::to_string(peer) + " of the " +
-                                group_name(group) + " group, which has " +
-                                std::to_string(size(group)) +
-                                " ranks (this one is " +
-                                std::to_string(rank(group)) + ")");
+  check_peer("send to", peer, group);
   reap_sends(false);
   auto s = std::make_unique<Sent>();
   s->group = group;
@@ -675,13 +679,7 @@ void Comm::send(const void *data, size_t bytes, int peer, Group group,
 }
 
 void Comm::recv(void *data, size_t bytes, int peer, Group group, int tag) {
-  if (peer < 0 || peer >= size(group) || peer == rank(group))
-    throw std::invalid_argument(std::string("receive from rank ") +
-                                std::to_string(peer) + " of the " +
-                                group_name(group) + " group, which has " +
-                                std::to_string(size(group)) +
-                                " ranks (this one is " +
-                                std::to_string(rank(group)) + ")");
+  check_peer("receive from", peer, group);
   Request r;
   mpiCheck(MPI_Irecv(data, int(bytes), MPI_BYTE, peer, tag,
                      TPC_COMM_OF(group), &r.handle));

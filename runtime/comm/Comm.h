@@ -248,6 +248,8 @@ private:
   std::vector<std::unique_ptr<Sent>> sent_;
   /// Ends the sends that have completed; with `all`, waits for the rest.
   void reap_sends(bool all);
+  /// Throws std::invalid_argument unless `peer` is another rank of `group`.
+  void check_peer(const char *what, int peer, Group group) const;
   std::vector<std::string> hosts_;
 };
 

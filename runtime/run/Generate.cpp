@@ -238,6 +238,37 @@ void check_generate(const DecodeEntry &entry, const GenerateOptions &o) {
 }
 
 namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Records the drawn token `next` after position `pos` in `r` and tells the
+/// caller; false when generation ends with it (the stop token, the token
+/// budget, a full context).
+bool take_token(GenerateResult &r, int32_t next, int pos,
+                const DecodeEntry &entry, const GenerateOptions &o,
+                Clock::time_point start,
+                const std::function<void(int)> &on_token) {
+  r.tokens.push_back(next);
+  if (r.generated == 0)
+    r.prefill_seconds = seconds_since(start);
+  ++r.generated;
+  on_token(next);
+  if (next == o.stop_token) {
+    r.stopped_at_end = true;
+    return false;
+  }
+  if (r.generated == o.max_tokens)
+    return false;
+  if (entry.capacity > 0 && pos + 1 >= entry.capacity) {
+    r.stopped_at_capacity = true;
+    return false;
+  }
+  return true;
+}
+
 /// Stack-parallel generation: see Generate.h.
 GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
                                const GenerateOptions &o,
@@ -266,7 +297,7 @@ GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
   // The token is drawn on the last stack's ranks; its first rank tells all.
   const int drawer = (p - 1) * comm.tp_size();
   const int prompt = int(o.prompt.size());
-  auto start = std::chrono::steady_clock::now();
+  Clock::time_point start = Clock::now();
   for (int pos = 0;; ++pos) {
     std::fill(tokens.begin(), tokens.end(), r.tokens[size_t(pos)]);
     int32_t position = pos;
@@ -316,28 +347,11 @@ GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
                                        uint64_t(r.generated))
                         : 0;
     comm.broadcast(&next, sizeof(next), drawer, Group::World);
-    if (r.generated == 0)
-      r.prefill_seconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
-    r.tokens.push_back(next);
-    ++r.generated;
-    on_token(next);
-    if (next == o.stop_token) {
-      r.stopped_at_end = true;
+    if (!take_token(r, next, pos, entry, o, start, on_token))
       break;
-    }
-    if (r.generated == o.max_tokens)
-      break;
-    if (entry.capacity > 0 && pos + 1 >= entry.capacity) {
-      r.stopped_at_capacity = true;
-      break;
-    }
     pass_on();
   }
-  r.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  r.seconds = seconds_since(start);
   // The logits rows live on the last stack's ranks; world rank 0 writes them.
   if (o.logits && p > 1 && comm.tp_rank() == 0) {
     if (last) {
@@ -375,7 +389,7 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
   std::vector<float> logits(size_t(entry.B) * entry.width);
   // The previous position's final activation, in the compute type.
   std::vector<char> final(o.recurrent ? entry.final_bytes : 0);
-  auto start = std::chrono::steady_clock::now();
+  Clock::time_point start = Clock::now();
   for (int pos = 0;; ++pos) {
     // Every sequence of the batch decodes the same tokens; row 0 is read.
     std::fill(tokens.begin(), tokens.end(), r.tokens[size_t(pos)]);
@@ -413,27 +427,10 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
     int32_t next = sample_token(logits.data(), entry.vocab, o.sampling,
                                 uint64_t(r.generated));
     comm.broadcast(&next, sizeof(next), 0, Group::World);
-    r.tokens.push_back(next);
-    if (r.generated == 0)
-      r.prefill_seconds = std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - start)
-                              .count();
-    ++r.generated;
-    on_token(next);
-    if (next == o.stop_token) {
-      r.stopped_at_end = true;
+    if (!take_token(r, next, pos, entry, o, start, on_token))
       break;
-    }
-    if (r.generated == o.max_tokens)
-      break;
-    if (entry.capacity > 0 && pos + 1 >= entry.capacity) {
-      r.stopped_at_capacity = true;
-      break;
-    }
   }
-  r.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  r.seconds = seconds_since(start);
   return r;
 }
 
