@@ -339,13 +339,7 @@ LogicalResult DecodePass::buildRecurrent(func::FuncOp decode, Value local,
       if (projection.contains(&p) && !beforeMemory.contains(&p) &&
           !last.contains(&p) && !map.contains(p.getResult(0)))
         builder.clone(p, map);
-    auto step = DecodeCrossAttentionOp::create(
-        builder, cross.getLoc(), map.lookup(cross.getQuery()),
-        map.lookup(cross.getKv()), entry->getArgument(1), cross.getHeadsAttr(),
-        cross.getCapacityAttr(), cross.getWindowAttr(),
-        cross.getRopeThetaAttr(), cross.getRopeDimsAttr(),
-        cross.getHeadParallelAttr(), UnitAttr::get(ctx), StringAttr());
-    map.map(cross.getResult(), step.getResult());
+    cloneLagged(builder, cross, map, entry->getArgument(1));
   }
   Value row = gatheredRow(builder, loc, map.lookup(local), tp);
   if (!row)

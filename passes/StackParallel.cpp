@@ -173,13 +173,7 @@ func::FuncOp StackParallelPass::outline(func::FuncOp decode, StringRef name,
     }
     // The memory is the previous position's: write it at pos - 1, then
     // attend to [0, pos) as decode_step does.
-    auto step = DecodeCrossAttentionOp::create(
-        builder, cross.getLoc(), map.lookup(cross.getQuery()),
-        map.lookup(cross.getKv()), entry->getArgument(1), cross.getHeadsAttr(),
-        cross.getCapacityAttr(), cross.getWindowAttr(),
-        cross.getRopeThetaAttr(), cross.getRopeDimsAttr(),
-        cross.getHeadParallelAttr(), UnitAttr::get(ctx), StringAttr());
-    map.map(cross.getResult(), step.getResult());
+    cloneLagged(builder, cross, map, entry->getArgument(1));
   }
   SmallVector<Value> results;
   for (Value root : roots)

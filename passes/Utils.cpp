@@ -188,3 +188,15 @@ Value tpc::throughProjections(Value value) {
   }
   return value;
 }
+
+void tpc::cloneLagged(OpBuilder &builder, Operation *op, IRMapping &map,
+                      Value pos) {
+  auto cross = cast<DecodeCrossAttentionOp>(op);
+  auto step = DecodeCrossAttentionOp::create(
+      builder, cross.getLoc(), map.lookup(cross.getQuery()),
+      map.lookup(cross.getKv()), pos, cross.getHeadsAttr(),
+      cross.getCapacityAttr(), cross.getWindowAttr(), cross.getRopeThetaAttr(),
+      cross.getRopeDimsAttr(), cross.getHeadParallelAttr(),
+      builder.getUnitAttr(), StringAttr());
+  map.map(cross.getResult(), step.getResult());
+}

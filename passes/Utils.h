@@ -4,6 +4,7 @@
 #define TPC_PASSES_UTILS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -45,6 +46,13 @@ llvm::SmallPtrSet<mlir::Operation *, 32> stackOps(mlir::Value final);
 /// a cross-attention's keys and values to the activation they project, or
 /// from logits to the final norm.
 mlir::Value throughProjections(mlir::Value value);
+
+/// Builds the `lagged` form of decode cross-attention `cross`, its operands
+/// looked up in `map` and reading position `pos`: it writes its keys and
+/// values (the memory of the previous position) at pos - 1 before attending
+/// to [0, pos). Maps cross's result to the new one's.
+void cloneLagged(mlir::OpBuilder &builder, mlir::Operation *cross,
+                 mlir::IRMapping &map, mlir::Value pos);
 } // namespace tpc
 
 #endif // TPC_PASSES_UTILS_H
