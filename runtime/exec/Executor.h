@@ -66,6 +66,7 @@ public:
   const program::Program &program() const { return program_; }
   Backend &backend() { return backend_; }
   Comm &comm() { return comm_; }
+  const Comm &comm() const { return comm_; }
 
   //===--------------------------------------------------------------------===//
   // Parameters and checkpoints (Checkpoint.cpp)

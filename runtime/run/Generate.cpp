@@ -32,7 +32,7 @@ size_t bytes_of(const program::Tensor &t) {
 /// The stack-parallel entry points of this rank, checked against
 /// decode_step's tensors.
 void describe_stacks(const Executor &ex, DecodeEntry &e) {
-  const Comm &comm = const_cast<Executor &>(ex).comm();
+  const Comm &comm = ex.comm();
   e.stacks = int(ex.program().stacks());
   int s = comm.stack_rank();
   auto bad = [](const std::string &what) {
