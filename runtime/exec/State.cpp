@@ -89,7 +89,9 @@ void ExecState::build() {
       ptrs[t.id()] = static_cast<char *>(arena_) + t.offset();
     } else if (t.storage() == program::Tensor::GRADIENT ||
                unheld_tensor[size_t(t.id())]) {
-      continue; // get_grad's result: the gradient buffer, set below
+      // get_grad's result is the gradient buffer, set below; another
+      // stack's parameter has no buffer on this rank.
+      continue;
     } else {
       uint64_t bytes = uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
       void *p = device.alloc(std::max<uint64_t>(bytes, 1));
