@@ -13,7 +13,10 @@ scripts/fetch-data.sh has prepared it, else seeded random ids), batch 1:
 Both time every decode step, the prompt's and the new tokens', and the
 table gives decode steps per second, ms per step and the peak resident
 memory of each process (tpc-run prints its ranks' largest; the reference's
-comes from the operating system). It also says whether the greedy ids of
+comes from the operating system). --rounds rounds (default 3) run the
+three once each, and each one's median time is kept: single runs on a
+machine with shared cores vary by up to twice, and rounds let a slow
+stretch weigh on all three alike. It also says whether the greedy ids of
 the runs agree: fp32 round-off in a different summation order may flip a
 near tie of a random model, which is reported, not hidden.
 
@@ -21,13 +24,14 @@ Builds nothing: it runs tpc-model, tpc-compile and tpc-run from
 <build-dir>/bin (default: build/ at the repository root).
 
 Usage: /usr/bin/python3 bench/decode.py [--tokens N] [--prompt N] [--threads N]
-                                      [--quick] [--build-dir DIR]
+                                      [--rounds N] [--quick] [--build-dir DIR]
 """
 import argparse
 import json
 import os
 import re
 import shutil
+import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,12 +66,18 @@ def main(argv):
     ap.add_argument('--threads', type=int, default=2,
                     help='threads of tpc tp=1 and of PyTorch; tp=2 splits them over 2 ranks')
     ap.add_argument('--quick', action='store_true', help='a tiny model: a smoke run')
+    ap.add_argument('--rounds', type=int, default=None,
+                    help='rounds over the three runs; the median time of each (default 3; '
+                         '--quick 1)')
     ap.add_argument('--build-dir', default=os.environ.get('TPC_BUILD_DIR', os.path.join(ROOT, 'build')))
     ap.add_argument('--work-dir', default='')
     args = ap.parse_args(argv)
     cfg = QUICK if args.quick else FULL
     tokens = args.tokens if args.tokens is not None else (16 if args.quick else 128)
     threads = args.threads
+    rounds = args.rounds if args.rounds is not None else (1 if args.quick else 3)
+    if rounds < 1:
+        sys.exit('decode: --rounds must be >= 1')
     if tokens < 1 or args.prompt < 1 or threads < 2 or threads % 2:
         sys.exit('decode: --tokens and --prompt must be >= 1, --threads even and >= 2')
     tools = tools_of(args.build_dir, 'decode')
@@ -96,26 +106,45 @@ def main(argv):
     gen = ['generate', '--load', path('init.safetensors'), '--prompt-ids', ids, '--tokens',
            str(tokens), '--temperature', '0']
 
-    rows = []
-    out, err = run_measured([tools['tpc-run'], path('tp1.tpc'), '--threads', str(threads)] + gen,
-                            log, env)
-    rows.append(('tpc tp=1 (%d threads)' % threads, tpc_rate(err), out.split()))
-    out, err = run_measured([mpirun, '--oversubscribe', '-np', '2', tools['tpc-run'],
-                             path('tp2.tpc'), '--threads', str(threads // 2)] + gen, log, env)
-    per_rank = '%d thread%s' % (threads // 2, '' if threads == 2 else 's')
-    rows.append(('tpc tp=2 (2 ranks x %s)' % per_rank, tpc_rate(err), out.split()))
-    out, _ = run_measured(['/usr/bin/python3', os.path.join(HERE, 'reference_gpt2.py'),
-                           'generate', '--load', path('init.safetensors'), '--heads',
-                           str(cfg['heads']), '--prompt-ids', ids, '--tokens', str(tokens),
-                           '--threads', str(threads)], log, env)
-    r = json.loads(out.strip().splitlines()[-1])
+    # Rounds over the three runs, so that a slow stretch of the machine
+    # weighs on all of them alike; each run's median time is kept.
     import torch
-    rows.append(('PyTorch %s (%d threads)' % (torch.__version__, threads),
-                 {'steps': r['steps'], 'seconds': r['seconds'], 'rss': r['peak_rss_mib']},
-                 [str(t) for t in r['ids']]))
+    per_rank = '%d thread%s' % (threads // 2, '' if threads == 2 else 's')
+    runs = [
+        ('tpc tp=1 (%d threads)' % threads,
+         [tools['tpc-run'], path('tp1.tpc'), '--threads', str(threads)] + gen),
+        ('tpc tp=2 (2 ranks x %s)' % per_rank,
+         [mpirun, '--oversubscribe', '-np', '2', tools['tpc-run'], path('tp2.tpc'),
+          '--threads', str(threads // 2)] + gen),
+        ('PyTorch %s (%d threads)' % (torch.__version__, threads),
+         ['/usr/bin/python3', os.path.join(HERE, 'reference_gpt2.py'), 'generate', '--load',
+          path('init.safetensors'), '--heads', str(cfg['heads']), '--prompt-ids', ids,
+          '--tokens', str(tokens), '--threads', str(threads)]),
+    ]
+    measured = {name: [] for name, _ in runs}
+    ids_of = {}
+    for _ in range(rounds):
+        for name, cmd in runs:
+            out, err = run_measured(cmd, log, env)
+            if name.startswith('PyTorch'):
+                r = json.loads(out.strip().splitlines()[-1])
+                m = {'steps': r['steps'], 'seconds': r['seconds'], 'rss': r['peak_rss_mib']}
+                ids_of[name] = [str(t) for t in r['ids']]
+            else:
+                m = tpc_rate(err)
+                ids_of[name] = out.split()
+            measured[name].append(m)
+    rows = []
+    for name, _ in runs:
+        ms = measured[name]
+        rss = [m['rss'] for m in ms if m['rss'] is not None]
+        rows.append((name, {'steps': ms[0]['steps'],
+                            'seconds': statistics.median(m['seconds'] for m in ms),
+                            'rss': max(rss) if rss else None}, ids_of[name]))
 
-    print('decode: %s, batch 1, greedy, prompt: %s, %d new tokens; %d decode steps per run'
-          % (cfg['name'], prompt_note, tokens, rows[0][1]['steps']))
+    print('decode: %s, batch 1, greedy, prompt: %s, %d new tokens; %d decode steps per run%s'
+          % (cfg['name'], prompt_note, tokens, rows[0][1]['steps'],
+             '; median of %d rounds' % rounds if rounds > 1 else ''))
     print()
     print('| run | steps/s | ms/step | peak RSS (MiB, per rank) | ids as PyTorch |')
     print('|---|---:|---:|---:|---|')
