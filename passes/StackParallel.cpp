@@ -223,6 +223,23 @@ void StackParallelPass::runOnOperation() {
   bool alpha = false;
   if (failed(findStacks(decode, local, finals, alpha)))
     return signalPassFailure();
+  SmallVector<Value> headInputs;
+  if (alpha)
+    headInputs.assign(finals.begin(), finals.end());
+  else
+    headInputs.push_back(finals.back());
+  // The output layer reads the stacks' final activations alone: an op of
+  // it that read the tokens or the position would belong to a stack.
+  llvm::DenseSet<Value> headStop(headInputs.begin(), headInputs.end());
+  for (Operation *op : opsFeeding(row, headStop))
+    for (Value operand : op->getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand)) {
+        op->emitOpError("of the output layer reads decode_step's argument ")
+            << arg.getArgNumber()
+            << " other than through a stack; --stack-parallel needs logits "
+               "computed from the stacks' final activations alone";
+        return signalPassFailure();
+      }
   int64_t stacks = int64_t(finals.size());
   for (int64_t s = 0; s < stacks; ++s) {
     SmallVector<Value> inputs;
@@ -231,26 +248,7 @@ void StackParallelPass::runOnOperation() {
     outline(decode, (abi::kDecodeStackPrefix + Twine(s)).str(),
             /*positional=*/true, inputs, finals[size_t(s)]);
   }
-  SmallVector<Value> headInputs;
-  if (alpha)
-    headInputs.assign(finals.begin(), finals.end());
-  else
-    headInputs.push_back(finals.back());
-  func::FuncOp head =
-      outline(decode, abi::kDecodeHead, /*positional=*/false, headInputs, row);
-  // The head reads neither the tokens nor the position: a clone that did
-  // would be an op of a stack.
-  Block *headBlock = &head.getBody().front();
-  for (Operation &op : *headBlock)
-    for (Value operand : op.getOperands())
-      if (auto arg = dyn_cast<BlockArgument>(operand);
-          arg && arg.getOwner() != headBlock) {
-        op.emitOpError("of the output layer reads decode_step's argument ")
-            << arg.getArgNumber()
-            << " other than through a stack; --stack-parallel needs logits "
-               "computed from the stacks' final activations alone";
-        return signalPassFailure();
-      }
+  outline(decode, abi::kDecodeHead, /*positional=*/false, headInputs, row);
   module->setAttr(abi::kStacksAttr,
                   IntegerAttr::get(IntegerType::get(module.getContext(), 64),
                                    stacks));

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace tpc {
 
@@ -269,10 +270,11 @@ bool take_token(GenerateResult &r, int32_t next, int pos,
   return true;
 }
 
-/// Stack-parallel generation: see Generate.h.
+/// Stack-parallel generation (see Generate.h), continuing `r`.
 GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
                                const GenerateOptions &o,
-                               const std::function<void(int)> &on_token) {
+                               const std::function<void(int)> &on_token,
+                               GenerateResult r) {
   Comm &comm = ex.comm();
   const int s = comm.stack_rank(), p = entry.stacks;
   const bool last = s == p - 1;
@@ -280,14 +282,6 @@ GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
   // as an input of the head under alpha.
   enum Tag { kMemory = 1, kHead = 2 };
   const program::Function &mine = *entry.stack;
-  ex.check(mine);
-  if (entry.head)
-    ex.check(*entry.head);
-  ex.reset_kv_caches();
-  GenerateResult r;
-  r.tokens = o.prompt;
-  if (o.max_tokens == 0)
-    return r;
   std::vector<int> tokens(size_t(entry.B));
   std::vector<float> logits(size_t(entry.B) * entry.width);
   std::vector<char> memory(entry.final_bytes), final(entry.final_bytes);
@@ -374,17 +368,25 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
                         const GenerateOptions &o,
                         const std::function<void(int)> &on_token) {
   check_generate(entry, o);
-  if (entry.stack)
-    return generate_stacks(ex, entry, o, on_token);
-  Comm &comm = ex.comm();
-  ex.check(*entry.fn);
-  if (o.recurrent)
-    ex.check(*entry.recurrent);
+  // The functions this rank runs: its stack's (and the head) under stack
+  // parallelism, else decode_step (and decode_recurrent).
+  if (entry.stack) {
+    ex.check(*entry.stack);
+    if (entry.head)
+      ex.check(*entry.head);
+  } else {
+    ex.check(*entry.fn);
+    if (o.recurrent)
+      ex.check(*entry.recurrent);
+  }
   ex.reset_kv_caches();
   GenerateResult r;
   r.tokens = o.prompt;
   if (o.max_tokens == 0)
     return r;
+  if (entry.stack)
+    return generate_stacks(ex, entry, o, on_token, std::move(r));
+  Comm &comm = ex.comm();
   std::vector<int> tokens(size_t(entry.B));
   std::vector<float> logits(size_t(entry.B) * entry.width);
   // The previous position's final activation, in the compute type.
