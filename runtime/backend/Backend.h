@@ -19,6 +19,7 @@
 #include "runtime/backend/Kernels.h"
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,12 +57,33 @@ public:
   }
 };
 
+/// What `tpc-run --backend` may choose beyond the name.
+struct BackendOptions {
+  int device = -1;   // a GPU's ordinal; -1: the process's local rank
+  bool tf32 = false; // fp32 GEMMs on TF32 tensor cores (GPUs)
+};
+
+/// A backend this build has that cannot run here: no device, no driver,
+/// or a library it needs is missing. The message says which and why.
+class BackendUnavailable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 /// The names of the backends this build has ("cpu" first).
 std::vector<std::string> backend_names();
 
 /// The backend called `name`; throws std::invalid_argument naming the
-/// backends this build has.
-std::unique_ptr<Backend> make_backend(const std::string &name);
+/// backends this build has, BackendUnavailable when it cannot run here.
+std::unique_ptr<Backend> make_backend(const std::string &name,
+                                      const BackendOptions &options = {});
+
+/// Lines for `tpc-run info` about the devices `name` would run on (for
+/// cuda: the GPU, its memory, the driver, cuBLASLt and NCCL, or why there
+/// is none); empty for the CPU. Throws std::invalid_argument as
+/// make_backend for a name this build does not have.
+std::string describe_backend(const std::string &name,
+                             const BackendOptions &options = {});
 
 } // namespace tpc
 

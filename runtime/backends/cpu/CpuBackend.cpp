@@ -697,16 +697,4 @@ const Kernels *CpuBackend::kernels(ElementType dtype) const {
   return nullptr;
 }
 
-std::vector<std::string> backend_names() { return {"cpu"}; }
-
-std::unique_ptr<Backend> make_backend(const std::string &name) {
-  if (name == "cpu")
-    return std::make_unique<CpuBackend>();
-  std::string names;
-  for (const std::string &n : backend_names())
-    names += (names.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown backend '" + name +
-                              "'; this build has: " + names);
-}
-
 } // namespace tpc

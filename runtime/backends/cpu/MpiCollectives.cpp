@@ -6,11 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/backend/Backend.h"
-#include "runtime/backend/Collectives.h"
-
-#include <stdexcept>
-#include <string>
+#include "runtime/backends/cpu/MpiCollectives.h"
 
 namespace tpc {
 namespace {
@@ -54,11 +50,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Collectives> make_collectives(Backend &backend, Comm &comm) {
-  if (backend.name() == "cpu")
-    return std::make_unique<MpiCollectives>(comm);
-  throw std::invalid_argument("the " + backend.name() +
-                              " backend has no collectives in this build");
+std::unique_ptr<Collectives> make_mpi_collectives(Comm &comm) {
+  return std::make_unique<MpiCollectives>(comm);
 }
 
 } // namespace tpc
