@@ -1,0 +1,57 @@
+//===- Blas.h - cuBLASLt matmuls with cached plans --------------*- C++ -*-===//
+//
+// Row-major GEMMs on cuBLASLt (column-major) by computing C^T = B^T A^T.
+// The first call of a shape creates its descriptors, layouts and the
+// heuristic's algorithm; later calls of the shape reuse them, so a training
+// step asks the heuristic nothing. One 32 MiB workspace serves all calls,
+// which run in order on the compute stream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_BACKENDS_CUDA_BLAS_H
+#define TPC_RUNTIME_BACKENDS_CUDA_BLAS_H
+
+#include "runtime/backend/ElementType.h"
+
+#include <cublasLt.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace tpc::cuda {
+
+class Blas {
+public:
+  Blas(cudaStream_t stream, bool tf32);
+  ~Blas();
+  Blas(const Blas &) = delete;
+  Blas &operator=(const Blas &) = delete;
+
+  /// Row-major C (M,N) = alpha * op(A) op(B) + beta * C [+ bias (N)], A, B,
+  /// C and bias of `type`, fp32 accumulation and scalars. op(A) is (M,K):
+  /// A is stored (K,M) when trans_a. A bias is added before the single
+  /// rounding of C.
+  void gemm(ElementType type, bool trans_a, bool trans_b, int M, int N, int K,
+            float alpha, const void *A, int lda, const void *B, int ldb,
+            float beta, void *C, int ldc, const void *bias = nullptr);
+
+private:
+  struct Plan;
+  using Key = std::tuple<int, bool, bool, int, int, int, int, int, int, bool,
+                         int, bool>;
+  Plan &plan(const Key &key);
+
+  cudaStream_t stream_;
+  bool tf32_;
+  cublasLtHandle_t handle_ = nullptr;
+  void *workspace_ = nullptr;
+  size_t workspace_bytes_ = 0;
+  std::map<Key, std::unique_ptr<Plan>> plans_;
+};
+
+} // namespace tpc::cuda
+
+#endif // TPC_RUNTIME_BACKENDS_CUDA_BLAS_H

@@ -1,0 +1,131 @@
+//===- Matmul.cu - GEMMs and linear layers on cuBLASLt --------------------===//
+//
+// The GEMMs run on cuBLASLt (Blas.h) with fp32 accumulation; a linear
+// layer's bias rides the GEMM's epilogue, so the output is rounded once as
+// on the CPU. The bias gradient is a column sum of dout: per-chunk fp32
+// partial sums in scratch, then one pass that adds them to dbias with a
+// single rounding.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/backends/cuda/Blas.h"
+#include "runtime/backends/cuda/kernels/Common.cuh"
+
+namespace tpc::cuda {
+namespace {
+
+constexpr int kColumns = 32, kRows = 8;
+
+// dout is (N,OC); partial is (chunks,OC): chunk c sums rows
+// [c * rows_per_chunk, (c + 1) * rows_per_chunk).
+template <class T>
+__global__ void column_partial_sums(float *partial, const T *dout, int N,
+                                    int OC, int rows_per_chunk) {
+  __shared__ float sums[kRows][kColumns];
+  int col = blockIdx.x * kColumns + threadIdx.x;
+  int chunk = blockIdx.y;
+  int first = chunk * rows_per_chunk;
+  int last = min(N, first + rows_per_chunk);
+  float s = 0.0f;
+  if (col < OC)
+    for (int n = first + int(threadIdx.y); n < last; n += kRows)
+      s += to_float(dout[size_t(n) * OC + col]);
+  sums[threadIdx.y][threadIdx.x] = s;
+  __syncthreads();
+  if (threadIdx.y == 0 && col < OC) {
+    float total = 0.0f;
+    for (int r = 0; r < kRows; ++r)
+      total += sums[r][threadIdx.x];
+    partial[size_t(chunk) * OC + col] = total;
+  }
+}
+
+// dbias (OC) += sum over chunks of partial (chunks,OC).
+template <class T>
+__global__ void add_column_sums(T *dbias, const float *partial, int chunks,
+                                int OC) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= OC)
+    return;
+  float s = 0.0f;
+  for (int c = 0; c < chunks; ++c)
+    s += partial[size_t(c) * OC + col];
+  dbias[col] = from_float<T>(to_float(dbias[col]) + s);
+}
+
+template <class T>
+void column_sum_accumulate(const Launch &l, T *dbias, const T *dout, int N,
+                           int OC) {
+  if (N <= 0 || OC <= 0)
+    return;
+  int column_blocks = (OC + kColumns - 1) / kColumns;
+  // Enough chunks to give every multiprocessor a few blocks.
+  int want = std::max(1, 4 * l.sm_count / column_blocks);
+  int rows_per_chunk = std::max(kRows, (N + want - 1) / want);
+  int chunks = (N + rows_per_chunk - 1) / rows_per_chunk;
+  auto *partial = static_cast<float *>(
+      l.scratch->get(size_t(chunks) * size_t(OC) * sizeof(float)));
+  column_partial_sums<T>
+      <<<dim3(column_blocks, chunks), dim3(kColumns, kRows), 0, l.stream>>>(
+          partial, dout, N, OC, rows_per_chunk);
+  TPC_CUDA_LAUNCH_CHECK();
+  add_column_sums<T><<<(OC + kThreads - 1) / kThreads, kThreads, 0,
+                       l.stream>>>(dbias, partial, chunks, OC);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+} // namespace
+
+template <class T>
+void gemm(const Launch &l, bool trans_a, bool trans_b, int M, int N, int K,
+          float alpha, const T *A, int lda, const T *B, int ldb, float beta,
+          T *C, int ldc) {
+  l.blas->gemm(element_type_of<T>(), trans_a, trans_b, M, N, K, alpha, A, lda,
+               B, ldb, beta, C, ldc);
+}
+
+// inp is (N,C), weight is (C,OC) or, transposed, (OC,C); out is (N,OC).
+template <class T>
+void matmul_forward(const Launch &l, T *out, const T *inp, const T *weight,
+                    const T *bias, int N, int C, int OC, bool transposed) {
+  l.blas->gemm(element_type_of<T>(), false, transposed, N, OC, C, 1.0f, inp,
+               C, weight, transposed ? C : OC, 0.0f, out, OC, bias);
+}
+
+template <class T>
+void matmul_backward(const Launch &l, T *dinp, T *dweight, T *dbias,
+                     const T *dout, const T *inp, const T *weight, int N,
+                     int C, int OC, bool transposed) {
+  ElementType t = element_type_of<T>();
+  if (!transposed) {
+    if (dinp) // (N,C) += dout (N,OC) . weight^T
+      l.blas->gemm(t, false, true, N, C, OC, 1.0f, dout, OC, weight, OC, 1.0f,
+                   dinp, C);
+    if (dweight) // (C,OC) += inp^T . dout
+      l.blas->gemm(t, true, false, C, OC, N, 1.0f, inp, C, dout, OC, 1.0f,
+                   dweight, OC);
+  } else {
+    if (dinp) // (N,C) += dout (N,OC) . weight (OC,C)
+      l.blas->gemm(t, false, false, N, C, OC, 1.0f, dout, OC, weight, C, 1.0f,
+                   dinp, C);
+    if (dweight) // (OC,C) += dout^T . inp
+      l.blas->gemm(t, true, false, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f,
+                   dweight, C);
+  }
+  if (dbias)
+    column_sum_accumulate(l, dbias, dout, N, OC);
+}
+
+#define TPC_INSTANTIATE(T)                                                     \
+  template void gemm<T>(const Launch &, bool, bool, int, int, int, float,      \
+                        const T *, int, const T *, int, float, T *, int);      \
+  template void matmul_forward<T>(const Launch &, T *, const T *, const T *,   \
+                                  const T *, int, int, int, bool);             \
+  template void matmul_backward<T>(const Launch &, T *, T *, T *, const T *,   \
+                                   const T *, const T *, int, int, int, bool);
+TPC_INSTANTIATE(float)
+TPC_INSTANTIATE(__nv_bfloat16)
+TPC_INSTANTIATE(__half)
+#undef TPC_INSTANTIATE
+
+} // namespace tpc::cuda
