@@ -41,8 +41,8 @@ if runtime_tools_dir:
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Optional capabilities become features so that gated tests skip cleanly.
-cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
-if shutil.which("nvcc") or os.path.exists(os.path.join(cuda_home, "bin", "nvcc")):
+# cuda: this build has the CUDA backend; gpu: this machine has a GPU.
+if getattr(config, "tpc_have_cuda", False):
     config.available_features.add("cuda")
 smi = shutil.which("nvidia-smi")
 if smi:

@@ -27,6 +27,8 @@ struct CommandOptions {
   std::string command;
   std::string program;
   std::string backend = "cpu";
+  int device = -1; // the GPU; -1: the local rank
+  bool tf32 = false;
   int threads = 0;
   double comm_timeout = 600.0;
   uint64_t seed = 1337;
@@ -71,7 +73,8 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt);
 
 // The commands; each returns the process's exit status and throws on
 // error (see run_program).
-int info_command(const std::string &path, const program::Program &prog);
+int info_command(const std::string &path, const program::Program &prog,
+                 const CommandOptions &opt);
 int init_command(Session &s, const CommandOptions &opt);
 int eval_command(Session &s, const CommandOptions &opt);
 int forward_command(Session &s, const CommandOptions &opt);

@@ -1,5 +1,6 @@
 //===- InfoCommand.cpp - tpc-run info: summarize a program ----------------===//
 
+#include "runtime/backend/Backend.h"
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/Command.h"
 
@@ -9,7 +10,43 @@
 
 namespace tpc {
 
-int info_command(const std::string &path, const program::Program &prog) {
+namespace {
+
+std::string mib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / double(1 << 20));
+  return buf;
+}
+
+/// What one rank allocates: parameters (and fp32 masters), gradients,
+/// optimizer moments and the planned arenas of every entry point.
+void print_memory(const program::Program &prog) {
+  double params = 0, grads = 0, state = 0, arenas = 0;
+  for (const program::Parameter &p : prog.parameters()) {
+    const program::Tensor &t = prog.tensors(p.tensor());
+    double n = double(num_elements(t.shape()));
+    params += n * double(dtype_bytes(t.dtype()));
+    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
+      params += n * double(dtype_bytes(p.master_dtype()));
+    program::DType g = p.grad_dtype() == program::DTYPE_UNSPECIFIED
+                           ? t.dtype()
+                           : p.grad_dtype();
+    grads += n * double(dtype_bytes(g));
+    state += n * 8.0; // AdamW's m and v in fp32
+  }
+  for (const program::Function &fn : prog.functions())
+    arenas += double(fn.arena_bytes());
+  std::printf("memory       per rank, training with AdamW: %s (parameters "
+              "%s, gradients %s, optimizer state %s, arenas %s)\n",
+              mib(params + grads + state + arenas).c_str(),
+              mib(params).c_str(), mib(grads).c_str(), mib(state).c_str(),
+              mib(arenas).c_str());
+}
+
+} // namespace
+
+int info_command(const std::string &path, const program::Program &prog,
+                 const CommandOptions &opt) {
   int64_t global = 0, local = 0;
   for (const program::Parameter &p : prog.parameters()) {
     int64_t n = 1;
@@ -81,6 +118,10 @@ int info_command(const std::string &path, const program::Program &prog) {
                 fn.body_size(), (long long)fn.arena_bytes());
   if (!prog.summary().empty())
     std::printf("summary      %s\n", prog.summary().c_str());
+  print_memory(prog);
+  std::string device = describe_backend(opt.backend, {opt.device, opt.tf32});
+  if (!device.empty())
+    std::printf("%s", device.c_str());
   return 0;
 }
 

@@ -94,7 +94,7 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     together(comm, [&] { fault_point("start", comm.world_rank(), 0); });
     together(comm, [&] { prog = read_program_file(opt.program); });
     if (opt.command == "info")
-      return root ? info_command(opt.program, prog) : 0;
+      return root ? info_command(opt.program, prog, opt) : 0;
     together(comm, [&] {
       comm.make_groups(int(prog.tp()), int(prog.dp()),
                        int(std::max<int64_t>(1, prog.stacks())));
@@ -116,7 +116,7 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     std::unique_ptr<Backend> backend;
     std::unique_ptr<Executor> ex;
     together(comm, [&] {
-      backend = make_backend(opt.backend);
+      backend = make_backend(opt.backend, {opt.device, opt.tf32});
       ex = std::make_unique<Executor>(prog, *backend, comm);
     });
     Session session{comm, prog, *ex, root};

@@ -24,8 +24,17 @@ int main(int argc, char **argv) {
   app.require_subcommand(1);
   app.add_option("program", opt.program, "The program file from tpc-compile")
       ->required();
-  app.add_option("--backend", opt.backend, "Device backend")
+  app.add_option("--backend", opt.backend,
+                 "Device backend: cpu, or cuda in a build with the CUDA "
+                 "toolkit")
       ->capture_default_str();
+  app.add_option("--device", opt.device,
+                 "The GPU of this rank under --backend cuda (default: the "
+                 "rank's local rank on its node)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--tf32", opt.tf32,
+               "Under --backend cuda, run fp32 GEMMs on TF32 tensor cores "
+               "(10-bit mantissas; off by default, so fp32 stays fp32)");
   app.add_option("--threads", opt.threads,
                  "Threads per rank (default: the node's cores divided by the "
                  "ranks on the node)")
