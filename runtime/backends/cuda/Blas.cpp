@@ -42,7 +42,6 @@ struct Blas::Plan {
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulAlgo_t algo{};
-  bool has_algo = false;
 
   ~Plan() {
     const CublasLtApi &api = cublaslt();
@@ -72,10 +71,10 @@ Blas::~Blas() {
 
 // Key: type, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, the operands'
 // common alignment, tf32.
-Blas::Plan &Blas::plan(const Key &key) {
+Blas::Plan *Blas::plan(const Key &key) {
   auto it = plans_.find(key);
   if (it != plans_.end())
-    return *it->second;
+    return it->second.get();
   const CublasLtApi &api = cublaslt();
   auto [t, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, align, tf32] = key;
   ElementType type = ElementType(t);
@@ -129,30 +128,40 @@ Blas::Plan &Blas::plan(const Key &key) {
     st = api.heuristic(handle_, p->desc, p->a, p->b, p->c, p->c, pref, 1,
                        &result, &found);
   api.pref_destroy(pref);
-  if (st != CUBLAS_STATUS_SUCCESS || found == 0)
-    throw std::runtime_error(
+  if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
+    // Remembered, so that the heuristic is asked once per shape.
+    plans_.emplace(key, nullptr);
+    return nullptr;
+  }
+  p->algo = result.algo;
+  return plans_.emplace(key, std::move(p)).first->second.get();
+}
+
+namespace {
+
+[[noreturn]] void no_algorithm(ElementType type, int M, int N, int K, int lda,
+                               int ldb, int ldc, uint32_t align) {
+  throw std::runtime_error(
         "cuBLASLt has no algorithm for a " +
         std::string(element_type_name(type)) + " GEMM of M " +
         std::to_string(M) + ", N " + std::to_string(N) + ", K " +
         std::to_string(K) + " (lda " + std::to_string(lda) + ", ldb " +
         std::to_string(ldb) + ", ldc " + std::to_string(ldc) +
-        ", operands aligned to " + std::to_string(align) +
-        " bytes): status " + std::to_string(int(st)));
-  p->algo = result.algo;
-  p->has_algo = true;
-  return *plans_.emplace(key, std::move(p)).first->second;
+        ", operands aligned to " + std::to_string(align) + " bytes)");
 }
 
-void Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
+} // namespace
+
+bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
                 int K, float alpha, const void *A, int lda, const void *B,
                 int ldb, float beta, void *C, int ldc, const void *bias) {
   if (M <= 0 || N <= 0)
-    return;
+    return true;
   if (K <= 0) {
     // Nothing to multiply: C = beta * C (+ bias), which the layers never
     // ask for with K = 0 except as an empty product onto C.
     if (beta == 1.0f && !bias)
-      return;
+      return true;
     throw std::invalid_argument(
         "a GEMM with K = 0 only accumulates onto C (beta 1, no bias)");
   }
@@ -162,14 +171,20 @@ void Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
       align = std::min(align, alignment(p));
   Key key{int(type), trans_a, trans_b, M, N, K, lda, ldb, ldc,
           bias != nullptr, int(align), tf32_ && type == ElementType::F32};
-  Plan &p = plan(key);
+  Plan *p = plan(key);
+  if (!p) {
+    if (bias)
+      return false;
+    no_algorithm(type, M, N, K, lda, ldb, ldc, align);
+  }
   const CublasLtApi &api = cublaslt();
   if (bias)
-    cublasCheck(api.desc_set(p.desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
+    cublasCheck(api.desc_set(p->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias,
                              sizeof(bias)));
-  cublasCheck(api.matmul(handle_, p.desc, &alpha, B, p.a, A, p.b, &beta, C,
-                         p.c, C, p.c, &p.algo, workspace_, workspace_bytes_,
+  cublasCheck(api.matmul(handle_, p->desc, &alpha, B, p->a, A, p->b, &beta, C,
+                         p->c, C, p->c, &p->algo, workspace_, workspace_bytes_,
                          stream_));
+  return true;
 }
 
 } // namespace tpc::cuda

@@ -33,8 +33,10 @@ public:
   /// Row-major C (M,N) = alpha * op(A) op(B) + beta * C [+ bias (N)], A, B,
   /// C and bias of `type`, fp32 accumulation and scalars. op(A) is (M,K):
   /// A is stored (K,M) when trans_a. A bias is added before the single
-  /// rounding of C.
-  void gemm(ElementType type, bool trans_a, bool trans_b, int M, int N, int K,
+  /// rounding of C. Returns false, having done nothing, when cuBLASLt has
+  /// no algorithm for the bias epilogue of this shape (the caller then adds
+  /// the bias another way); throws when it has none at all.
+  bool gemm(ElementType type, bool trans_a, bool trans_b, int M, int N, int K,
             float alpha, const void *A, int lda, const void *B, int ldb,
             float beta, void *C, int ldc, const void *bias = nullptr);
 
@@ -42,7 +44,8 @@ private:
   struct Plan;
   using Key = std::tuple<int, bool, bool, int, int, int, int, int, int, bool,
                          int, bool>;
-  Plan &plan(const Key &key);
+  /// Null when the heuristic has no algorithm for the key.
+  Plan *plan(const Key &key);
 
   cudaStream_t stream_;
   bool tf32_;

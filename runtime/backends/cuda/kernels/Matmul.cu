@@ -11,6 +11,8 @@
 #include "runtime/backends/cuda/Blas.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 
+#include <algorithm>
+
 namespace tpc::cuda {
 namespace {
 
@@ -74,6 +76,15 @@ void column_sum_accumulate(const Launch &l, T *dbias, const T *dout, int N,
   TPC_CUDA_LAUNCH_CHECK();
 }
 
+// out (N,OC) = bias (OC) in every row.
+template <class T>
+__global__ void broadcast_rows(T *out, const T *bias, size_t rows, int OC) {
+  size_t n = rows * size_t(OC);
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
+    out[i] = bias[i % size_t(OC)];
+}
+
 } // namespace
 
 template <class T>
@@ -88,8 +99,19 @@ void gemm(const Launch &l, bool trans_a, bool trans_b, int M, int N, int K,
 template <class T>
 void matmul_forward(const Launch &l, T *out, const T *inp, const T *weight,
                     const T *bias, int N, int C, int OC, bool transposed) {
-  l.blas->gemm(element_type_of<T>(), false, transposed, N, OC, C, 1.0f, inp,
-               C, weight, transposed ? C : OC, 0.0f, out, OC, bias);
+  ElementType t = element_type_of<T>();
+  int ldw = transposed ? C : OC;
+  if (l.blas->gemm(t, false, transposed, N, OC, C, 1.0f, inp, C, weight, ldw,
+                   0.0f, out, OC, bias))
+    return;
+  // No bias epilogue for this shape: start from the bias in every row and
+  // accumulate onto it, as the CPU does; still one rounding.
+  size_t n = size_t(N) * size_t(OC);
+  broadcast_rows<T><<<grid_for(n), kThreads, 0, l.stream>>>(out, bias,
+                                                             size_t(N), OC);
+  TPC_CUDA_LAUNCH_CHECK();
+  l.blas->gemm(t, false, transposed, N, OC, C, 1.0f, inp, C, weight, ldw, 1.0f,
+               out, OC);
 }
 
 template <class T>
