@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <sstream>
 #include <stdexcept>
@@ -74,11 +75,19 @@ CudaDevice::CudaDevice(int ordinal) : ordinal_(ordinal) {
   cudaCheck(cudaGetDeviceProperties(&prop_, ordinal));
   cudaCheck(cudaStreamCreateWithFlags(&compute_, cudaStreamNonBlocking));
   cudaCheck(cudaStreamCreateWithFlags(&collective_, cudaStreamNonBlocking));
+  cudaCheck(cudaMallocHost(&staging_.host, kSlots * kSlotBytes));
+  for (cudaEvent_t &e : staging_.done)
+    cudaCheck(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 }
 
 CudaDevice::~CudaDevice() {
   // Destructors must not throw: errors here are the job's end anyway.
   cudaDeviceSynchronize();
+  for (cudaEvent_t e : staging_.done)
+    if (e)
+      cudaEventDestroy(e);
+  if (staging_.host)
+    cudaFreeHost(staging_.host);
   if (compute_)
     cudaStreamDestroy(compute_);
   if (collective_)
@@ -108,8 +117,21 @@ void CudaDevice::free(void *ptr) {
 void CudaDevice::copy_host_to_device(void *dst, const void *src, size_t bytes) {
   if (!bytes)
     return;
-  // The interface promises that src has been read on return; a pinned
-  // source would not have been without the wait.
+  if (bytes <= kSlotBytes) {
+    // The interface promises that src has been read on return: it has, into
+    // the slot, whose copy then runs in stream order.
+    int slot = staging_.next;
+    staging_.next = (slot + 1) % kSlots;
+    cudaCheck(cudaEventSynchronize(staging_.done[slot]));
+    char *host = static_cast<char *>(staging_.host) + size_t(slot) * kSlotBytes;
+    std::memcpy(host, src, bytes);
+    cudaCheck(
+        cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, compute_));
+    cudaCheck(cudaEventRecord(staging_.done[slot], compute_));
+    return;
+  }
+  // Large copies (weights at start) from pageable memory: the wait keeps
+  // the promise whatever the source is.
   cudaCheck(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, compute_));
   cudaCheck(cudaStreamSynchronize(compute_));
 }

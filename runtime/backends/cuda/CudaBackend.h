@@ -55,9 +55,21 @@ public:
   void memory(size_t &free_bytes, size_t &total_bytes) const;
 
 private:
+  /// Small host-to-device copies (a step's tokens, targets and scalars) go
+  /// through pinned staging slots, so that they return without waiting for
+  /// the work already queued; a slot is reused once its copy has finished.
+  struct Staging {
+    void *host = nullptr; // pinned, kSlots * kSlotBytes
+    cudaEvent_t done[8] = {};
+    int next = 0;
+  };
+  static constexpr int kSlots = 8;
+  static constexpr size_t kSlotBytes = size_t(1) << 20;
+
   int ordinal_;
   cudaDeviceProp prop_{};
   cudaStream_t compute_ = nullptr, collective_ = nullptr;
+  Staging staging_;
 };
 
 class CudaBackend final : public Backend {
