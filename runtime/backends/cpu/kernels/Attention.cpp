@@ -68,59 +68,6 @@ int kv_head_of(const AttentionConfig &cfg, int h) {
   return h / group_size(cfg);
 }
 
-/// The rotated dimensions of each head.
-int rope_dims(const AttentionConfig &cfg) {
-  return cfg.rope.dims ? cfg.rope.dims : cfg.HS;
-}
-bool rope_on(const AttentionConfig &cfg) { return cfg.rope.theta > 0.0; }
-
-/// KV heads and RoPE parameters.
-void check_heads(const AttentionConfig &cfg, const char *op) {
-  bool groups = cfg.kv_replicated
-                    ? cfg.global_heads() % cfg.kv_heads() == 0
-                    : cfg.NH % cfg.kv_heads() == 0;
-  if (cfg.KVH < 0 || cfg.NH <= 0 || !groups)
-    throw std::invalid_argument(std::string(op) + ": " +
-                                std::to_string(cfg.NH) +
-                                " query heads do not form groups over " +
-                                std::to_string(cfg.KVH) + " KV heads");
-  const RopeParams &r = cfg.rope;
-  if (!(r.theta >= 0.0) || !std::isfinite(r.theta))
-    throw std::invalid_argument(std::string(op) + ": RoPE theta " +
-                                std::to_string(r.theta) +
-                                " is not a finite value >= 0");
-  if (rope_on(cfg) && (r.dims < 0 || r.dims > cfg.HS || rope_dims(cfg) % 2))
-    throw std::invalid_argument(
-        std::string(op) + ": RoPE dims " + std::to_string(r.dims) +
-        " must be even and within the head size " + std::to_string(cfg.HS) +
-        " (0: all of an even head size)");
-}
-
-/// The fused and cross-attention kernels hold one KV head per query head.
-void check_multi_head(const AttentionConfig &cfg, const char *op) {
-  if (cfg.kv_heads() != cfg.NH)
-    throw std::invalid_argument(
-        std::string(op) +
-        ": grouped KV heads need the gqa_ kernels, which take q, k and v "
-        "apart");
-}
-
-void check_config(const AttentionConfig &cfg, const char *op) {
-  if (cfg.B <= 0 || cfg.T <= 0 || cfg.NH <= 0 || cfg.HS <= 0 ||
-      cfg.window < 0 || cfg.head_offset < 0 || cfg.batch_offset < 0 ||
-      cfg.head_offset + cfg.NH > cfg.global_heads())
-    throw std::invalid_argument(
-        std::string(op) + ": bad configuration B=" + std::to_string(cfg.B) +
-        " T=" + std::to_string(cfg.T) + " NH=" + std::to_string(cfg.NH) +
-        " HS=" + std::to_string(cfg.HS) +
-        " window=" + std::to_string(cfg.window) + " heads [" +
-        std::to_string(cfg.head_offset) + ", " +
-        std::to_string(cfg.head_offset + cfg.NH) + ") of " +
-        std::to_string(cfg.global_heads()));
-  check_dropout(cfg.dropout);
-  check_heads(cfg, op);
-}
-
 /// Global index of probability (b, h, t, 0) for dropout: the same for a
 /// sequence and head whichever rank computes it.
 uint64_t dropout_row_base(const AttentionConfig &cfg, int b, int h, int t) {
@@ -407,7 +354,7 @@ void check_decode(const AttentionConfig &cfg, int pos, int capacity,
         " NH=" + std::to_string(cfg.NH) + " HS=" + std::to_string(cfg.HS) +
         " window=" + std::to_string(cfg.window) + " position " +
         std::to_string(pos) + " of capacity " + std::to_string(capacity));
-  check_heads(cfg, op);
+  check_attention_heads(cfg, op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -606,7 +553,7 @@ void rotary_core_backward(MutRows dq, MutRows dk, MutRows dv,
 
 void attention_forward(float *out, float *att, const float *qkv,
                        const AttentionConfig &cfg) {
-  check_config(cfg, "attention_forward");
+  check_attention_config(cfg, "attention_forward");
   check_multi_head(cfg, "attention_forward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
@@ -619,7 +566,7 @@ void attention_forward(float *out, float *att, const float *qkv,
 
 void attention_backward(float *dqkv, const float *dout, const float *qkv,
                         const float *att, const AttentionConfig &cfg) {
-  check_config(cfg, "attention_backward");
+  check_attention_config(cfg, "attention_backward");
   check_multi_head(cfg, "attention_backward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
   rotary_core_backward({dqkv, stride}, {dqkv + C, stride},
@@ -630,7 +577,7 @@ void attention_backward(float *dqkv, const float *dout, const float *qkv,
 
 void cross_attention_forward(float *out, float *att, const float *q,
                              const float *kv, const AttentionConfig &cfg) {
-  check_config(cfg, "cross_attention_forward");
+  check_attention_config(cfg, "cross_attention_forward");
   check_multi_head(cfg, "cross_attention_forward");
   size_t C = size_t(cfg.C());
   rotary_core_forward(out, att, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, cfg,
@@ -640,7 +587,7 @@ void cross_attention_forward(float *out, float *att, const float *q,
 void cross_attention_backward(float *dq, float *dkv, const float *dout,
                               const float *q, const float *kv, const float *att,
                               const AttentionConfig &cfg) {
-  check_config(cfg, "cross_attention_backward");
+  check_attention_config(cfg, "cross_attention_backward");
   check_multi_head(cfg, "cross_attention_backward");
   size_t C = size_t(cfg.C());
   rotary_core_backward(
@@ -695,7 +642,7 @@ namespace tpc::cpu {
 void gqa_attention_forward(float *out, float *att, const float *q,
                            const float *k, const float *v,
                            const AttentionConfig &cfg) {
-  check_config(cfg, "gqa_attention_forward");
+  check_attention_config(cfg, "gqa_attention_forward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
         "gqa_attention_forward: the strictly-earlier mask is for "
@@ -707,7 +654,7 @@ void gqa_attention_forward(float *out, float *att, const float *q,
 void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
                             const float *q, const float *k, const float *v,
                             const float *att, const AttentionConfig &cfg) {
-  check_config(cfg, "gqa_attention_backward");
+  check_attention_config(cfg, "gqa_attention_backward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
         "gqa_attention_backward: the strictly-earlier mask is for "

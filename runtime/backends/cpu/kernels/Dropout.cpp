@@ -14,12 +14,6 @@
 
 namespace tpc::cpu {
 
-void check_dropout(const DropoutParams &d) {
-  if (!(d.p >= 0.0f && d.p < 1.0f))
-    throw std::invalid_argument("dropout probability " + std::to_string(d.p) +
-                                " is outside [0, 1)");
-}
-
 void dropout_forward(float *out, uint8_t *mask, const float *inp, size_t n,
                      const DropoutParams &d, const GlobalIndexMap &map) {
   check_dropout(d);

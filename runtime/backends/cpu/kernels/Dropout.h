@@ -8,13 +8,11 @@
 #ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_DROPOUT_H
 #define TPC_RUNTIME_BACKENDS_CPU_KERNELS_DROPOUT_H
 
+#include "runtime/backend/KernelChecks.h"
 #include "runtime/backend/KernelTypes.h"
 #include "runtime/util/Philox.h"
 
 namespace tpc::cpu {
-
-/// Throws std::invalid_argument unless 0 <= p < 1.
-void check_dropout(const DropoutParams &d);
 
 struct DropoutDraw {
   float p;

@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backend/KernelChecks.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "runtime/util/Philox.h"
 
@@ -718,61 +719,6 @@ __global__ void kv_append_kernel(T *kcache, T *vcache, const T *k, size_t ks,
 // Host side
 //===----------------------------------------------------------------------===//
 
-bool rope_on(const AttentionConfig &cfg) { return cfg.rope.theta > 0.0; }
-int rope_dims(const AttentionConfig &cfg) {
-  return cfg.rope.dims ? cfg.rope.dims : cfg.HS;
-}
-
-/// The CPU kernels' checks, so that a bad call fails the same way.
-void check_heads(const AttentionConfig &cfg, const char *op) {
-  const int kvh = cfg.kv_heads();
-  const bool groups =
-      kvh > 0 &&
-      (cfg.kv_replicated ? cfg.global_heads() % kvh == 0 : cfg.NH % kvh == 0);
-  if (cfg.KVH < 0 || cfg.NH <= 0 || !groups)
-    throw std::invalid_argument(std::string(op) + ": " +
-                                std::to_string(cfg.NH) +
-                                " query heads do not form groups over " +
-                                std::to_string(cfg.KVH) + " KV heads");
-  const RopeParams &r = cfg.rope;
-  if (!(r.theta >= 0.0) || !std::isfinite(r.theta))
-    throw std::invalid_argument(std::string(op) + ": RoPE theta " +
-                                std::to_string(r.theta) +
-                                " is not a finite value >= 0");
-  if (rope_on(cfg) && (r.dims < 0 || r.dims > cfg.HS || rope_dims(cfg) % 2))
-    throw std::invalid_argument(
-        std::string(op) + ": RoPE dims " + std::to_string(r.dims) +
-        " must be even and within the head size " + std::to_string(cfg.HS) +
-        " (0: all of an even head size)");
-}
-
-void check_config(const AttentionConfig &cfg, const char *op) {
-  if (cfg.B <= 0 || cfg.T <= 0 || cfg.NH <= 0 || cfg.HS <= 0 ||
-      cfg.window < 0 || cfg.head_offset < 0 || cfg.batch_offset < 0 ||
-      cfg.head_offset + cfg.NH > cfg.global_heads())
-    throw std::invalid_argument(
-        std::string(op) + ": bad configuration B=" + std::to_string(cfg.B) +
-        " T=" + std::to_string(cfg.T) + " NH=" + std::to_string(cfg.NH) +
-        " HS=" + std::to_string(cfg.HS) +
-        " window=" + std::to_string(cfg.window) + " heads [" +
-        std::to_string(cfg.head_offset) + ", " +
-        std::to_string(cfg.head_offset + cfg.NH) + ") of " +
-        std::to_string(cfg.global_heads()));
-  if (!(cfg.dropout.p >= 0.0f && cfg.dropout.p < 1.0f))
-    throw std::invalid_argument(std::string(op) + ": dropout p " +
-                                std::to_string(cfg.dropout.p) +
-                                " is not in [0, 1)");
-  check_heads(cfg, op);
-}
-
-void check_multi_head(const AttentionConfig &cfg, const char *op) {
-  if (cfg.kv_heads() != cfg.NH)
-    throw std::invalid_argument(
-        std::string(op) +
-        ": grouped KV heads need the gqa_ kernels, which take q, k and v "
-        "apart");
-}
-
 void check_not_strictly_earlier(const AttentionConfig &cfg, const char *op) {
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
@@ -789,7 +735,7 @@ void check_decode(const AttentionConfig &cfg, int capacity, const char *op) {
         " NH=" + std::to_string(cfg.NH) + " HS=" + std::to_string(cfg.HS) +
         " window=" + std::to_string(cfg.window) + " capacity " +
         std::to_string(capacity));
-  check_heads(cfg, op);
+  check_attention_heads(cfg, op);
 }
 
 /// An empty training call: nothing to do. Decoding ignores cfg.T.
@@ -1066,7 +1012,7 @@ void attention_forward(const Launch &l, T *out, float *att, const T *qkv,
                        const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_config(cfg, "attention_forward");
+  check_attention_config(cfg, "attention_forward");
   check_multi_head(cfg, "attention_forward");
   check_not_strictly_earlier(cfg, "attention_forward");
   const size_t C = size_t(cfg.C()), stride = 3 * C;
@@ -1079,7 +1025,7 @@ void attention_backward(const Launch &l, T *dqkv, const T *dout, const T *qkv,
                         const float *att, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_config(cfg, "attention_backward");
+  check_attention_config(cfg, "attention_backward");
   check_multi_head(cfg, "attention_backward");
   if (!dqkv)
     return;
@@ -1094,7 +1040,7 @@ void cross_attention_forward(const Launch &l, T *out, float *att, const T *q,
                              const T *kv, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_config(cfg, "cross_attention_forward");
+  check_attention_config(cfg, "cross_attention_forward");
   check_multi_head(cfg, "cross_attention_forward");
   const size_t C = size_t(cfg.C());
   training_forward(l, out, att, q, C, kv, 2 * C, kv + C, 2 * C, cfg,
@@ -1107,7 +1053,7 @@ void cross_attention_backward(const Launch &l, T *dq, T *dkv, const T *dout,
                               const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_config(cfg, "cross_attention_backward");
+  check_attention_config(cfg, "cross_attention_backward");
   check_multi_head(cfg, "cross_attention_backward");
   const size_t C = size_t(cfg.C());
   training_backward(l, dq, C, dkv, 2 * C, dkv ? dkv + C : nullptr, 2 * C, dout,
@@ -1150,7 +1096,7 @@ void gqa_attention_forward(const Launch &l, T *out, float *att, const T *q,
                            const T *k, const T *v, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_config(cfg, "gqa_attention_forward");
+  check_attention_config(cfg, "gqa_attention_forward");
   check_not_strictly_earlier(cfg, "gqa_attention_forward");
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
   training_forward(l, out, att, q, C, k, Ckv, v, Ckv, cfg, cfg.mask);
@@ -1162,7 +1108,7 @@ void gqa_attention_backward(const Launch &l, T *dq, T *dk, T *dv, const T *dout,
                             const float *att, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_config(cfg, "gqa_attention_backward");
+  check_attention_config(cfg, "gqa_attention_backward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
         "gqa_attention_backward: the strictly-earlier mask is for "

@@ -99,6 +99,25 @@ __device__ __forceinline__ float block_max(float v, float *shared) {
   return warp_max(v);
 }
 
+/// The same in double, for sums the CPU kernels take in double.
+__device__ __forceinline__ double warp_sum(double v) {
+  for (int o = kWarp / 2; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+/// `shared` holds 32 doubles.
+__device__ __forceinline__ double block_sum(double v, double *shared) {
+  int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
+  int warps = blockDim.x / kWarp;
+  v = warp_sum(v);
+  __syncthreads();
+  if (lane == 0)
+    shared[warp] = v;
+  __syncthreads();
+  v = lane < warps ? shared[lane] : 0.0;
+  return warp_sum(v);
+}
+
 //===----------------------------------------------------------------------===//
 // Launches
 //===----------------------------------------------------------------------===//

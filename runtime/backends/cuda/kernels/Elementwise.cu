@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backend/KernelChecks.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "runtime/util/Philox.h"
 
@@ -381,10 +382,7 @@ void weighted_sum_backward(const Launch &l, T *const *dxs, T *dalpha,
 template <class T>
 void dropout_forward(const Launch &l, T *out, const T *inp, size_t n,
                      const DropoutParams &d, const GlobalIndexMap &map) {
-  // As cpu::check_dropout.
-  if (!(d.p >= 0.0f && d.p < 1.0f))
-    throw std::invalid_argument("dropout probability " + std::to_string(d.p) +
-                                " is outside [0, 1)");
+  check_dropout(d);
   if (n == 0)
     return;
   const float scale = 1.0f / (1.0f - d.p);

@@ -37,25 +37,6 @@ __device__ __forceinline__ float quiet_nan() {
   return __int_as_float(0x7fc00000);
 }
 
-__device__ __forceinline__ double warp_sum_double(double v) {
-  for (int o = kWarp / 2; o > 0; o /= 2)
-    v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
-
-/// block_sum in double; `shared` holds 32 doubles.
-__device__ __forceinline__ double block_sum_double(double v, double *shared) {
-  int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  int warps = blockDim.x / kWarp;
-  v = warp_sum_double(v);
-  __syncthreads(); // an earlier call's readers are done with `shared`
-  if (lane == 0)
-    shared[warp] = v;
-  __syncthreads();
-  v = lane < warps ? shared[lane] : 0.0;
-  return warp_sum_double(v);
-}
-
 /// Folds x into a running max m and sum s of e^(x - m). A -inf column adds
 /// nothing (e^-inf), even before any finite one; a NaN makes s NaN, as on
 /// the CPU. Rescales (rare) use double so that they add no fp32 error.
@@ -96,7 +77,7 @@ __device__ RowStats row_stats(const T *row, int cols, float *sf, double *sd) {
   // its sum moves to the block's max. m = M = +inf gives NaN, as the CPU's
   // e^(inf - inf) does.
   double part = m == -INFINITY ? 0.0 : s * exp(double(m) - double(M));
-  double S = block_sum_double(part, sd);
+  double S = block_sum(part, sd);
   return {M, float(S)};
 }
 
@@ -165,8 +146,8 @@ __global__ void __launch_bounds__(kTotalThreads)
       count += 1.0;
     }
   }
-  sum = block_sum_double(sum, sd);
-  count = block_sum_double(count, sd);
+  sum = block_sum(sum, sd);
+  count = block_sum(count, sd);
   if (threadIdx.x == 0) {
     totals[0] += float(sum);
     totals[1] += float(count);
@@ -250,7 +231,7 @@ __global__ void __launch_bounds__(kRowThreads)
       if (base + k * stride < valid)
         s += double(expf(x[k] - m));
   }
-  s = block_sum_double(s, sd);
+  s = block_sum(s, sd);
   if (threadIdx.x == 0) {
     sumexp[n] = float(s);
     const int t = targets[n];
@@ -285,8 +266,8 @@ __global__ void __launch_bounds__(kTotalThreads)
     if (losses)
       losses[n] = loss;
   }
-  sum = block_sum_double(sum, sd);
-  count = block_sum_double(count, sd);
+  sum = block_sum(sum, sd);
+  count = block_sum(count, sd);
   if (threadIdx.x == 0) {
     totals[0] += float(sum);
     totals[1] += float(count);

@@ -28,25 +28,6 @@ __device__ __forceinline__ size_t grid_stride() {
   return size_t(gridDim.x) * blockDim.x;
 }
 
-__device__ __forceinline__ double warp_sum_double(double v) {
-  for (int o = kWarp / 2; o > 0; o /= 2)
-    v += __shfl_xor_sync(0xffffffffu, v, o);
-  return v;
-}
-
-/// block_sum in double; `shared` holds 32 doubles.
-__device__ __forceinline__ double block_sum_double(double v, double *shared) {
-  int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  int warps = blockDim.x / kWarp;
-  v = warp_sum_double(v);
-  __syncthreads(); // an earlier call's readers are done with `shared`
-  if (lane == 0)
-    shared[warp] = v;
-  __syncthreads();
-  v = lane < warps ? shared[lane] : 0.0;
-  return warp_sum_double(v);
-}
-
 /// One resident wave of kThreads blocks (at most n's worth): the grid of
 /// the reductions, and of AdamW, whose threads each compute the bias
 /// corrections once and so should loop over many elements.
@@ -70,7 +51,7 @@ __global__ void __launch_bounds__(kThreads)
     double xi = to_float(x[i]);
     acc += xi * xi;
   }
-  acc = block_sum_double(acc, sd);
+  acc = block_sum(acc, sd);
   if (threadIdx.x == 0)
     partial[blockIdx.x] = acc;
 }
@@ -83,7 +64,7 @@ __global__ void __launch_bounds__(kThreads)
   double acc = 0.0;
   for (unsigned b = threadIdx.x; b < blocks; b += blockDim.x)
     acc += partial[b];
-  acc = block_sum_double(acc, sd);
+  acc = block_sum(acc, sd);
   if (threadIdx.x == 0)
     *out += float(acc);
 }
