@@ -6,9 +6,10 @@
 #            conformance suite and the device's tests; tpc_exec_tests: the
 #            NCCL collectives), built with the CUDA backend
 #            (sm_90 + PTX) and without oneDNN (the GPU never uses it)
-#   lib/     the shared libraries they link that such a machine lacks (MPI,
-#            protobuf, OpenBLAS, ...); not cuBLASLt or NCCL, which tpc-run
-#            opens at run time from the machine's own CUDA or PyTorch
+#   lib.tar.xz  the shared libraries they link that such a machine lacks
+#            (MPI, protobuf, OpenBLAS, ...), compressed; not cuBLASLt or
+#            NCCL, which tpc-run opens at run time from the machine's own CUDA
+#            or PyTorch
 #   progs/   compiled programs: tiny GPT-2 and StagFormer models for parity,
 #            GPT-2 124M in bf16 at T 1024 for several micro-batches, and
 #            GPT-2 124M for decoding
@@ -69,6 +70,10 @@ done | sort -u | while read -r lib; do
   esac
 done
 strip --strip-unneeded "$out/lib/"*.so* 2>/dev/null || true
+# OpenBLAS alone is 36 MB: the libraries travel as one xz archive, which
+# gpu-check.sh unpacks next to itself.
+tar -C "$out" -cJf "$out/lib.tar.xz" lib
+rm -rf "$out/lib"
 
 # Programs. Parity: tiny models in fp32 (and one in bf16); the benchmark:
 # GPT-2 124M in bf16 at T 1024; decoding: GPT-2 124M at batch 1.

@@ -5,11 +5,15 @@
 #   bash gpu-check.sh
 # cuBLASLt and NCCL come from that machine: its CUDA installation or the
 # nvidia-* packages next to its PyTorch. Everything else tpc-run needs is in
-# lib/, given to tpc-run alone (PyTorch keeps the machine's own libraries).
+# lib.tar.xz, unpacked into lib/ and given to tpc-run alone (PyTorch keeps
+# the machine's own libraries).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$here"
 
+if [ -f lib.tar.xz ] && [ ! -d lib ]; then
+  tar -xJf lib.tar.xz || { echo "gpu-check: cannot unpack lib.tar.xz" >&2; exit 1; }
+fi
 gpu_libs=""
 add_dir() {
   case ":$gpu_libs:" in *":$1:"*) ;; *) gpu_libs=${gpu_libs:+$gpu_libs:}$1 ;; esac
