@@ -17,12 +17,20 @@
 #   torch_reference.py, gpu-check.sh
 # The folder must stay under 60 MiB (what travels to the GPU machine).
 #
-#   scripts/gpu-bundle.sh [FOLDER]      (default: gpu-bundle/ in the repository)
+#   scripts/gpu-bundle.sh [--quick] [FOLDER]   (default: gpu-bundle/ in the repository)
 # Needs the project's build (scripts/setup.sh) for tpc-model and tpc-compile,
 # and the CUDA toolkit (nvcc) under /usr/local/cuda or on PATH.
+# TPC_GPU_BUILD_DIR names the build of the binaries (default: build-gpu/, a
+# standalone runtime build made here); --quick leaves out GPT-2 124M, for a
+# dry run of the check (TPC_CHECK_BACKEND=cpu) in the test suite.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+  quick=1
+  shift
+fi
 out=${1:-$root/gpu-bundle}
 build=${TPC_BUILD_DIR:-$root/build}
 gpu_build=${TPC_GPU_BUILD_DIR:-$root/build-gpu}
@@ -40,13 +48,16 @@ if [ ! -x "$nvcc" ]; then
   exit 1
 fi
 
-# The runtime alone, standalone (it needs no LLVM), with the CUDA backend.
-if [ ! -f "$gpu_build/build.ninja" ]; then
-  CUDACXX=$nvcc cmake -S "$root/runtime" -B "$gpu_build" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DTPC_USE_DNNL=OFF -DTPC_USE_CUDA=ON >/dev/null
+# The runtime alone, standalone (it needs no LLVM), with the CUDA backend;
+# a build named by TPC_GPU_BUILD_DIR is taken as it is.
+if [ -z "${TPC_GPU_BUILD_DIR:-}" ]; then
+  if [ ! -f "$gpu_build/build.ninja" ]; then
+    CUDACXX=$nvcc cmake -S "$root/runtime" -B "$gpu_build" -G Ninja \
+      -DCMAKE_BUILD_TYPE=Release -DTPC_USE_DNNL=OFF -DTPC_USE_CUDA=ON >/dev/null
+  fi
+  cmake --build "$gpu_build" -j "$(nproc)" --target tpc-run tpc_runtime_tests \
+    tpc_exec_tests
 fi
-cmake --build "$gpu_build" -j "$(nproc)" --target tpc-run tpc_runtime_tests \
-  tpc_exec_tests
 if ! grep -q "^CMAKE_CUDA_COMPILER:.*nvcc" "$gpu_build/CMakeCache.txt"; then
   echo "gpu-bundle: $gpu_build was configured without the CUDA backend" >&2
   exit 1
@@ -55,7 +66,10 @@ fi
 rm -rf "$out"
 mkdir -p "$out"/{bin,lib,progs,data}
 cp "$gpu_build/bin/tpc-run" "$out/bin/"
-cp "$gpu_build/test/tpc_runtime_tests" "$gpu_build/test/tpc_exec_tests" "$out/bin/"
+for t in tpc_runtime_tests tpc_exec_tests; do
+  # test/ in a standalone runtime build, runtime/test/ in the project's.
+  cp "$(find "$gpu_build" -name "$t" -type f -perm -u+x | head -n 1)" "$out/bin/"
+done
 strip --strip-unneeded "$out/bin/"*
 
 # Every library the binaries load except the C library's own, the C++
@@ -72,7 +86,7 @@ done
 strip --strip-unneeded "$out/lib/"*.so* 2>/dev/null || true
 # OpenBLAS alone is 36 MB: the libraries travel as one xz archive, which
 # gpu-check.sh unpacks next to itself.
-tar -C "$out" -cJf "$out/lib.tar.xz" lib
+tar -C "$out" -I 'xz -T0 -1' -cf "$out/lib.tar.xz" lib
 rm -rf "$out/lib"
 
 # Programs. Parity: tiny models in fp32 (and one in bf16); the benchmark:
@@ -90,22 +104,25 @@ trap 'rm -rf "$tmp"' EXIT
   --shared-weights --window 8 -o "$tmp/stag3_shared.mlir"
 "$m" llama --vocab 512 --layers 2 --hidden 96 --heads 4 --kv-heads 2 \
   --intermediate 256 --seq 64 -o "$tmp/llama_tiny.mlir"
-"$m" gpt2 --preset 124m -o "$tmp/gpt2_124m.mlir"
 for name in gpt2_tiny gpt2_tiny_dropout stag_tiny stag3_shared llama_tiny; do
   "$c" "$tmp/$name.mlir" --micro-batch 4 --seq 64 -o "$out/progs/$name.tpc"
 done
 "$c" "$tmp/gpt2_tiny.mlir" --micro-batch 4 --seq 64 --precision bf16 \
   -o "$out/progs/gpt2_tiny_bf16.tpc"
-for b in 4 8 16 32 48; do
-  "$c" "$tmp/gpt2_124m.mlir" --micro-batch "$b" --seq 1024 --precision bf16 \
-    -o "$out/progs/gpt2_124m_bf16_b$b.tpc"
-done
-"$c" "$tmp/gpt2_124m.mlir" --micro-batch 1 --seq 1024 -o "$out/progs/gpt2_124m_decode.tpc"
-"$c" "$tmp/gpt2_124m.mlir" --micro-batch 1 --seq 1024 --precision bf16 \
-  -o "$out/progs/gpt2_124m_decode_bf16.tpc"
+if [ "$quick" = 0 ]; then
+  "$m" gpt2 --preset 124m -o "$tmp/gpt2_124m.mlir"
+  for b in 4 8 16 32 48; do
+    "$c" "$tmp/gpt2_124m.mlir" --micro-batch "$b" --seq 1024 --precision bf16 \
+      -o "$out/progs/gpt2_124m_bf16_b$b.tpc"
+  done
+  "$c" "$tmp/gpt2_124m.mlir" --micro-batch 1 --seq 1024 \
+    -o "$out/progs/gpt2_124m_decode.tpc"
+  "$c" "$tmp/gpt2_124m.mlir" --micro-batch 1 --seq 1024 --precision bf16 \
+    -o "$out/progs/gpt2_124m_decode_bf16.tpc"
+fi
 
 # Token files (llm.c format): random ids below each vocabulary, fixed seed.
-/usr/bin/python3 - "$out/data" <<'PY'
+/usr/bin/python3 - "$out/data" "$quick" <<'PY'
 import random, struct, sys
 def write(path, n, vocab, seed):
     r = random.Random(seed)
@@ -114,7 +131,8 @@ def write(path, n, vocab, seed):
         f.write(struct.pack('<256i', *header))
         f.write(struct.pack('<%dH' % n, *(r.randrange(vocab) for _ in range(n))))
 write(sys.argv[1] + '/tiny.bin', 8 * 4 * 65 + 1000, 512, 1)
-write(sys.argv[1] + '/gpt2.bin', 48 * 1025 * 12 + 16, 50257, 2)
+if sys.argv[2] == '0':
+    write(sys.argv[1] + '/gpt2.bin', 48 * 1025 * 12 + 16, 50257, 2)
 PY
 
 cp "$root/bench/gpu/torch_reference.py" "$root/bench/gpu/gpu_check.py" \

@@ -130,7 +130,9 @@ def conformance():
         text = '%d passed, %d failed, %d skipped' % (ok, bad, skipped)
         if failed:
             text += ': ' + ', '.join(failed[:8]) + (' ...' if len(failed) > 8 else '')
-        rows.append(('conformance', key, text, 'ok' if bad == 0 and ok else 'FAIL'))
+        # Without a GPU (a dry run) the device's own tests skip.
+        verdict = 'ok' if bad == 0 and (ok or DRY) else 'FAIL'
+        rows.append(('conformance', key, text, verdict))
 
 
 #===----------------------------------------------------------------------===#
