@@ -2,7 +2,9 @@
 # The sanitizer part of CI: builds the runtime, tpc-run, tpc-data, their
 # gtests and the runtime's fuzz targets with clang-14, AddressSanitizer and
 # UndefinedBehaviorSanitizer (cmake/TpcSanitizers.cmake), then runs
-#   1. the runtime gtests (tpc_runtime_tests, tpc_exec_tests),
+#   1. the runtime gtests (tpc_runtime_tests, tpc_exec_tests, and
+#      tpc_cuda_emu_tests: the CUDA kernels under the host emulation; the
+#      CUDA backend itself is not built here),
 #   2. the end-to-end tests listed below, with the sanitized tpc-run and
 #      tpc-data and the release build's compiler tools,
 #   3. every fuzz target, the MLIR front end's too (built with clang in
