@@ -41,77 +41,72 @@ template <class F> void bind(F &f, void *h, const char *symbol,
   f = reinterpret_cast<F>(p);
 }
 
-struct Loaded {
-  std::once_flag once;
-  std::string error;
-};
+/// The table of one library, loaded once per process: `bind_all(handle,
+/// table)` fills it. A failure is kept and thrown again on every call.
+template <class Api, class BindAll>
+const Api &load_once(const char *soname, const char *what, BindAll bind_all) {
+  static std::once_flag once;
+  static std::string error;
+  static Api api;
+  std::call_once(once, [&] {
+    try {
+      bind_all(open_library(soname, what), api);
+    } catch (const std::exception &e) {
+      error = e.what();
+    }
+  });
+  if (!error.empty())
+    throw std::runtime_error(error);
+  return api;
+}
+
+std::string version_text(const char *soname, const char *name, long v) {
+  return std::string(soname) + " (" + name + " " + std::to_string(v / 10000) +
+         "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100) +
+         ")";
+}
 
 } // namespace
 
 const CublasLtApi &cublaslt() {
-  static Loaded state;
-  static CublasLtApi api;
-  std::call_once(state.once, [] {
-    try {
-      void *h = open_library(kCublasLt, "cuBLASLt");
+  return load_once<CublasLtApi>(kCublasLt, "cuBLASLt",
+                                [](void *h, CublasLtApi &api) {
 #define B(field, symbol) bind(api.field, h, #symbol, kCublasLt)
-      B(create, cublasLtCreate);
-      B(destroy, cublasLtDestroy);
-      B(get_version, cublasLtGetVersion);
-      B(matmul, cublasLtMatmul);
-      B(desc_create, cublasLtMatmulDescCreate);
-      B(desc_destroy, cublasLtMatmulDescDestroy);
-      B(desc_set, cublasLtMatmulDescSetAttribute);
-      B(layout_create, cublasLtMatrixLayoutCreate);
-      B(layout_destroy, cublasLtMatrixLayoutDestroy);
-      B(pref_create, cublasLtMatmulPreferenceCreate);
-      B(pref_destroy, cublasLtMatmulPreferenceDestroy);
-      B(pref_set, cublasLtMatmulPreferenceSetAttribute);
-      B(heuristic, cublasLtMatmulAlgoGetHeuristic);
+    B(create, cublasLtCreate);
+    B(destroy, cublasLtDestroy);
+    B(get_version, cublasLtGetVersion);
+    B(matmul, cublasLtMatmul);
+    B(desc_create, cublasLtMatmulDescCreate);
+    B(desc_destroy, cublasLtMatmulDescDestroy);
+    B(desc_set, cublasLtMatmulDescSetAttribute);
+    B(layout_create, cublasLtMatrixLayoutCreate);
+    B(layout_destroy, cublasLtMatrixLayoutDestroy);
+    B(pref_create, cublasLtMatmulPreferenceCreate);
+    B(pref_destroy, cublasLtMatmulPreferenceDestroy);
+    B(pref_set, cublasLtMatmulPreferenceSetAttribute);
+    B(heuristic, cublasLtMatmulAlgoGetHeuristic);
 #undef B
-    } catch (const std::exception &e) {
-      state.error = e.what();
-    }
   });
-  if (!state.error.empty())
-    throw std::runtime_error(state.error);
-  return api;
 }
 
 const NcclApi &nccl() {
-  static Loaded state;
-  static NcclApi api;
-  std::call_once(state.once, [] {
-    try {
-      void *h = open_library(kNccl, "NCCL");
+  return load_once<NcclApi>(kNccl, "NCCL", [](void *h, NcclApi &api) {
 #define B(field, symbol) bind(api.field, h, #symbol, kNccl)
-      B(get_version, ncclGetVersion);
-      B(get_unique_id, ncclGetUniqueId);
-      B(comm_init_rank, ncclCommInitRank);
-      B(comm_destroy, ncclCommDestroy);
-      B(comm_abort, ncclCommAbort);
-      B(get_error_string, ncclGetErrorString);
-      B(all_reduce, ncclAllReduce);
-      B(reduce_scatter, ncclReduceScatter);
-      B(all_gather, ncclAllGather);
-      B(group_start, ncclGroupStart);
-      B(group_end, ncclGroupEnd);
+    B(get_version, ncclGetVersion);
+    B(get_unique_id, ncclGetUniqueId);
+    B(comm_init_rank, ncclCommInitRank);
+    B(comm_destroy, ncclCommDestroy);
+    B(get_error_string, ncclGetErrorString);
+    B(all_reduce, ncclAllReduce);
+    B(reduce_scatter, ncclReduceScatter);
+    B(all_gather, ncclAllGather);
 #undef B
-    } catch (const std::exception &e) {
-      state.error = e.what();
-    }
   });
-  if (!state.error.empty())
-    throw std::runtime_error(state.error);
-  return api;
 }
 
 std::string cublaslt_description() {
   try {
-    size_t v = cublaslt().get_version();
-    return std::string(kCublasLt) + " (cuBLASLt " +
-           std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) +
-           "." + std::to_string(v % 100) + ")";
+    return version_text(kCublasLt, "cuBLASLt", long(cublaslt().get_version()));
   } catch (const std::exception &e) {
     return e.what();
   }
@@ -122,8 +117,7 @@ std::string nccl_description() {
     int v = 0;
     if (nccl().get_version(&v) != ncclSuccess)
       return std::string(kNccl) + " (version unknown)";
-    return std::string(kNccl) + " (NCCL " + std::to_string(v / 10000) + "." +
-           std::to_string(v / 100 % 100) + "." + std::to_string(v % 100) + ")";
+    return version_text(kNccl, "NCCL", v);
   } catch (const std::exception &e) {
     return e.what();
   }

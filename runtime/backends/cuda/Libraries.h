@@ -40,13 +40,10 @@ struct NcclApi {
   decltype(&ncclGetUniqueId) get_unique_id;
   decltype(&ncclCommInitRank) comm_init_rank;
   decltype(&ncclCommDestroy) comm_destroy;
-  decltype(&ncclCommAbort) comm_abort;
   decltype(&ncclGetErrorString) get_error_string;
   decltype(&ncclAllReduce) all_reduce;
   decltype(&ncclReduceScatter) reduce_scatter;
   decltype(&ncclAllGather) all_gather;
-  decltype(&ncclGroupStart) group_start;
-  decltype(&ncclGroupEnd) group_end;
 };
 
 /// The tables, loaded on first use. Throws std::runtime_error naming the
