@@ -70,6 +70,23 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// A backend's table for `dtype` among its f32, bf16 and f16 tables; null
+/// for i32, which has none.
+inline const Kernels *table_for(ElementType dtype, const Kernels *f32,
+                                const Kernels *bf16, const Kernels *f16) {
+  switch (dtype) {
+  case ElementType::F32:
+    return f32;
+  case ElementType::BF16:
+    return bf16;
+  case ElementType::F16:
+    return f16;
+  case ElementType::I32:
+    break;
+  }
+  return nullptr;
+}
+
 /// The names of the backends this build has ("cpu" first).
 std::vector<std::string> backend_names();
 

@@ -684,17 +684,7 @@ CpuBackend::CpuBackend()
 CpuBackend::~CpuBackend() = default;
 
 const Kernels *CpuBackend::kernels(ElementType dtype) const {
-  switch (dtype) {
-  case ElementType::F32:
-    return f32_.get();
-  case ElementType::BF16:
-    return bf16_.get();
-  case ElementType::F16:
-    return f16_.get();
-  case ElementType::I32:
-    return nullptr;
-  }
-  return nullptr;
+  return table_for(dtype, f32_.get(), bf16_.get(), f16_.get());
 }
 
 } // namespace tpc

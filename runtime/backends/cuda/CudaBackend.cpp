@@ -532,17 +532,7 @@ CudaBackend::~CudaBackend() {
 }
 
 const Kernels *CudaBackend::kernels(ElementType dtype) const {
-  switch (dtype) {
-  case ElementType::F32:
-    return f32_.get();
-  case ElementType::BF16:
-    return bf16_.get();
-  case ElementType::F16:
-    return f16_.get();
-  case ElementType::I32:
-    return nullptr;
-  }
-  return nullptr;
+  return table_for(dtype, f32_.get(), bf16_.get(), f16_.get());
 }
 
 int local_rank_from_environment() {
