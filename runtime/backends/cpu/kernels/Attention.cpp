@@ -96,21 +96,220 @@ float *scratch(size_t n) {
   return buf.data();
 }
 
-/// a[j] = softmax over j < n of scale * (q . key j), the keys' elements i
-/// at k[i * ld + j]. Every score is summed over i in order, and the same
-/// code serves the forward and decoding, so a decoded position gives the
-/// forward's result exactly. Inlined into its callers' clones.
-inline void softmax_row(float *a, const float *q, const float *k, size_t ld,
-                        int n, int HS, float scale) {
-  for (int j = 0; j < n; ++j)
-    a[j] = 0.0f;
-  for (int i = 0; i < HS; ++i) {
-    const float qi = q[i];
-    const float *ki = k + size_t(i) * ld;
-#pragma omp simd
-    for (int j = 0; j < n; ++j)
-      a[j] += qi * ki[j];
+//===----------------------------------------------------------------------===//
+// Blocked loops
+//
+// A block of up to kBlock query rows goes through the keys together, with
+// its partial sums in vector registers: the keys (or values) loaded for one
+// row serve the others, where the per-row loops loaded and stored every
+// partial sum for every multiply-add. Every element still takes its terms in
+// the per-row order (scores over i, sums over keys s, key and value
+// gradients over query rows t), so the results do not depend on the block
+// size, and decoding (blocks of one row) gives the forward's rows bit for
+// bit.
+//===----------------------------------------------------------------------===//
+
+/// Query rows per block.
+constexpr int kBlock = 4;
+/// Sixteen floats: one AVX-512 register, split by the compiler on narrower
+/// CPUs. UVec is the same at any float's address; GCC lets a vector type
+/// alias its elements.
+typedef float Vec __attribute__((vector_size(64)));
+typedef float UVec __attribute__((vector_size(64), aligned(4)));
+constexpr int kLanes = 16;
+
+#define TPC_ALWAYS_INLINE inline __attribute__((always_inline))
+#define LOAD_VEC(p) (*reinterpret_cast<const UVec *>(p))
+#define STORE_VEC(p, v) (*reinterpret_cast<UVec *>(p) = (v))
+
+/// S[r * lds + j] = sum over i < HS, in order, of x[r][i] * kt[i * ld + j]
+/// for the R rows x[r] and j in [0, n): scores of R queries against keys
+/// stored transposed (HS, ld), or in backward the gradient of R rows'
+/// probabilities against values stored so.
+template <int R>
+TPC_ALWAYS_INLINE void dot_rows(float *S, size_t lds, const float *const *x,
+                                const float *kt, size_t ld, int n, int HS) {
+  int j = 0;
+  for (; j + 2 * kLanes <= n; j += 2 * kLanes) {
+    Vec a[R][2] = {};
+    for (int i = 0; i < HS; ++i) {
+      const float *ki = kt + size_t(i) * ld + j;
+      const Vec k0 = LOAD_VEC(ki), k1 = LOAD_VEC(ki + kLanes);
+      for (int r = 0; r < R; ++r) {
+        a[r][0] += x[r][i] * k0;
+        a[r][1] += x[r][i] * k1;
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      STORE_VEC(S + r * lds + j, a[r][0]);
+      STORE_VEC(S + r * lds + j + kLanes, a[r][1]);
+    }
   }
+  for (; j + kLanes <= n; j += kLanes) {
+    Vec a[R] = {};
+    for (int i = 0; i < HS; ++i) {
+      const Vec k0 = LOAD_VEC(kt + size_t(i) * ld + j);
+      for (int r = 0; r < R; ++r)
+        a[r] += x[r][i] * k0;
+    }
+    for (int r = 0; r < R; ++r)
+      STORE_VEC(S + r * lds + j, a[r]);
+  }
+  for (; j < n; ++j)
+    for (int r = 0; r < R; ++r) {
+      float a = 0.0f;
+      for (int i = 0; i < HS; ++i)
+        a += x[r][i] * kt[size_t(i) * ld + j];
+      S[r * lds + j] = a;
+    }
+}
+
+/// Which (row, key) terms a loop takes: row r takes key s where
+/// lo[r] <= s < hi[r] and, with `use`, use[r * ldu + s] is set (a dropout
+/// keep mask).
+struct Terms {
+  const int *lo, *hi;
+  const uint8_t *use = nullptr;
+  size_t ldu = 0;
+  TPC_ALWAYS_INLINE bool takes(int r, int s) const {
+    return s >= lo[r] && s < hi[r] && (!use || use[r * ldu + s]);
+  }
+};
+
+/// acc[r][i0 + i] += c[r][s] * X[s * ldx + i0 + i] for i < NV vectors,
+/// summed over keys s in [s0, s1) in order, for the terms taken.
+template <int R, int NV>
+TPC_ALWAYS_INLINE void
+accumulate_chunk(float *const *acc, const float *const *c, Terms terms,
+                 const float *X, size_t ldx, int s0, int s1, int i0) {
+  Vec o[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v)
+      o[r][v] = LOAD_VEC(acc[r] + i0 + v * kLanes);
+  for (int s = s0; s < s1; ++s) {
+    const float *xs = X + size_t(s) * ldx + i0;
+    Vec xv[NV];
+    for (int v = 0; v < NV; ++v)
+      xv[v] = LOAD_VEC(xs + v * kLanes);
+    bool all = true;
+    for (int r = 0; r < R; ++r)
+      all = all && terms.takes(r, s);
+    for (int r = 0; r < R; ++r) {
+      if (!all && !terms.takes(r, s))
+        continue;
+      const float cr = c[r][s];
+      for (int v = 0; v < NV; ++v)
+        o[r][v] += cr * xv[v];
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v)
+      STORE_VEC(acc[r] + i0 + v * kLanes, o[r][v]);
+}
+
+/// acc[r][i] += sum over keys s in [s0, s1), in order, of c[r][s] *
+/// X[s * ldx + i], i < HS, for the terms taken: a block's rows of
+/// probabilities times values, or of score gradients times keys.
+template <int R>
+TPC_ALWAYS_INLINE void accumulate_rows(float *const *acc, const float *const *c,
+                                       Terms terms, const float *X, size_t ldx,
+                                       int s0, int s1, int HS) {
+  int i0 = 0;
+  for (; i0 + 4 * kLanes <= HS; i0 += 4 * kLanes)
+    accumulate_chunk<R, 4>(acc, c, terms, X, ldx, s0, s1, i0);
+  switch ((HS - i0) / kLanes) {
+  case 3:
+    accumulate_chunk<R, 3>(acc, c, terms, X, ldx, s0, s1, i0);
+    break;
+  case 2:
+    accumulate_chunk<R, 2>(acc, c, terms, X, ldx, s0, s1, i0);
+    break;
+  case 1:
+    accumulate_chunk<R, 1>(acc, c, terms, X, ldx, s0, s1, i0);
+    break;
+  }
+  i0 += (HS - i0) / kLanes * kLanes;
+  if (i0 == HS)
+    return;
+  for (int s = s0; s < s1; ++s)
+    for (int r = 0; r < R; ++r) {
+      if (!terms.takes(r, s))
+        continue;
+      const float cr = c[r][s];
+      const float *xs = X + size_t(s) * ldx;
+      for (int i = i0; i < HS; ++i)
+        acc[r][i] += cr * xs[i];
+    }
+}
+
+/// Y[s * ldy + i0 + i] += c[r][s] * x[r][i0 + i] for i < NV vectors, summed
+/// over the block's rows r in order, for keys s in [s0, s1) and the terms
+/// taken.
+template <int R, int NV>
+TPC_ALWAYS_INLINE void update_chunk(float *Y, size_t ldy, const float *const *c,
+                                    Terms terms, const float *const *x, int s0,
+                                    int s1, int i0) {
+  Vec xr[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v)
+      xr[r][v] = LOAD_VEC(x[r] + i0 + v * kLanes);
+  for (int s = s0; s < s1; ++s) {
+    float *ys = Y + size_t(s) * ldy + i0;
+    Vec y[NV];
+    for (int v = 0; v < NV; ++v)
+      y[v] = LOAD_VEC(ys + v * kLanes);
+    for (int r = 0; r < R; ++r) {
+      if (!terms.takes(r, s))
+        continue;
+      const float cr = c[r][s];
+      for (int v = 0; v < NV; ++v)
+        y[v] += cr * xr[r][v];
+    }
+    for (int v = 0; v < NV; ++v)
+      STORE_VEC(ys + v * kLanes, y[v]);
+  }
+}
+
+/// Y[s * ldy + i] += sum over the block's rows r, in order, of c[r][s] *
+/// x[r][i], i < HS, for keys s in [s0, s1) and the terms taken: the value
+/// and key gradients of a block of query rows.
+template <int R>
+TPC_ALWAYS_INLINE void update_rows(float *Y, size_t ldy, const float *const *c,
+                                   Terms terms, const float *const *x, int s0,
+                                   int s1, int HS) {
+  int i0 = 0;
+  for (; i0 + 4 * kLanes <= HS; i0 += 4 * kLanes)
+    update_chunk<R, 4>(Y, ldy, c, terms, x, s0, s1, i0);
+  switch ((HS - i0) / kLanes) {
+  case 3:
+    update_chunk<R, 3>(Y, ldy, c, terms, x, s0, s1, i0);
+    break;
+  case 2:
+    update_chunk<R, 2>(Y, ldy, c, terms, x, s0, s1, i0);
+    break;
+  case 1:
+    update_chunk<R, 1>(Y, ldy, c, terms, x, s0, s1, i0);
+    break;
+  }
+  i0 += (HS - i0) / kLanes * kLanes;
+  if (i0 == HS)
+    return;
+  for (int s = s0; s < s1; ++s) {
+    float *ys = Y + size_t(s) * ldy;
+    for (int r = 0; r < R; ++r) {
+      if (!terms.takes(r, s))
+        continue;
+      const float cr = c[r][s];
+      for (int i = i0; i < HS; ++i)
+        ys[i] += cr * x[r][i];
+    }
+  }
+}
+
+/// a[j] = softmax over j < n of scale * a[j]: the scores of one row turned
+/// into probabilities. Inlined into its callers' clones; the forward and
+/// decoding call it on the same scores.
+TPC_ALWAYS_INLINE void softmax_scores(float *a, int n, float scale) {
   float maxv = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : maxv)
   for (int j = 0; j < n; ++j) {
@@ -130,46 +329,119 @@ inline void softmax_row(float *a, const float *q, const float *k, size_t ld,
     a[j] *= inv;
 }
 
-/// Sequence b, query head h (KV head kvh) of attention_core_forward. kt:
-/// the KV head's keys transposed (HS, T). For each query the scores of its
-/// keys [lo, hi) are summed over i in order (each score as the scalar dot
-/// product would), then softmax, dropout and the weighted sum of values.
+/// Per-thread buffers of a block: n floats in slot 0 to 2, n bytes in
+/// slot 3; kept between calls.
+struct BlockScratch {
+  std::vector<float> f[3];
+  std::vector<uint8_t> mask;
+};
+BlockScratch &block_scratch(size_t n) {
+  thread_local BlockScratch s;
+  for (auto &v : s.f)
+    if (v.size() < n)
+      v.resize(n);
+  if (s.mask.size() < n)
+    s.mask.resize(n);
+  return s;
+}
+
+/// Rows [t0, t0 + R) of one (sequence, query head): their key ranges, the
+/// union [slo, shi) of them, and their row pointers into a (B,T,stride)
+/// operand.
+template <int R> struct QueryBlock {
+  int lo[R] = {}, hi[R] = {};
+  int slo = 0, shi = 0;
+  QueryBlock(AttentionMask mask, int window, int T, int t0) {
+    slo = T;
+    for (int r = 0; r < R; ++r) {
+      key_range(mask, window, T, t0 + r, lo[r], hi[r]);
+      if (lo[r] < hi[r]) {
+        slo = std::min(slo, lo[r]);
+        shi = std::max(shi, hi[r]);
+      }
+    }
+    if (shi <= slo)
+      slo = shi = 0;
+  }
+  Terms terms(const uint8_t *use = nullptr, size_t ldu = 0) const {
+    return Terms{lo, hi, use, ldu};
+  }
+};
+
+/// Rows [t0, t0 + R) of sequence b, head h of a (B,T,stride) operand.
+template <int R>
+void head_rows(const float *rows[R], Rows x, int b, int T, int t0, int h,
+               int HS) {
+  for (int r = 0; r < R; ++r)
+    rows[r] = x.base + (size_t(b) * T + t0 + r) * x.stride + size_t(h) * HS;
+}
+
+/// Forward rows [t0, t0 + R) of sequence b, query head h (KV head kvh):
+/// scores against the keys transposed (kt, HS x T), softmax, the saved
+/// probabilities, dropout and the weighted sum of values.
+template <int R>
+TPC_ALWAYS_INLINE void
+block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
+              const AttentionConfig &cfg, AttentionMask mask, int b, int h,
+              int kvh, int t0) {
+  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
+  const float scale = 1.0f / std::sqrt(float(HS));
+  const DropoutDraw draw(cfg.dropout);
+  const QueryBlock<R> blk(mask, cfg.window, T, t0);
+  const float *qr[R];
+  head_rows<R>(qr, q, b, T, t0, h, HS);
+  float *arow[R], *orow[R];
+  for (int r = 0; r < R; ++r) {
+    arow[r] = att + ((size_t(b) * NH + h) * T + t0 + r) * T;
+    orow[r] = out + (size_t(b) * T + t0 + r) * C + size_t(h) * HS;
+    std::fill(orow[r], orow[r] + HS, 0.0f);
+  }
+  if (blk.shi > blk.slo)
+    dot_rows<R>(arow[0] + blk.slo, T, qr, kt + blk.slo, T, blk.shi - blk.slo,
+                HS);
+  for (int r = 0; r < R; ++r) {
+    const int lo = blk.lo[r], hi = std::max(blk.lo[r], blk.hi[r]);
+    std::fill(arow[r], arow[r] + lo, 0.0f);
+    std::fill(arow[r] + hi, arow[r] + T, 0.0f);
+    if (lo < hi)
+      softmax_scores(arow[r] + lo, hi - lo, scale);
+  }
+  if (blk.shi <= blk.slo)
+    return;
+  const float *vbase = v.base + size_t(b) * T * v.stride + size_t(kvh) * HS;
+  if (!draw.enabled()) {
+    accumulate_rows<R>(orow, arow, blk.terms(), vbase, v.stride, blk.slo,
+                       blk.shi, HS);
+    return;
+  }
+  // With dropout, kept probabilities scaled and a mask of the kept.
+  BlockScratch &bs = block_scratch(size_t(R) * T);
+  const float *pe[R];
+  for (int r = 0; r < R; ++r) {
+    float *p = bs.f[0].data() + size_t(r) * T;
+    uint8_t *keep = bs.mask.data() + size_t(r) * T;
+    const uint64_t base = dropout_row_base(cfg, b, h, t0 + r);
+    for (int s = blk.lo[r]; s < blk.hi[r]; ++s) {
+      keep[s] = draw.keep(base + s);
+      p[s] = arow[r][s] * draw.scale;
+    }
+    pe[r] = p;
+  }
+  accumulate_rows<R>(orow, pe, blk.terms(bs.mask.data(), size_t(T)), vbase,
+                     v.stride, blk.slo, blk.shi, HS);
+}
+
+/// Sequence b, query head h (KV head kvh) of attention_core_forward: its
+/// rows in blocks. kt: the KV head's keys transposed (HS, T).
 TPC_VECTOR_CLONES
 void head_forward(float *out, float *att, Rows q, const float *kt, Rows v,
                   const AttentionConfig &cfg, AttentionMask mask, int b, int h,
                   int kvh) {
-  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
-  const float scale = 1.0f / std::sqrt(float(HS));
-  const DropoutDraw draw(cfg.dropout);
-  for (int t = 0; t < T; ++t) {
-    const float *qt = q.base + (size_t(b) * T + t) * q.stride + h * HS;
-    float *arow = att + ((size_t(b) * NH + h) * T + t) * T;
-    float *o = out + (size_t(b) * T + t) * C + h * HS;
-    int lo, hi;
-    key_range(mask, cfg.window, T, t, lo, hi);
-    for (int s = 0; s < T; ++s)
-      arow[s] = 0.0f;
-    for (int i = 0; i < HS; ++i)
-      o[i] = 0.0f;
-    if (lo >= hi)
-      continue;
-
-    softmax_row(arow + lo, qt, kt + lo, T, hi - lo, HS, scale);
-
-    uint64_t base = dropout_row_base(cfg, b, h, t);
-    for (int s = lo; s < hi; ++s) {
-      float p = arow[s];
-      if (draw.enabled()) {
-        if (!draw.keep(base + s))
-          continue;
-        p *= draw.scale;
-      }
-      const float *vs = v.base + (size_t(b) * T + s) * v.stride + kvh * HS;
-#pragma omp simd
-      for (int i = 0; i < HS; ++i)
-        o[i] += p * vs[i];
-    }
-  }
+  int t = 0;
+  for (; t + kBlock <= cfg.T; t += kBlock)
+    block_forward<kBlock>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
+  for (; t < cfg.T; ++t)
+    block_forward<1>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
 }
 
 void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
@@ -187,76 +459,93 @@ void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
     }
 }
 
-/// Sequence b, query head h (KV head kvh) of attention_core_backward. vt:
-/// the KV head's values transposed (HS, T); datt: T floats of scratch.
+/// Backward of rows [t0, t0 + R) of sequence b, query head h (KV head kvh).
+/// vt: the KV head's values transposed (HS, T).
+template <int R>
+TPC_ALWAYS_INLINE void
+block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
+               Rows k, const float *vt, const float *att,
+               const AttentionConfig &cfg, AttentionMask mask, int b, int h,
+               int kvh, int t0) {
+  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
+  const float scale = 1.0f / std::sqrt(float(HS));
+  const DropoutDraw draw(cfg.dropout);
+  const QueryBlock<R> blk(mask, cfg.window, T, t0);
+  if (blk.shi <= blk.slo)
+    return;
+  BlockScratch &bs = block_scratch(size_t(R) * T);
+  const float *go[R], *qr[R], *arow[R];
+  float *datt[R], *dpre[R], *w[R];
+  for (int r = 0; r < R; ++r) {
+    go[r] = dout + (size_t(b) * T + t0 + r) * C + size_t(h) * HS;
+    arow[r] = att + ((size_t(b) * NH + h) * T + t0 + r) * T;
+    datt[r] = bs.f[0].data() + size_t(r) * T;
+    dpre[r] = bs.f[1].data() + size_t(r) * T;
+    w[r] = bs.f[2].data() + size_t(r) * T;
+  }
+  head_rows<R>(qr, q, b, T, t0, h, HS);
+
+  // Through out = sum_s drop(p_s) v_s: dp_s = dout_t . v_s.
+  dot_rows<R>(datt[0] + blk.slo, T, go, vt + blk.slo, T, blk.shi - blk.slo, HS);
+  uint8_t *keep = bs.mask.data();
+  for (int r = 0; r < R; ++r) {
+    const int lo = blk.lo[r], hi = blk.hi[r];
+    if (lo >= hi)
+      continue;
+    const float *p = arow[r];
+    float *d = datt[r];
+    if (draw.enabled()) {
+      const uint64_t base = dropout_row_base(cfg, b, h, t0 + r);
+      for (int s = lo; s < hi; ++s) {
+        keep[size_t(r) * T + s] = draw.keep(base + s);
+        d[s] *= keep[size_t(r) * T + s] ? draw.scale : 0.0f;
+        w[r][s] = p[s] * draw.scale;
+      }
+    }
+    float dot_pd = 0.0f; // sum_s p_s * dp_s, for the softmax backward
+#pragma omp simd reduction(+ : dot_pd)
+    for (int s = lo; s < hi; ++s)
+      dot_pd += p[s] * d[s];
+#pragma omp simd
+    for (int s = lo; s < hi; ++s)
+      dpre[r][s] = p[s] * (d[s] - dot_pd) * scale;
+  }
+  const Terms all = blk.terms();
+  if (dv.base) {
+    float *dvb = dv.base + size_t(b) * T * dv.stride + size_t(kvh) * HS;
+    if (draw.enabled())
+      update_rows<R>(dvb, dv.stride, w, blk.terms(keep, size_t(T)), go, blk.slo,
+                     blk.shi, HS);
+    else
+      update_rows<R>(dvb, dv.stride, arow, all, go, blk.slo, blk.shi, HS);
+  }
+  // Through the softmax and the scaled dot products.
+  if (dq.base) {
+    float *dqr[R];
+    for (int r = 0; r < R; ++r)
+      dqr[r] = dq.base + (size_t(b) * T + t0 + r) * dq.stride + size_t(h) * HS;
+    const float *kb = k.base + size_t(b) * T * k.stride + size_t(kvh) * HS;
+    accumulate_rows<R>(dqr, dpre, all, kb, k.stride, blk.slo, blk.shi, HS);
+  }
+  if (dk.base) {
+    float *dkb = dk.base + size_t(b) * T * dk.stride + size_t(kvh) * HS;
+    update_rows<R>(dkb, dk.stride, dpre, all, qr, blk.slo, blk.shi, HS);
+  }
+}
+
+/// Sequence b, query head h (KV head kvh) of attention_core_backward: its
+/// rows in blocks, in order. vt: the KV head's values transposed (HS, T).
 TPC_VECTOR_CLONES
 void head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
                    Rows q, Rows k, const float *vt, const float *att,
                    const AttentionConfig &cfg, AttentionMask mask, int b, int h,
-                   int kvh, float *datt) {
-  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
-  const float scale = 1.0f / std::sqrt(float(HS));
-  const DropoutDraw draw(cfg.dropout);
-  for (int t = 0; t < T; ++t) {
-    int lo, hi;
-    key_range(mask, cfg.window, T, t, lo, hi);
-    if (lo >= hi)
-      continue;
-    const float *arow = att + ((size_t(b) * NH + h) * T + t) * T;
-    const float *go = dout + (size_t(b) * T + t) * C + h * HS;
-    uint64_t base = dropout_row_base(cfg, b, h, t);
-
-    // Through out = sum_s drop(p_s) v_s: dp_s = dout_t . v_s.
-    for (int s = lo; s < hi; ++s)
-      datt[s] = 0.0f;
-    for (int i = 0; i < HS; ++i) {
-      const float gi = go[i];
-      const float *vi = vt + size_t(i) * T;
-#pragma omp simd
-      for (int s = lo; s < hi; ++s)
-        datt[s] += gi * vi[s];
-    }
-    if (draw.enabled())
-      for (int s = lo; s < hi; ++s)
-        datt[s] *= draw.keep(base + s) ? draw.scale : 0.0f;
-    float dot_pd = 0.0f; // sum_s p_s * dp_s, for the softmax backward
-#pragma omp simd reduction(+ : dot_pd)
-    for (int s = lo; s < hi; ++s)
-      dot_pd += arow[s] * datt[s];
-    if (dv.base)
-      for (int s = lo; s < hi; ++s) {
-        float m = 1.0f;
-        if (draw.enabled())
-          m = draw.keep(base + s) ? draw.scale : 0.0f;
-        if (m == 0.0f)
-          continue;
-        float *dvs = dv.base + (size_t(b) * T + s) * dv.stride + kvh * HS;
-        float w = arow[s] * m;
-#pragma omp simd
-        for (int i = 0; i < HS; ++i)
-          dvs[i] += w * go[i];
-      }
-
-    // Through the softmax and the scaled dot products.
-    const float *qt = q.base + (size_t(b) * T + t) * q.stride + h * HS;
-    float *dqt =
-        dq.base ? dq.base + (size_t(b) * T + t) * dq.stride + h * HS : nullptr;
-    for (int s = lo; s < hi; ++s) {
-      float dpre = arow[s] * (datt[s] - dot_pd) * scale;
-      const float *ks = k.base + (size_t(b) * T + s) * k.stride + kvh * HS;
-      if (dqt) {
-#pragma omp simd
-        for (int i = 0; i < HS; ++i)
-          dqt[i] += dpre * ks[i];
-      }
-      if (dk.base) {
-        float *dks = dk.base + (size_t(b) * T + s) * dk.stride + kvh * HS;
-#pragma omp simd
-        for (int i = 0; i < HS; ++i)
-          dks[i] += dpre * qt[i];
-      }
-    }
-  }
+                   int kvh) {
+  int t = 0;
+  for (; t + kBlock <= cfg.T; t += kBlock)
+    block_backward<kBlock>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h,
+                           kvh, t);
+  for (; t < cfg.T; ++t)
+    block_backward<1>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh, t);
 }
 
 void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
@@ -271,18 +560,17 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int kvh = 0; kvh < KVH; ++kvh) {
-      float *vt = scratch(size_t(HS) * T + T);
+      float *vt = scratch(size_t(HS) * T);
       transpose_head(vt, v, b, kvh, T, HS);
       for (int h = 0; h < NH; ++h)
         if (kv_head_of(cfg, h) == kvh)
-          head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh,
-                        vt + size_t(HS) * T);
+          head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh);
     }
 }
 
 /// One query row per (b, h) against cached keys and values [lo, hi) of
-/// (B,P,Ckv) caches; the arithmetic follows attention_core_forward step for
-/// step, so a decoded position gives the full forward's result.
+/// (B,P,Ckv) caches, through the forward's loops with a block of one row,
+/// so a decoded position gives the full forward's result.
 /// Sequence b, one query head (reading KV head kvh) of decode_core_forward;
 /// a: hi - lo floats of scratch, kt: as many of scratch for the keys
 /// transposed.
@@ -297,16 +585,17 @@ void decode_head(float *o, const float *qt, const float *kcache,
     for (int i = 0; i < HS; ++i)
       kt[size_t(i) * n + j] = ks[i];
   }
-  softmax_row(a, qt, kt, size_t(n), n, HS, scale);
+  const float *x[1] = {qt};
+  dot_rows<1>(a, size_t(n), x, kt, size_t(n), n, HS);
+  softmax_scores(a, n, scale);
   for (int i = 0; i < HS; ++i)
     o[i] = 0.0f;
-  for (int j = 0; j < n; ++j) {
-    const float p = a[j];
-    const float *vs = vcache + (row0 + lo + j) * Ckv + kvh * HS;
-#pragma omp simd
-    for (int i = 0; i < HS; ++i)
-      o[i] += p * vs[i];
-  }
+  float *acc[1] = {o};
+  const float *c[1] = {a};
+  const int first[1] = {0}, last[1] = {n};
+  accumulate_rows<1>(acc, c, Terms{first, last},
+                     vcache + (row0 + lo) * Ckv + kvh * HS, size_t(Ckv), 0, n,
+                     HS);
 }
 
 void decode_core_forward(float *out, const float *kcache, const float *vcache,
@@ -506,8 +795,7 @@ std::pair<Rows, Rows> scored_at(Rows q, Rows k, int pos,
   float *qrot = operand_buffer(0, size_t(cfg.B) * C);
   float *krot = operand_buffer(1, size_t(cfg.B) * Ckv);
   for (int b = 0; b < cfg.B; ++b) {
-    rope_rotate(qrot + b * C, q.base + b * q.stride, cfg.NH, cfg.HS, R, cs,
-                sn);
+    rope_rotate(qrot + b * C, q.base + b * q.stride, cfg.NH, cfg.HS, R, cs, sn);
     rope_rotate(krot + b * Ckv, k.base + b * k.stride, cfg.kv_heads(), cfg.HS,
                 R, cs, sn);
   }
@@ -524,10 +812,9 @@ void rotary_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
 /// attention_core_backward over q and k rotated when RoPE is on: the
 /// gradients of the rotated operands go to operand buffers 2 and 3, then
 /// back through the (orthogonal) rotation into dq and dk.
-void rotary_core_backward(MutRows dq, MutRows dk, MutRows dv,
-                          const float *dout, Rows q, Rows k, Rows v,
-                          const float *att, const AttentionConfig &cfg,
-                          AttentionMask mask) {
+void rotary_core_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
+                          Rows q, Rows k, Rows v, const float *att,
+                          const AttentionConfig &cfg, AttentionMask mask) {
   if (!rope_on(cfg)) {
     attention_core_backward(dq, dk, dv, dout, q, k, v, att, cfg, mask);
     return;
@@ -590,9 +877,9 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
   check_attention_config(cfg, "cross_attention_backward");
   check_multi_head(cfg, "cross_attention_backward");
   size_t C = size_t(cfg.C());
-  rotary_core_backward(
-      {dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C}, dout, {q, C},
-      {kv, 2 * C}, {kv + C, 2 * C}, att, cfg, AttentionMask::StrictlyEarlier);
+  rotary_core_backward({dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C},
+                       dout, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, att, cfg,
+                       AttentionMask::StrictlyEarlier);
 }
 
 } // namespace tpc::cpu
