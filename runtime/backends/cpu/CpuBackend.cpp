@@ -2,6 +2,7 @@
 
 #include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/Storage.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 #ifdef TPC_HAVE_DNNL
 #include "runtime/backends/cpu/kernels/DnnlMatmul.h"
@@ -62,25 +63,11 @@ Event CpuDevice::create_event() {
 
 namespace {
 
-struct F32Storage {
-  using type = float;
-  static constexpr ElementType dtype = ElementType::F32;
-};
-struct BF16Storage {
-  using type = uint16_t;
-  static constexpr ElementType dtype = ElementType::BF16;
-  static float load(uint16_t h) { return bf16_to_f32(h); }
-  static uint16_t store(float f) { return f32_to_bf16(f); }
-};
-struct F16Storage {
-  using type = uint16_t;
-  static constexpr ElementType dtype = ElementType::F16;
-  static float load(uint16_t h) { return f16_to_f32(h); }
-  static uint16_t store(float f) { return f32_to_f16(f); }
-};
-
-template <class S> constexpr bool kIsF32 = std::is_same_v<S, F32Storage>;
-template <class S> constexpr bool kIsBF16 = std::is_same_v<S, BF16Storage>;
+using cpu::BF16Storage;
+using cpu::F16Storage;
+using cpu::F32Storage;
+using cpu::kIsBF16;
+using cpu::kIsF32;
 
 /// An fp32 buffer of a widened view. Unlike a std::vector it does not
 /// zero what it grows into: every view writes all of its elements first.
@@ -242,7 +229,6 @@ private:
 
 size_t sz(int64_t a) { return size_t(a); }
 
-
 template <class S> class CpuKernels final : public Kernels {
 public:
   CpuKernels() {
@@ -271,9 +257,8 @@ public:
             const void *A, int lda, const void *B, int ldb, float beta, void *C,
             int ldc) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ &&
-        dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C,
-                    ldc))
+    if (dnnl_ && dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb,
+                             beta, C, ldc))
       return;
 #endif
     // Row-major extents of the stored operands.
@@ -281,20 +266,19 @@ public:
            c = sz(M) * ldc;
     In<S> a_(A, a), b_(B, b);
     Out<S> c_(C, c, beta != 0.0f);
-    cpu::gemm(trans_a, trans_b, M, N, K, alpha, a_, lda, b_, ldb, beta, c_, ldc);
+    cpu::gemm(trans_a, trans_b, M, N, K, alpha, a_, lda, b_, ldb, beta, c_,
+              ldc);
   }
 
   void embedding_forward(void *out, const int *ids, const void *wte, int B,
                          int T, int C, int vstart, int vlocal) const override {
-    In<S> w(wte, sz(vlocal) * C);
-    Out<S> o(out, sz(B) * T * C, false);
-    cpu::embedding_forward(o, ids, w, B, T, C, vstart, vlocal);
+    cpu::embedding_forward<S>(typed(out), ids, typed(wte), B, T, C, vstart,
+                              vlocal);
   }
   void embedding_backward(void *dwte, const void *dout, const int *ids, int B,
                           int T, int C, int vstart, int vlocal) const override {
-    In<S> d(dout, sz(B) * T * C);
-    Out<S> dw(dwte, sz(vlocal) * C, true);
-    cpu::embedding_backward(dw, d, ids, B, T, C, vstart, vlocal);
+    cpu::embedding_backward<S>(typed(dwte), typed(dout), ids, B, T, C, vstart,
+                               vlocal);
   }
   void position_embedding_forward(void *out, const void *inp, const void *wpe,
                                   const int *offset, int B, int T,
@@ -315,31 +299,31 @@ public:
   void layernorm_forward(void *out, float *mean, float *rstd, const void *inp,
                          const void *weight, const void *bias, int N,
                          int C) const override {
-    In<S> x(inp, sz(N) * C), w(weight, C), b(bias, C);
-    Out<S> o(out, sz(N) * C, false);
-    cpu::layernorm_forward(o, mean, rstd, x, w, b, N, C);
+    In<S> w(weight, C), b(bias, C);
+    cpu::layernorm_forward<S>(typed(out), mean, rstd, typed(inp), w, b, N, C);
   }
   void layernorm_backward(void *dinp, void *dweight, void *dbias,
                           const void *dout, const void *inp, const void *weight,
                           const float *mean, const float *rstd, int N,
                           int C) const override {
-    In<S> d(dout, sz(N) * C), x(inp, sz(N) * C), w(weight, C);
-    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true), db(dbias, C, true);
-    cpu::layernorm_backward(dx, dw, db, d, x, w, mean, rstd, N, C);
+    In<S> w(weight, C);
+    Out<S> dw(dweight, C, true), db(dbias, C, true);
+    cpu::layernorm_backward<S>(typed(dinp), dw, db, typed(dout), typed(inp), w,
+                               mean, rstd, N, C);
   }
   void rmsnorm_forward(void *out, float *rstd, const void *inp,
                        const void *weight, int N, int C,
                        float eps) const override {
-    In<S> x(inp, sz(N) * C), w(weight, C);
-    Out<S> o(out, sz(N) * C, false);
-    cpu::rmsnorm_forward(o, rstd, x, w, N, C, eps);
+    In<S> w(weight, C);
+    cpu::rmsnorm_forward<S>(typed(out), rstd, typed(inp), w, N, C, eps);
   }
   void rmsnorm_backward(void *dinp, void *dweight, const void *dout,
                         const void *inp, const void *weight, const float *rstd,
                         int N, int C) const override {
-    In<S> d(dout, sz(N) * C), x(inp, sz(N) * C), w(weight, C);
-    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, C, true);
-    cpu::rmsnorm_backward(dx, dw, d, x, w, rstd, N, C);
+    In<S> w(weight, C);
+    Out<S> dw(dweight, C, true);
+    cpu::rmsnorm_backward<S>(typed(dinp), dw, typed(dout), typed(inp), w, rstd,
+                             N, C);
   }
 
   void matmul_forward(void *out, const void *inp, const void *weight,
@@ -361,9 +345,8 @@ public:
                        const void *inp, const void *weight, int N, int C,
                        int OC, bool transposed) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ &&
-        dnnl_->matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C,
-                               OC, transposed))
+    if (dnnl_ && dnnl_->matmul_backward(dinp, dweight, dbias, dout, inp, weight,
+                                        N, C, OC, transposed))
       return;
 #endif
     In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
@@ -376,34 +359,25 @@ public:
   }
 
   void gelu_forward(void *out, const void *inp, size_t n) const override {
-    In<S> x(inp, n);
-    Out<S> o(out, n, false);
-    cpu::gelu_forward(o, x, n);
+    cpu::gelu_forward<S>(typed(out), typed(inp), n);
   }
   void gelu_backward(void *dinp, const void *inp, const void *dout,
                      size_t n) const override {
-    In<S> x(inp, n), d(dout, n);
-    Out<S> dx(dinp, n, true);
-    cpu::gelu_backward(dx, x, d, n);
+    cpu::gelu_backward<S>(typed(dinp), typed(inp), typed(dout), n);
   }
   void swiglu_forward(void *out, const void *gate, const void *up,
                       size_t n) const override {
-    In<S> g(gate, n), u(up, n);
-    Out<S> o(out, n, false);
-    cpu::swiglu_forward(o, g, u, n);
+    cpu::swiglu_forward<S>(typed(out), typed(gate), typed(up), n);
   }
   void swiglu_backward(void *dgate, void *dup, const void *dout,
                        const void *gate, const void *up,
                        size_t n) const override {
-    In<S> d(dout, n), g(gate, n), u(up, n);
-    Out<S> dg(dgate, n, true), du(dup, n, true);
-    cpu::swiglu_backward(dg, du, d, g, u, n);
+    cpu::swiglu_backward<S>(typed(dgate), typed(dup), typed(dout), typed(gate),
+                            typed(up), n);
   }
   void residual_forward(void *out, const void *a, const void *b,
                         size_t n) const override {
-    In<S> a_(a, n), b_(b, n);
-    Out<S> o(out, n, false);
-    cpu::residual_forward(o, a_, b_, n);
+    cpu::residual_forward<S>(typed(out), typed(a), typed(b), n);
   }
   void cast(void *out, ElementType to, const void *inp,
             size_t n) const override {
@@ -510,10 +484,11 @@ public:
         o(out, sz(cfg.B) * cfg.C(), false);
     cpu::decode_attention_forward(o, k, v, x, *pos, capacity, cfg);
   }
-  void decode_cross_attention_forward(
-      void *out, void *kcache, void *vcache, const void *q, const void *kv,
-      const int *pos, int capacity, const AttentionConfig &cfg,
-      bool lagged) const override {
+  void decode_cross_attention_forward(void *out, void *kcache, void *vcache,
+                                      const void *q, const void *kv,
+                                      const int *pos, int capacity,
+                                      const AttentionConfig &cfg,
+                                      bool lagged) const override {
     size_t cache = sz(cfg.B) * capacity * cfg.C();
     In<S> q_(q, sz(cfg.B) * cfg.C()), kv_(kv, sz(cfg.B) * 2 * cfg.C());
     Out<S> k(kcache, cache, true), v(vcache, cache, true),
@@ -557,9 +532,8 @@ public:
   void crossentropy_forward(float *losses, float *totals, const void *logits,
                             const int *targets, int N, int V, int Vp,
                             int ignore_index) const override {
-    In<S> l(logits, sz(N) * Vp);
-    LossSum r =
-        cpu::crossentropy_forward(losses, l, targets, N, V, Vp, ignore_index);
+    LossSum r = cpu::crossentropy_forward<S>(losses, typed(logits), targets, N,
+                                             V, Vp, ignore_index);
     totals[0] += float(r.sum);
     totals[1] += float(r.count);
   }
@@ -567,22 +541,20 @@ public:
                              const int *targets, int N, int V, int Vp,
                              const float *dloss,
                              int ignore_index) const override {
-    In<S> l(logits, sz(N) * Vp);
-    Out<S> d(dlogits, sz(N) * Vp, false);
-    cpu::crossentropy_backward(d, l, targets, N, V, Vp, *dloss, ignore_index);
+    cpu::crossentropy_backward<S>(typed(dlogits), typed(logits), targets, N, V,
+                                  Vp, *dloss, ignore_index);
   }
   void vocab_parallel_ce_max(float *row_max, const void *logits, int N, int Vl,
                              int vstart, int V) const override {
-    In<S> l(logits, sz(N) * Vl);
-    cpu::vocab_parallel_ce_max(row_max, l, N, Vl, vstart, V);
+    cpu::vocab_parallel_ce_max<S>(row_max, typed(logits), N, Vl, vstart, V);
   }
   void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
                                 const void *logits, const int *targets,
                                 const float *row_max, int N, int Vl, int vstart,
                                 int V, int ignore_index) const override {
-    In<S> l(logits, sz(N) * Vl);
-    cpu::vocab_parallel_ce_sumexp(sumexp, target_logit, l, targets, row_max, N,
-                                  Vl, vstart, V, ignore_index);
+    cpu::vocab_parallel_ce_sumexp<S>(sumexp, target_logit, typed(logits),
+                                     targets, row_max, N, Vl, vstart, V,
+                                     ignore_index);
   }
   void vocab_parallel_ce_loss(float *losses, float *totals, const float *sumexp,
                               const float *target_logit, const float *row_max,
@@ -598,10 +570,9 @@ public:
                                   const float *sumexp, int N, int Vl,
                                   int vstart, int V, const float *dloss,
                                   int ignore_index) const override {
-    In<S> l(logits, sz(N) * Vl);
-    Out<S> d(dlogits, sz(N) * Vl, false);
-    cpu::vocab_parallel_ce_backward(d, l, targets, row_max, sumexp, N, Vl,
-                                    vstart, V, *dloss, ignore_index);
+    cpu::vocab_parallel_ce_backward<S>(typed(dlogits), typed(logits), targets,
+                                       row_max, sumexp, N, Vl, vstart, V,
+                                       *dloss, ignore_index);
   }
   void loss_outputs(float *loss, int32_t *count,
                     const float *totals) const override {
@@ -611,8 +582,8 @@ public:
 
   void accumulate(void *grad, ElementType grad_type, const void *x,
                   size_t n) const override {
-    In<S> x_(x, n);
     if (grad_type == ElementType::F32) {
+      In<S> x_(x, n);
       auto *g = static_cast<float *>(grad);
       cpu::residual_forward(g, g, x_, n);
       return;
@@ -623,12 +594,10 @@ public:
           element_type_name(grad_type) + " does not take " +
           element_type_name(S::dtype) + " values; use f32 or " +
           element_type_name(S::dtype) + " gradients");
-    Out<S> g(grad, n, true);
-    cpu::residual_forward(g, g, x_, n);
+    cpu::residual_forward<S>(typed(grad), typed(grad), typed(x), n);
   }
   void sum_of_squares(float *out, const void *x, size_t n) const override {
-    In<S> x_(x, n);
-    *out += float(cpu::sum_of_squares(x_, n));
+    *out += float(cpu::sum_of_squares<S>(typed(x), n));
   }
   void grad_norm(float *norm, float *scale, const float *sum_sq,
                  const float *inv_count, float max_norm) const override {
@@ -650,8 +619,7 @@ public:
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
     q.step = *s.step;
-    In<S> g(grad, n);
-    cpu::adamw_update(param, g, m, v, n, q);
+    cpu::adamw_update<S>(param, typed(grad), m, v, n, q);
   }
   void sgd_update(float *param, const void *grad, float *momentum_buf, size_t n,
                   const SgdParams &p,
@@ -661,11 +629,16 @@ public:
     SgdParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
-    In<S> g(grad, n);
-    cpu::sgd_update(param, g, momentum_buf, n, q);
+    cpu::sgd_update<S>(param, typed(grad), momentum_buf, n, q);
   }
 
 private:
+  using Elem = typename S::type;
+  static const Elem *typed(const void *p) {
+    return static_cast<const Elem *>(p);
+  }
+  static Elem *typed(void *p) { return static_cast<Elem *>(p); }
+
 #ifdef TPC_HAVE_DNNL
   // The fp32 and bf16 tables' GEMMs and their cached primitives; null in
   // the fp16 table. Calls fall back to OpenBLAS (on bf16 widened to fp32)

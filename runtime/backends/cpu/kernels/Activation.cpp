@@ -20,27 +20,30 @@ static constexpr float kGeluCube = 0.044715f;
 /// Elements per parallel task: a few pages each, enough to pay for a task.
 static constexpr size_t kChunk = 16384;
 
-TPC_VECTOR_CLONES
-static void gelu_forward_chunk(float *out, const float *inp, size_t n) {
+template <class S>
+TPC_VECTOR_CLONES static void gelu_forward_chunk(typename S::type *out,
+                                                 const typename S::type *inp,
+                                                 size_t n) {
 #pragma omp simd
   for (size_t i = 0; i < n; ++i) {
-    float x = inp[i];
+    float x = S::load(inp[i]);
     float u = kGeluScale * (x + kGeluCube * x * x * x);
-    out[i] = 0.5f * x * (1.0f + tanh_approx(u));
+    out[i] = S::store(0.5f * x * (1.0f + tanh_approx(u)));
   }
 }
 
-TPC_VECTOR_CLONES
-static void gelu_backward_chunk(float *dinp, const float *inp,
-                                const float *dout, size_t n) {
+template <class S>
+TPC_VECTOR_CLONES static void
+gelu_backward_chunk(typename S::type *dinp, const typename S::type *inp,
+                    const typename S::type *dout, size_t n) {
 #pragma omp simd
   for (size_t i = 0; i < n; ++i) {
-    float x = inp[i];
+    float x = S::load(inp[i]);
     float u = kGeluScale * (x + kGeluCube * x * x * x);
     float th = tanh_approx(u);
     float du = kGeluScale * (1.0f + 3.0f * kGeluCube * x * x);
     float grad = 0.5f * (1.0f + th) + 0.5f * x * (1.0f - th * th) * du;
-    dinp[i] += grad * dout[i];
+    dinp[i] = S::store(S::load(dinp[i]) + grad * S::load(dout[i]));
   }
 }
 
@@ -52,75 +55,103 @@ static inline float sigmoid(float x) {
   return x >= 0.0f ? r : e * r;
 }
 
-TPC_VECTOR_CLONES
-static void swiglu_forward_chunk(float *out, const float *gate, const float *up,
-                                 size_t n) {
+template <class S>
+TPC_VECTOR_CLONES static void
+swiglu_forward_chunk(typename S::type *out, const typename S::type *gate,
+                     const typename S::type *up, size_t n) {
 #pragma omp simd
   for (size_t i = 0; i < n; ++i) {
-    float x = gate[i];
-    out[i] = x * sigmoid(x) * up[i];
+    float x = S::load(gate[i]);
+    out[i] = S::store(x * sigmoid(x) * S::load(up[i]));
   }
 }
 
-TPC_VECTOR_CLONES
-static void swiglu_backward_chunk(float *dgate, float *dup, const float *dout,
-                                  const float *gate, const float *up,
-                                  size_t n) {
+template <class S>
+TPC_VECTOR_CLONES static void
+swiglu_backward_chunk(typename S::type *dgate, typename S::type *dup,
+                      const typename S::type *dout,
+                      const typename S::type *gate, const typename S::type *up,
+                      size_t n) {
   if (dgate) {
 #pragma omp simd
     for (size_t i = 0; i < n; ++i) {
       // silu'(x) = sigmoid(x) (1 + x (1 - sigmoid(x))).
-      float x = gate[i], sg = sigmoid(x);
-      dgate[i] += dout[i] * up[i] * (sg * (1.0f + x * (1.0f - sg)));
+      float x = S::load(gate[i]), sg = sigmoid(x);
+      dgate[i] =
+          S::store(S::load(dgate[i]) + S::load(dout[i]) * S::load(up[i]) *
+                                           (sg * (1.0f + x * (1.0f - sg))));
     }
   }
   if (dup) {
 #pragma omp simd
     for (size_t i = 0; i < n; ++i) {
-      float x = gate[i];
-      dup[i] += dout[i] * (x * sigmoid(x));
+      float x = S::load(gate[i]);
+      dup[i] = S::store(S::load(dup[i]) + S::load(dout[i]) * (x * sigmoid(x)));
     }
   }
 }
 
-void gelu_forward(float *out, const float *inp, size_t n) {
+template <class S>
+void gelu_forward(typename S::type *out, const typename S::type *inp,
+                  size_t n) {
   size_t chunks = (n + kChunk - 1) / kChunk;
 #pragma omp parallel for schedule(static)
   for (size_t c = 0; c < chunks; ++c) {
     size_t i = c * kChunk;
-    gelu_forward_chunk(out + i, inp + i, std::min(kChunk, n - i));
+    gelu_forward_chunk<S>(out + i, inp + i, std::min(kChunk, n - i));
   }
 }
 
-void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n) {
+template <class S>
+void gelu_backward(typename S::type *dinp, const typename S::type *inp,
+                   const typename S::type *dout, size_t n) {
   size_t chunks = (n + kChunk - 1) / kChunk;
 #pragma omp parallel for schedule(static)
   for (size_t c = 0; c < chunks; ++c) {
     size_t i = c * kChunk;
-    gelu_backward_chunk(dinp + i, inp + i, dout + i, std::min(kChunk, n - i));
+    gelu_backward_chunk<S>(dinp + i, inp + i, dout + i,
+                           std::min(kChunk, n - i));
   }
 }
 
-void swiglu_forward(float *out, const float *gate, const float *up, size_t n) {
+template <class S>
+void swiglu_forward(typename S::type *out, const typename S::type *gate,
+                    const typename S::type *up, size_t n) {
   size_t chunks = (n + kChunk - 1) / kChunk;
 #pragma omp parallel for schedule(static)
   for (size_t c = 0; c < chunks; ++c) {
     size_t i = c * kChunk;
-    swiglu_forward_chunk(out + i, gate + i, up + i, std::min(kChunk, n - i));
+    swiglu_forward_chunk<S>(out + i, gate + i, up + i, std::min(kChunk, n - i));
   }
 }
 
-void swiglu_backward(float *dgate, float *dup, const float *dout,
-                     const float *gate, const float *up, size_t n) {
+template <class S>
+void swiglu_backward(typename S::type *dgate, typename S::type *dup,
+                     const typename S::type *dout, const typename S::type *gate,
+                     const typename S::type *up, size_t n) {
   if (!dgate && !dup)
     return;
   size_t chunks = (n + kChunk - 1) / kChunk;
 #pragma omp parallel for schedule(static)
   for (size_t c = 0; c < chunks; ++c) {
     size_t i = c * kChunk;
-    swiglu_backward_chunk(dgate ? dgate + i : nullptr, dup ? dup + i : nullptr,
-                          dout + i, gate + i, up + i, std::min(kChunk, n - i));
+    swiglu_backward_chunk<S>(dgate ? dgate + i : nullptr,
+                             dup ? dup + i : nullptr, dout + i, gate + i,
+                             up + i, std::min(kChunk, n - i));
   }
 }
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void gelu_forward<S>(S::type *, const S::type *, size_t);           \
+  template void gelu_backward<S>(S::type *, const S::type *, const S::type *,  \
+                                 size_t);                                      \
+  template void swiglu_forward<S>(S::type *, const S::type *, const S::type *, \
+                                  size_t);                                     \
+  template void swiglu_backward<S>(S::type *, S::type *, const S::type *,      \
+                                   const S::type *, const S::type *, size_t);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu

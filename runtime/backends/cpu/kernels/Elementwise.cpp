@@ -1,14 +1,40 @@
 //===- Elementwise.cpp - Residual add, scale, weighted sum ----------------===//
 
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/VecMath.h"
+
+#include <algorithm>
 
 namespace tpc::cpu {
 
-void residual_forward(float *out, const float *a, const float *b, size_t n) {
-#pragma omp parallel for simd schedule(static)
+/// Elements per parallel task.
+static constexpr size_t kChunk = 16384;
+
+template <class S>
+TPC_VECTOR_CLONES static void
+residual_chunk(typename S::type *out, const typename S::type *a,
+               const typename S::type *b, size_t n) {
+#pragma omp simd
   for (size_t i = 0; i < n; ++i)
-    out[i] = a[i] + b[i];
+    out[i] = S::store(S::load(a[i]) + S::load(b[i]));
 }
+
+template <class S>
+void residual_forward(typename S::type *out, const typename S::type *a,
+                      const typename S::type *b, size_t n) {
+  size_t chunks = (n + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static)
+  for (size_t c = 0; c < chunks; ++c) {
+    size_t i = c * kChunk;
+    residual_chunk<S>(out + i, a + i, b + i, std::min(kChunk, n - i));
+  }
+}
+template void residual_forward<F32Storage>(float *, const float *,
+                                           const float *, size_t);
+template void residual_forward<BF16Storage>(uint16_t *, const uint16_t *,
+                                            const uint16_t *, size_t);
+template void residual_forward<F16Storage>(uint16_t *, const uint16_t *,
+                                           const uint16_t *, size_t);
 
 void residual_backward(float *da, float *db, const float *dout, size_t n) {
 #pragma omp parallel for simd schedule(static)

@@ -10,41 +10,84 @@
 #include "runtime/backends/cpu/kernels/ColumnSum.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 
+#include <algorithm>
 #include <cstring>
 #include <omp.h>
+#include <unordered_map>
+#include <vector>
 
 namespace tpc::cpu {
 
-void embedding_forward(float *out, const int *ids, const float *wte, int B,
-                       int T, int C, int vstart, int vlocal) {
+template <class S>
+void embedding_forward(typename S::type *out, const int *ids,
+                       const typename S::type *wte, int B, int T, int C,
+                       int vstart, int vlocal) {
   int N = B * T;
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
-    float *o = out + size_t(n) * C;
+    auto *o = out + size_t(n) * C;
     int row = ids[n] - vstart;
     if (row >= 0 && row < vlocal)
-      std::memcpy(o, wte + size_t(row) * C, sizeof(float) * C);
+      std::memcpy(o, wte + size_t(row) * C, sizeof(*o) * C);
     else
-      std::memset(o, 0, sizeof(float) * C);
+      std::memset(o, 0, sizeof(*o) * C);
   }
 }
 
-void embedding_backward(float *dwte, const float *dout, const int *ids, int B,
-                        int T, int C, int vstart, int vlocal) {
+template <class S>
+void embedding_backward(typename S::type *dwte, const typename S::type *dout,
+                        const int *ids, int B, int T, int C, int vstart,
+                        int vlocal) {
   int N = B * T;
   // Repeated ids would race on one row: each thread owns the rows congruent
   // to its id and scans all tokens. Deterministic for a given thread count.
 #pragma omp parallel
   {
     int nt = omp_get_num_threads(), tid = omp_get_thread_num();
-    for (int n = 0; n < N; ++n) {
-      int row = ids[n] - vstart;
-      if (row < 0 || row >= vlocal || row % nt != tid)
-        continue;
-      float *d = dwte + size_t(row) * C;
-      const float *g = dout + size_t(n) * C;
-      for (int c = 0; c < C; ++c)
-        d[c] += g[c];
+    if constexpr (kIsF32<S>) {
+      for (int n = 0; n < N; ++n) {
+        int row = ids[n] - vstart;
+        if (row < 0 || row >= vlocal || row % nt != tid)
+          continue;
+        float *d = dwte + size_t(row) * C;
+        const float *g = dout + size_t(n) * C;
+        for (int c = 0; c < C; ++c)
+          d[c] += g[c];
+      }
+    } else {
+      // A touched row is summed in fp32 from its old value, its tokens in
+      // order, and rounded once: what a widened table would hold, without
+      // converting the rows no token touches.
+      thread_local std::vector<float> sums;
+      thread_local std::vector<int> rows;
+      thread_local std::unordered_map<int, size_t> slot;
+      rows.clear();
+      slot.clear();
+      for (int n = 0; n < N; ++n) {
+        int row = ids[n] - vstart;
+        if (row < 0 || row >= vlocal || row % nt != tid)
+          continue;
+        auto [it, fresh] = slot.emplace(row, rows.size());
+        if (fresh) {
+          rows.push_back(row);
+          if (sums.size() < rows.size() * size_t(C))
+            sums.resize(std::max(sums.size() * 2, rows.size() * size_t(C)));
+          float *acc = sums.data() + it->second * C;
+          const auto *w = dwte + size_t(row) * C;
+          for (int c = 0; c < C; ++c)
+            acc[c] = S::load(w[c]);
+        }
+        float *acc = sums.data() + it->second * C;
+        const auto *g = dout + size_t(n) * C;
+        for (int c = 0; c < C; ++c)
+          acc[c] += S::load(g[c]);
+      }
+      for (size_t k = 0; k < rows.size(); ++k) {
+        auto *w = dwte + size_t(rows[k]) * C;
+        const float *acc = sums.data() + k * C;
+        for (int c = 0; c < C; ++c)
+          w[c] = S::store(acc[c]);
+      }
     }
   }
 }
@@ -66,5 +109,15 @@ void position_embedding_backward(float *dwpe, const float *dout, int B, int T,
   // dout viewed as (B, T*C): sum over b.
   column_sum_accumulate(dwpe, dout, B, T * C);
 }
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void embedding_forward<S>(S::type *, const int *, const S::type *,  \
+                                     int, int, int, int, int);                 \
+  template void embedding_backward<S>(S::type *, const S::type *, const int *, \
+                                      int, int, int, int, int);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu

@@ -16,6 +16,7 @@
 #define TPC_RUNTIME_BACKENDS_CPU_KERNELS_KERNELS_H
 
 #include "runtime/backend/KernelTypes.h"
+#include "runtime/backends/cpu/kernels/Storage.h"
 #include "runtime/util/GlobalIndex.h"
 
 #include <cstddef>
@@ -31,11 +32,17 @@ namespace tpc::cpu {
 // [vstart, vstart+vlocal). Ids this rank does not own give zero rows
 // (vocab-parallel embedding; the caller all-reduces). Unsplit: vstart = 0,
 // vlocal = V.
-void embedding_forward(float *out, const int *ids, const float *wte, int B,
-                       int T, int C, int vstart, int vlocal);
-// dwte (vlocal,C) += scatter of dout (B,T,C) by owned ids.
-void embedding_backward(float *dwte, const float *dout, const int *ids, int B,
-                        int T, int C, int vstart, int vlocal);
+// Of storage type S: the rows are copied as they are.
+template <class S = F32Storage>
+void embedding_forward(typename S::type *out, const int *ids,
+                       const typename S::type *wte, int B, int T, int C,
+                       int vstart, int vlocal);
+// dwte (vlocal,C) += scatter of dout (B,T,C) by owned ids, of storage type
+// S; a 16-bit row is summed in fp32 and rounded once.
+template <class S = F32Storage>
+void embedding_backward(typename S::type *dwte, const typename S::type *dout,
+                        const int *ids, int B, int T, int C, int vstart,
+                        int vlocal);
 
 // out (B,T,C) = inp (B,T,C) + wpe[t] with wpe (>=T,C); out may alias inp.
 void position_embedding_forward(float *out, const float *inp, const float *wpe,
@@ -51,23 +58,32 @@ void position_embedding_backward(float *dwpe, const float *dout, int B, int T,
 
 constexpr float kLayerNormEps = 1e-5f;
 
+// The rows below (inp, out and their gradients) are of storage type S (f32,
+// bf16 or f16); weights, their gradients and the statistics are fp32.
+
 // out (N,C) = (inp - mean) * rstd * weight + bias; weight, bias (C);
 // saves mean (N), rstd (N) for backward.
-void layernorm_forward(float *out, float *mean, float *rstd, const float *inp,
-                       const float *weight, const float *bias, int N, int C);
-void layernorm_backward(float *dinp, float *dweight, float *dbias,
-                        const float *dout, const float *inp,
-                        const float *weight, const float *mean,
-                        const float *rstd, int N, int C);
+template <class S = F32Storage>
+void layernorm_forward(typename S::type *out, float *mean, float *rstd,
+                       const typename S::type *inp, const float *weight,
+                       const float *bias, int N, int C);
+template <class S = F32Storage>
+void layernorm_backward(typename S::type *dinp, float *dweight, float *dbias,
+                        const typename S::type *dout,
+                        const typename S::type *inp, const float *weight,
+                        const float *mean, const float *rstd, int N, int C);
 
 // RMSNorm (Llama): out (N,C) = inp * rstd * weight with rstd[n] =
 // 1/sqrt(mean over c of inp^2 + eps), in fp32; weight (C). Saves rstd (N)
 // for backward.
-void rmsnorm_forward(float *out, float *rstd, const float *inp,
-                     const float *weight, int N, int C, float eps);
-void rmsnorm_backward(float *dinp, float *dweight, const float *dout,
-                      const float *inp, const float *weight, const float *rstd,
-                      int N, int C);
+template <class S = F32Storage>
+void rmsnorm_forward(typename S::type *out, float *rstd,
+                     const typename S::type *inp, const float *weight, int N,
+                     int C, float eps);
+template <class S = F32Storage>
+void rmsnorm_backward(typename S::type *dinp, float *dweight,
+                      const typename S::type *dout, const typename S::type *inp,
+                      const float *weight, const float *rstd, int N, int C);
 
 //===----------------------------------------------------------------------===//
 // Matmul (Matmul.cpp)
@@ -79,9 +95,10 @@ void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
           float *C, int ldc);
 // `batch` independent gemms; operand i starts at X + i * stride_x.
 void gemm_strided_batched(bool trans_a, bool trans_b, int M, int N, int K,
-                          float alpha, const float *A, int lda, int64_t stride_a,
-                          const float *B, int ldb, int64_t stride_b, float beta,
-                          float *C, int ldc, int64_t stride_c, int batch);
+                          float alpha, const float *A, int lda,
+                          int64_t stride_a, const float *B, int ldb,
+                          int64_t stride_b, float beta, float *C, int ldc,
+                          int64_t stride_c, int batch);
 
 // out (N,OC) = inp (N,C) . weight (C,OC) + bias (OC); bias may be null.
 void matmul_forward(float *out, const float *inp, const float *weight,
@@ -102,23 +119,36 @@ void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
 // Activation (Activation.cpp)
 //===----------------------------------------------------------------------===//
 
+// Of storage type S (f32, bf16 or f16); each result is
+// rounded once.
+
 // out (n) = gelu(inp), tanh approximation as in GPT-2.
-void gelu_forward(float *out, const float *inp, size_t n);
-void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n);
+template <class S = F32Storage>
+void gelu_forward(typename S::type *out, const typename S::type *inp, size_t n);
+template <class S = F32Storage>
+void gelu_backward(typename S::type *dinp, const typename S::type *inp,
+                   const typename S::type *dout, size_t n);
 
 // SwiGLU (Llama's MLP): out (n) = silu(gate) * up, silu(x) = x * sigmoid(x).
 // Finite for any finite input: the sigmoid never forms e^|x|.
-void swiglu_forward(float *out, const float *gate, const float *up, size_t n);
+template <class S = F32Storage>
+void swiglu_forward(typename S::type *out, const typename S::type *gate,
+                    const typename S::type *up, size_t n);
 // dgate += dout * up * silu'(gate); dup += dout * silu(gate).
-void swiglu_backward(float *dgate, float *dup, const float *dout,
-                     const float *gate, const float *up, size_t n);
+template <class S = F32Storage>
+void swiglu_backward(typename S::type *dgate, typename S::type *dup,
+                     const typename S::type *dout, const typename S::type *gate,
+                     const typename S::type *up, size_t n);
 
 //===----------------------------------------------------------------------===//
 // Elementwise (Elementwise.cpp)
 //===----------------------------------------------------------------------===//
 
-// out (n) = a + b; out may alias either input.
-void residual_forward(float *out, const float *a, const float *b, size_t n);
+// out (n) = a + b of storage type S (f32, bf16 or f16); out may alias
+// either input.
+template <class S = F32Storage>
+void residual_forward(typename S::type *out, const typename S::type *a,
+                      const typename S::type *b, size_t n);
 void residual_backward(float *da, float *db, const float *dout, size_t n);
 
 // out (n) = s * inp.
@@ -231,18 +261,25 @@ void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
 
 constexpr int kIgnoreIndex = -1;
 
+// Logits and their gradients below are of storage type S (f32, bf16 or
+// f16); sums and statistics are fp32, each gradient
+// element is rounded once.
+
 // logits (N,Vp) with padded columns [V, Vp) excluded; targets (N) in [0,V)
 // or ignore_index. Returns the loss SUM and the target COUNT; losses (N, may
 // be null) gets per-row losses (0 for ignored rows). Throws
 // std::invalid_argument for a target outside [0,V).
-LossSum crossentropy_forward(float *losses, const float *logits,
+template <class S = F32Storage>
+LossSum crossentropy_forward(float *losses, const typename S::type *logits,
                              const int *targets, int N, int V, int Vp,
                              int ignore_index = kIgnoreIndex);
 // dlogits (N,Vp) = (softmax - onehot) * scale (scale is d(objective)/d(loss
 // sum), e.g. 1/global_count); zero for ignored rows and padding. Writes.
-void crossentropy_backward(float *dlogits, const float *logits,
-                           const int *targets, int N, int V, int Vp,
-                           float scale, int ignore_index = kIgnoreIndex);
+template <class S = F32Storage>
+void crossentropy_backward(typename S::type *dlogits,
+                           const typename S::type *logits, const int *targets,
+                           int N, int V, int Vp, float scale,
+                           int ignore_index = kIgnoreIndex);
 
 // Vocab-parallel cross-entropy (Megatron): this rank holds logits (N,Vl) for
 // global columns [vstart, vstart+Vl); columns >= V are padding. Only N values
@@ -251,19 +288,24 @@ void crossentropy_backward(float *dlogits, const float *logits,
 //   2. local sum of exp(l - max) and the target logit (0 if not owned)
 //                             -> caller all-reduces SUM of both
 //   3. loss sum and count from the reduced values.
-void vocab_parallel_ce_max(float *row_max, const float *logits, int N, int Vl,
-                           int vstart, int V);
+template <class S = F32Storage>
+void vocab_parallel_ce_max(float *row_max, const typename S::type *logits,
+                           int N, int Vl, int vstart, int V);
+template <class S = F32Storage>
 void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
-                              const float *logits, const int *targets,
-                              const float *row_max, int N, int Vl, int vstart,
-                              int V, int ignore_index = kIgnoreIndex);
+                              const typename S::type *logits,
+                              const int *targets, const float *row_max, int N,
+                              int Vl, int vstart, int V,
+                              int ignore_index = kIgnoreIndex);
 LossSum vocab_parallel_ce_loss(float *losses, const float *sumexp,
                                const float *target_logit, const float *row_max,
                                const int *targets, int N,
                                int ignore_index = kIgnoreIndex);
 // dlogits (N,Vl) = (softmax - onehot) * scale from the global max and
 // sumexp. Writes.
-void vocab_parallel_ce_backward(float *dlogits, const float *logits,
+template <class S = F32Storage>
+void vocab_parallel_ce_backward(typename S::type *dlogits,
+                                const typename S::type *logits,
                                 const int *targets, const float *row_max,
                                 const float *sumexp, int N, int Vl, int vstart,
                                 int V, float scale,
@@ -273,16 +315,22 @@ void vocab_parallel_ce_backward(float *dlogits, const float *logits,
 // Optimizer (Optimizer.cpp)
 //===----------------------------------------------------------------------===//
 
+// The gradients below are of storage type S (f32, bf16 or f16), read as
+// fp32 where they are used.
+
 // param, grad, m, v (n). AdamW with decoupled weight decay and bias
 // correction; the gradient is multiplied by p.grad_scale first.
-void adamw_update(float *param, const float *grad, float *m, float *v, size_t n,
-                  const AdamWParams &p);
+template <class S = F32Storage>
+void adamw_update(float *param, const typename S::type *grad, float *m,
+                  float *v, size_t n, const AdamWParams &p);
 // SGD with optional momentum (momentum_buf may be null when p.momentum = 0)
 // and L2 weight decay, as torch.optim.SGD with dampening 0.
-void sgd_update(float *param, const float *grad, float *momentum_buf, size_t n,
-                const SgdParams &p);
+template <class S = F32Storage>
+void sgd_update(float *param, const typename S::type *grad, float *momentum_buf,
+                size_t n, const SgdParams &p);
 // sum of x[i]^2 in double: a rank's part of the global gradient norm.
-double sum_of_squares(const float *x, size_t n);
+template <class S = F32Storage>
+double sum_of_squares(const typename S::type *x, size_t n);
 
 } // namespace tpc::cpu
 

@@ -46,43 +46,48 @@ struct RowStats {
 };
 
 /// The largest of row[0, V).
-TPC_VECTOR_CLONES
-float row_max(const float *row, int V) {
+template <class S>
+TPC_VECTOR_CLONES float row_max(const typename S::type *row, int V) {
   float m = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : m)
   for (int v = 0; v < V; ++v)
-    m = std::max(m, row[v]);
+    m = std::max(m, S::load(row[v]));
   return m;
 }
 
 /// The sum of e^(row[v] - m) over [0, V), in double.
-TPC_VECTOR_CLONES
-double sum_exp(const float *row, int V, float m) {
+template <class S>
+TPC_VECTOR_CLONES double sum_exp(const typename S::type *row, int V, float m) {
   double s = 0.0;
 #pragma omp simd reduction(+ : s)
   for (int v = 0; v < V; ++v)
-    s += exp_approx(row[v] - m);
+    s += exp_approx(S::load(row[v]) - m);
   return s;
 }
 
 /// d[v] = softmax(row)[v] * scale over [0, V), given the row's max and
-/// 1 / sum of exponentials.
-TPC_VECTOR_CLONES
-void softmax_scaled(float *d, const float *row, int V, float m, float inv,
-                    float scale) {
+/// 1 / sum of exponentials, less scale at column `target` (none when it is
+/// outside [0, V)): the gradient of a row's loss, rounded once.
+template <class S>
+TPC_VECTOR_CLONES void
+softmax_scaled(typename S::type *d, const typename S::type *row, int V, float m,
+               float inv, float scale, int target) {
 #pragma omp simd
-  for (int v = 0; v < V; ++v)
-    d[v] = exp_approx(row[v] - m) * inv * scale;
+  for (int v = 0; v < V; ++v) {
+    const float x = exp_approx(S::load(row[v]) - m) * inv * scale;
+    d[v] = S::store(x - (v == target ? scale : 0.0f));
+  }
 }
 
-RowStats row_stats(const float *row, int V) {
-  float m = row_max(row, V);
-  return {m, float(sum_exp(row, V, m))};
+template <class S> RowStats row_stats(const typename S::type *row, int V) {
+  float m = row_max<S>(row, V);
+  return {m, float(sum_exp<S>(row, V, m))};
 }
 
 } // namespace
 
-LossSum crossentropy_forward(float *losses, const float *logits,
+template <class S>
+LossSum crossentropy_forward(float *losses, const typename S::type *logits,
                              const int *targets, int N, int V, int Vp,
                              int ignore_index) {
   if (V > Vp)
@@ -97,9 +102,9 @@ LossSum crossentropy_forward(float *losses, const float *logits,
     int t = targets[n];
     float loss = 0.0f;
     if (t != ignore_index) {
-      const float *row = logits + size_t(n) * Vp;
-      RowStats st = row_stats(row, V);
-      loss = std::log(st.sumexp) + st.max - row[t];
+      const auto *row = logits + size_t(n) * Vp;
+      RowStats st = row_stats<S>(row, V);
+      loss = std::log(st.sumexp) + st.max - S::load(row[t]);
       total += loss;
       ++count;
     }
@@ -109,51 +114,54 @@ LossSum crossentropy_forward(float *losses, const float *logits,
   return {total, count};
 }
 
-void crossentropy_backward(float *dlogits, const float *logits,
-                           const int *targets, int N, int V, int Vp,
-                           float scale, int ignore_index) {
+template <class S>
+void crossentropy_backward(typename S::type *dlogits,
+                           const typename S::type *logits, const int *targets,
+                           int N, int V, int Vp, float scale,
+                           int ignore_index) {
   check_targets("crossentropy_backward", targets, N, V, ignore_index);
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
-    const float *row = logits + size_t(n) * Vp;
-    float *d = dlogits + size_t(n) * Vp;
+    const auto *row = logits + size_t(n) * Vp;
+    auto *d = dlogits + size_t(n) * Vp;
     int t = targets[n];
+    // Zero bits are zero in every storage type.
     if (t == ignore_index) {
-      std::memset(d, 0, sizeof(float) * Vp);
+      std::memset(d, 0, sizeof(*d) * Vp);
       continue;
     }
-    RowStats st = row_stats(row, V);
+    RowStats st = row_stats<S>(row, V);
     float inv = 1.0f / st.sumexp;
-    softmax_scaled(d, row, V, st.max, inv, scale);
-    for (int v = V; v < Vp; ++v)
-      d[v] = 0.0f;
-    d[t] -= scale;
+    softmax_scaled<S>(d, row, V, st.max, inv, scale, t);
+    std::memset(d + V, 0, sizeof(*d) * (Vp - V));
   }
 }
 
-void vocab_parallel_ce_max(float *row_max, const float *logits, int N, int Vl,
-                           int vstart, int V) {
+template <class S>
+void vocab_parallel_ce_max(float *row_max, const typename S::type *logits,
+                           int N, int Vl, int vstart, int V) {
   int valid = valid_columns(Vl, vstart, V);
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
-    row_max[n] = cpu::row_max(logits + size_t(n) * Vl, valid);
+    row_max[n] = cpu::row_max<S>(logits + size_t(n) * Vl, valid);
   }
 }
 
+template <class S>
 void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
-                              const float *logits, const int *targets,
-                              const float *row_max, int N, int Vl, int vstart,
-                              int V, int ignore_index) {
+                              const typename S::type *logits,
+                              const int *targets, const float *row_max, int N,
+                              int Vl, int vstart, int V, int ignore_index) {
   check_targets("vocab_parallel_ce_sumexp", targets, N, V, ignore_index);
   int valid = valid_columns(Vl, vstart, V);
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
-    const float *row = logits + size_t(n) * Vl;
+    const auto *row = logits + size_t(n) * Vl;
     float m = row_max[n];
-    sumexp[n] = float(sum_exp(row, valid, m));
+    sumexp[n] = float(sum_exp<S>(row, valid, m));
     int local = targets[n] - vstart;
     bool owned = targets[n] != ignore_index && local >= 0 && local < valid;
-    target_logit[n] = owned ? row[local] : 0.0f;
+    target_logit[n] = owned ? S::load(row[local]) : 0.0f;
   }
 }
 
@@ -176,7 +184,9 @@ LossSum vocab_parallel_ce_loss(float *losses, const float *sumexp,
   return {total, count};
 }
 
-void vocab_parallel_ce_backward(float *dlogits, const float *logits,
+template <class S>
+void vocab_parallel_ce_backward(typename S::type *dlogits,
+                                const typename S::type *logits,
                                 const int *targets, const float *row_max,
                                 const float *sumexp, int N, int Vl, int vstart,
                                 int V, float scale, int ignore_index) {
@@ -184,21 +194,36 @@ void vocab_parallel_ce_backward(float *dlogits, const float *logits,
   int valid = valid_columns(Vl, vstart, V);
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
-    const float *row = logits + size_t(n) * Vl;
-    float *d = dlogits + size_t(n) * Vl;
+    const auto *row = logits + size_t(n) * Vl;
+    auto *d = dlogits + size_t(n) * Vl;
     int t = targets[n];
     if (t == ignore_index) {
-      std::memset(d, 0, sizeof(float) * Vl);
+      std::memset(d, 0, sizeof(*d) * Vl);
       continue;
     }
     float m = row_max[n], inv = 1.0f / sumexp[n];
-    softmax_scaled(d, row, valid, m, inv, scale);
-    for (int j = valid; j < Vl; ++j)
-      d[j] = 0.0f;
-    int local = t - vstart;
-    if (local >= 0 && local < valid)
-      d[local] -= scale;
+    int local = t - vstart; // outside [0, valid) when another rank owns it
+    softmax_scaled<S>(d, row, valid, m, inv, scale, local);
+    std::memset(d + valid, 0, sizeof(*d) * (Vl - valid));
   }
 }
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template LossSum crossentropy_forward<S>(float *, const S::type *,           \
+                                           const int *, int, int, int, int);   \
+  template void crossentropy_backward<S>(                                      \
+      S::type *, const S::type *, const int *, int, int, int, float, int);     \
+  template void vocab_parallel_ce_max<S>(float *, const S::type *, int, int,   \
+                                         int, int);                            \
+  template void vocab_parallel_ce_sumexp<S>(float *, float *, const S::type *, \
+                                            const int *, const float *, int,   \
+                                            int, int, int, int);               \
+  template void vocab_parallel_ce_backward<S>(                                 \
+      S::type *, const S::type *, const int *, const float *, const float *,   \
+      int, int, int, int, float, int);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu

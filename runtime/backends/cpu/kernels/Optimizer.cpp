@@ -27,15 +27,16 @@ template <class F> static void in_chunks(size_t n, F f) {
     f(c * kChunk, std::min(kChunk, n - c * kChunk));
 }
 
-TPC_VECTOR_CLONES
-static void adamw_chunk(float *param, const float *grad, float *m, float *v,
-                        size_t n, const AdamWParams &p, float bc1, float bc2) {
+template <class S>
+TPC_VECTOR_CLONES static void
+adamw_chunk(float *param, const typename S::type *grad, float *m, float *v,
+            size_t n, const AdamWParams &p, float bc1, float bc2) {
   // Locals, so that no store to the arrays could change them.
-  const float scale = p.grad_scale, beta1 = p.beta1, beta2 = p.beta2,
-              lr = p.lr, eps = p.eps, decay = p.weight_decay;
+  const float scale = p.grad_scale, beta1 = p.beta1, beta2 = p.beta2, lr = p.lr,
+              eps = p.eps, decay = p.weight_decay;
 #pragma omp simd
   for (size_t i = 0; i < n; ++i) {
-    float g = grad[i] * scale;
+    float g = S::load(grad[i]) * scale;
     float mi = beta1 * m[i] + (1.0f - beta1) * g;
     float vi = beta2 * v[i] + (1.0f - beta2) * g * g;
     m[i] = mi;
@@ -47,21 +48,23 @@ static void adamw_chunk(float *param, const float *grad, float *m, float *v,
   }
 }
 
-void adamw_update(float *param, const float *grad, float *m, float *v, size_t n,
-                  const AdamWParams &p) {
+template <class S>
+void adamw_update(float *param, const typename S::type *grad, float *m,
+                  float *v, size_t n, const AdamWParams &p) {
   const float bc1 = 1.0f - float(std::pow(double(p.beta1), double(p.step)));
   const float bc2 = 1.0f - float(std::pow(double(p.beta2), double(p.step)));
   in_chunks(n, [&](size_t i, size_t k) {
-    adamw_chunk(param + i, grad + i, m + i, v + i, k, p, bc1, bc2);
+    adamw_chunk<S>(param + i, grad + i, m + i, v + i, k, p, bc1, bc2);
   });
 }
 
-void sgd_update(float *param, const float *grad, float *momentum_buf, size_t n,
-                const SgdParams &p) {
+template <class S>
+void sgd_update(float *param, const typename S::type *grad, float *momentum_buf,
+                size_t n, const SgdParams &p) {
   const bool use_momentum = p.momentum != 0.0f && momentum_buf;
 #pragma omp parallel for simd schedule(static)
   for (size_t i = 0; i < n; ++i) {
-    float g = grad[i] * p.grad_scale + p.weight_decay * param[i];
+    float g = S::load(grad[i]) * p.grad_scale + p.weight_decay * param[i];
     if (use_momentum) {
       g += p.momentum * momentum_buf[i];
       momentum_buf[i] = g;
@@ -70,27 +73,41 @@ void sgd_update(float *param, const float *grad, float *momentum_buf, size_t n,
   }
 }
 
-TPC_VECTOR_CLONES
-static double sum_of_squares_chunk(const float *x, size_t n) {
+template <class S>
+TPC_VECTOR_CLONES static double sum_of_squares_chunk(const typename S::type *x,
+                                                     size_t n) {
   double acc = 0.0;
 #pragma omp simd reduction(+ : acc)
-  for (size_t i = 0; i < n; ++i)
-    acc += double(x[i]) * x[i];
+  for (size_t i = 0; i < n; ++i) {
+    const double xi = S::load(x[i]);
+    acc += xi * xi;
+  }
   return acc;
 }
 
-double sum_of_squares(const float *x, size_t n) {
+template <class S> double sum_of_squares(const typename S::type *x, size_t n) {
   // Partial sums per chunk, added in chunk order: the result does not
   // depend on the thread count.
   size_t chunks = (n + kChunk - 1) / kChunk;
   std::vector<double> partial(chunks);
   in_chunks(n, [&](size_t i, size_t k) {
-    partial[i / kChunk] = sum_of_squares_chunk(x + i, k);
+    partial[i / kChunk] = sum_of_squares_chunk<S>(x + i, k);
   });
   double acc = 0.0;
   for (double p : partial)
     acc += p;
   return acc;
 }
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void adamw_update<S>(float *, const S::type *, float *, float *,    \
+                                size_t, const AdamWParams &);                  \
+  template void sgd_update<S>(float *, const S::type *, float *, size_t,       \
+                              const SgdParams &);                              \
+  template double sum_of_squares<S>(const S::type *, size_t);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu
