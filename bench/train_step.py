@@ -11,8 +11,11 @@ same token file by
 With --baseline-build-dir, the two tpc runs are repeated with the tools of
 another build (an earlier commit, say) in the same run, each compiling its
 own program, so that a change is measured against its predecessor on the
-same machine at the same time. The warm-up steps are left out of the
-figures. tokens/s and ms/step come from
+same machine at the same time. --rounds R repeats the tpc runs R times,
+taking turns (this build's tp=1 and tp=2, the fp32 run, the baseline's),
+and each row keeps its median round: single runs on this machine drift by
+10 to 20%, and taking turns lets a slow stretch weigh on all of them alike.
+The warm-up steps are left out of the figures. tokens/s and ms/step come from
 the per-step times (tpc-run's JSON lines log; the same span of work, data to
 updated weights, in PyTorch). GFLOP/s are model FLOPs (the program's own count
 that tpc-run prints for its MFU: 6 N per token plus attention) times tokens/s,
@@ -37,7 +40,7 @@ Brown corpus's training tokens when scripts/fetch-data.sh has prepared them,
 else seeded random tokens; the output says which.
 
 Usage: /usr/bin/python3 bench/train_step.py [--steps N] [--warmup W] [--quick]
-                                           [--baseline-build-dir DIR]
+                                           [--baseline-build-dir DIR] [--rounds R]
                                            [--precision fp32|bf16]
 """
 import argparse
@@ -136,16 +139,24 @@ def gflops_text(rate):
     return '%.1f' % (rate / 1e9) if rate else 'not in this build'
 
 
-def run_tpc(tools, path, threads, train, mpirun, env, prefix, log):
+def run_tpc(tools, path, threads, train, mpirun, env, prefix, suffix, log):
     """Trains tp=1 (threads threads) and tp=threads (ranks of 1 thread); logs to
-    <prefix>tp1.jsonl and <prefix>tp2.jsonl. Returns tp=1's FLOPs per token and
-    sgemm probe."""
+    <prefix>tp1<suffix>.jsonl and <prefix>tp2<suffix>.jsonl. Returns tp=1's
+    FLOPs per token and GEMM probe."""
     out1 = run([tools['tpc-run'], path('%stp1.tpc' % prefix), '--threads', str(threads)] +
-               train + ['--log', path('%stp1.jsonl' % prefix)], log)
+               train + ['--log', path('%stp1%s.jsonl' % (prefix, suffix))], log)
     run([mpirun, '--oversubscribe', '-np', str(threads), tools['tpc-run'],
          path('%stp%d.tpc' % (prefix, threads)), '--threads', '1'] + train +
-        ['--log', path('%stp2.jsonl' % prefix)], log, env)
+        ['--log', path('%stp2%s.jsonl' % (prefix, suffix))], log, env)
     return probe_line(out1)
+
+
+def median_round(logs, warmup):
+    """summarize() of the run with the median tokens/s among the rounds' logs
+    (the lower middle one for an even count)."""
+    runs = sorted((summarize(steps_of(p), warmup) for p in logs),
+                  key=lambda r: r['tokens_per_s'])
+    return runs[(len(runs) - 1) // 2]
 
 
 def main(argv):
@@ -165,6 +176,9 @@ def main(argv):
     ap.add_argument('--work-dir', default='',
                     help='where the model, programs, logs and data go (default: a temporary '
                          'directory, removed at the end)')
+    ap.add_argument('--rounds', type=int, default=1,
+                    help='repeat the tpc runs this many times, taking turns, and keep each '
+                         'one\'s median round (default: 1)')
     ap.add_argument('--lr', type=float, default=3e-4)
     ap.add_argument('--precision', choices=['fp32', 'bf16'], default='fp32',
                     help='bf16: tpc --precision bf16 against PyTorch under torch.autocast '
@@ -174,8 +188,8 @@ def main(argv):
     cfg = QUICK if args.quick else FULL
     steps = args.steps if args.steps is not None else (2 if args.quick else 5)
     warmup = args.warmup if args.warmup is not None else (1 if args.quick else 2)
-    if steps < 1 or warmup < 0:
-        sys.exit('train_step: --steps must be >= 1 and --warmup >= 0')
+    if steps < 1 or warmup < 0 or args.rounds < 1:
+        sys.exit('train_step: --steps and --rounds must be >= 1 and --warmup >= 0')
     total = warmup + steps
     threads = args.threads
 
@@ -213,13 +227,19 @@ def main(argv):
     train = ['train', '--load', path('init.safetensors'), '--data', data, '--steps', str(total),
              '--lr', str(args.lr), '--schedule', 'constant']
     env = mpi_env(work)
-    flops_per_token, peak = run_tpc(tools, path, threads, train, mpirun, env, '', log)
-    if bf16:
-        run([tools['tpc-run'], path('fp32-tp1.tpc'), '--threads', str(threads)] + train +
-            ['--log', path('fp32-tp1.jsonl')], log)
     if baseline:
         compile_programs(baseline, path, cfg, threads, 'base-', log, args.precision)
-        run_tpc(baseline, path, threads, train, mpirun, env, 'base-', log)
+    rounds = ['.r%d' % k for k in range(args.rounds)]
+    for r in rounds:
+        flops_per_token, peak = run_tpc(tools, path, threads, train, mpirun, env, '', r, log)
+        if bf16:
+            run([tools['tpc-run'], path('fp32-tp1.tpc'), '--threads', str(threads)] + train +
+                ['--log', path('fp32-tp1%s.jsonl' % r)], log)
+        if baseline:
+            run_tpc(baseline, path, threads, train, mpirun, env, 'base-', r, log)
+
+    def tpc_row(name):
+        return median_round([path('%s%s.jsonl' % (name, r)) for r in rounds], warmup)
 
     # PyTorch, in this process.
     torch.set_num_threads(threads)
@@ -237,22 +257,21 @@ def main(argv):
     rates = gemm_step_rates(args.build_dir, threads, args.quick, log)
 
     tag = ' bf16' if bf16 else ''
-    rows = [('tpc%s tp=1 (%d threads)' % (tag, threads), summarize(steps_of(path('tp1.jsonl')), warmup)),
-            ('tpc%s tp=%d (%d ranks x 1 thread)' % (tag, threads, threads),
-             summarize(steps_of(path('tp2.jsonl')), warmup)),
+    rows = [('tpc%s tp=1 (%d threads)' % (tag, threads), tpc_row('tp1')),
+            ('tpc%s tp=%d (%d ranks x 1 thread)' % (tag, threads, threads), tpc_row('tp2')),
             ('PyTorch %s%s (%d threads)' % (torch.__version__, ' autocast bf16' if bf16 else '',
                                           threads), summarize(torch_steps, warmup))]
     if bf16:
-        rows.append(('tpc fp32 tp=1 (%d threads)' % threads,
-                     summarize(steps_of(path('fp32-tp1.jsonl')), warmup)))
+        rows.append(('tpc fp32 tp=1 (%d threads)' % threads, tpc_row('fp32-tp1')))
     if baseline:
-        rows += [('baseline tpc tp=1 (%d threads)' % threads,
-                  summarize(steps_of(path('base-tp1.jsonl')), warmup)),
+        rows += [('baseline tpc tp=1 (%d threads)' % threads, tpc_row('base-tp1')),
                  ('baseline tpc tp=%d (%d ranks x 1 thread)' % (threads, threads),
-                  summarize(steps_of(path('base-tp2.jsonl')), warmup))]
+                  tpc_row('base-tp2'))]
 
-    print('train_step: %s, B=%d, T=%d, %s, %d timed steps after %d warm-up steps; data: %s'
-          % (cfg['name'], B, T, args.precision, steps, warmup, data_note))
+    print('train_step: %s, B=%d, T=%d, %s, %d timed steps after %d warm-up steps%s; data: %s'
+          % (cfg['name'], B, T, args.precision, steps, warmup,
+             ', tpc rows the median of %d rounds' % args.rounds if args.rounds > 1 else '',
+             data_note))
     print('model FLOPs per token: %.4g (the program\'s count)' % flops_per_token)
     probe = peak
     if bf16:
