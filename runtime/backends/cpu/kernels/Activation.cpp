@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/kernels/Chunks.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
@@ -16,9 +17,6 @@ namespace tpc::cpu {
 
 static constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
 static constexpr float kGeluCube = 0.044715f;
-
-/// Elements per parallel task: a few pages each, enough to pay for a task.
-static constexpr size_t kChunk = 16384;
 
 template <class S>
 TPC_VECTOR_CLONES static void gelu_forward_chunk(typename S::type *out,
@@ -94,35 +92,25 @@ swiglu_backward_chunk(typename S::type *dgate, typename S::type *dup,
 template <class S>
 void gelu_forward(typename S::type *out, const typename S::type *inp,
                   size_t n) {
-  size_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
-  for (size_t c = 0; c < chunks; ++c) {
-    size_t i = c * kChunk;
-    gelu_forward_chunk<S>(out + i, inp + i, std::min(kChunk, n - i));
-  }
+  in_chunks(n, [=](size_t i, size_t k) {
+    gelu_forward_chunk<S>(out + i, inp + i, k);
+  });
 }
 
 template <class S>
 void gelu_backward(typename S::type *dinp, const typename S::type *inp,
                    const typename S::type *dout, size_t n) {
-  size_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
-  for (size_t c = 0; c < chunks; ++c) {
-    size_t i = c * kChunk;
-    gelu_backward_chunk<S>(dinp + i, inp + i, dout + i,
-                           std::min(kChunk, n - i));
-  }
+  in_chunks(n, [=](size_t i, size_t k) {
+    gelu_backward_chunk<S>(dinp + i, inp + i, dout + i, k);
+  });
 }
 
 template <class S>
 void swiglu_forward(typename S::type *out, const typename S::type *gate,
                     const typename S::type *up, size_t n) {
-  size_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
-  for (size_t c = 0; c < chunks; ++c) {
-    size_t i = c * kChunk;
-    swiglu_forward_chunk<S>(out + i, gate + i, up + i, std::min(kChunk, n - i));
-  }
+  in_chunks(n, [=](size_t i, size_t k) {
+    swiglu_forward_chunk<S>(out + i, gate + i, up + i, k);
+  });
 }
 
 template <class S>
@@ -131,14 +119,11 @@ void swiglu_backward(typename S::type *dgate, typename S::type *dup,
                      const typename S::type *up, size_t n) {
   if (!dgate && !dup)
     return;
-  size_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
-  for (size_t c = 0; c < chunks; ++c) {
-    size_t i = c * kChunk;
+  in_chunks(n, [=](size_t i, size_t k) {
     swiglu_backward_chunk<S>(dgate ? dgate + i : nullptr,
                              dup ? dup + i : nullptr, dout + i, gate + i,
-                             up + i, std::min(kChunk, n - i));
-  }
+                             up + i, k);
+  });
 }
 
 #define TPC_INSTANTIATE(S)                                                     \

@@ -20,6 +20,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -119,6 +120,7 @@ typedef float UVec __attribute__((vector_size(64), aligned(4)));
 constexpr int kLanes = 16;
 
 #define TPC_ALWAYS_INLINE inline __attribute__((always_inline))
+#define TPC_LAMBDA_INLINE __attribute__((always_inline))
 #define LOAD_VEC(p) (*reinterpret_cast<const UVec *>(p))
 #define STORE_VEC(p, v) (*reinterpret_cast<UVec *>(p) = (v))
 
@@ -176,6 +178,27 @@ struct Terms {
   }
 };
 
+/// Calls chunk(std::integral_constant<int, NV>(), i0) over the columns
+/// [0, HS) in chunks of at most four vectors, and returns where the whole
+/// vectors end: the columns from there to HS are the caller's.
+template <class F> TPC_ALWAYS_INLINE int by_vectors(int HS, F chunk) {
+  int i0 = 0;
+  for (; i0 + 4 * kLanes <= HS; i0 += 4 * kLanes)
+    chunk(std::integral_constant<int, 4>(), i0);
+  switch ((HS - i0) / kLanes) {
+  case 3:
+    chunk(std::integral_constant<int, 3>(), i0);
+    break;
+  case 2:
+    chunk(std::integral_constant<int, 2>(), i0);
+    break;
+  case 1:
+    chunk(std::integral_constant<int, 1>(), i0);
+    break;
+  }
+  return i0 + (HS - i0) / kLanes * kLanes;
+}
+
 /// acc[r][i0 + i] += c[r][s] * X[s * ldx + i0 + i] for i < NV vectors,
 /// summed over keys s in [s0, s1) in order, for the terms taken.
 template <int R, int NV>
@@ -214,21 +237,9 @@ template <int R>
 TPC_ALWAYS_INLINE void accumulate_rows(float *const *acc, const float *const *c,
                                        Terms terms, const float *X, size_t ldx,
                                        int s0, int s1, int HS) {
-  int i0 = 0;
-  for (; i0 + 4 * kLanes <= HS; i0 += 4 * kLanes)
-    accumulate_chunk<R, 4>(acc, c, terms, X, ldx, s0, s1, i0);
-  switch ((HS - i0) / kLanes) {
-  case 3:
-    accumulate_chunk<R, 3>(acc, c, terms, X, ldx, s0, s1, i0);
-    break;
-  case 2:
-    accumulate_chunk<R, 2>(acc, c, terms, X, ldx, s0, s1, i0);
-    break;
-  case 1:
-    accumulate_chunk<R, 1>(acc, c, terms, X, ldx, s0, s1, i0);
-    break;
-  }
-  i0 += (HS - i0) / kLanes * kLanes;
+  const int i0 = by_vectors(HS, [&](auto nv, int at) TPC_LAMBDA_INLINE {
+    accumulate_chunk<R, decltype(nv)::value>(acc, c, terms, X, ldx, s0, s1, at);
+  });
   if (i0 == HS)
     return;
   for (int s = s0; s < s1; ++s)
@@ -277,21 +288,9 @@ template <int R>
 TPC_ALWAYS_INLINE void update_rows(float *Y, size_t ldy, const float *const *c,
                                    Terms terms, const float *const *x, int s0,
                                    int s1, int HS) {
-  int i0 = 0;
-  for (; i0 + 4 * kLanes <= HS; i0 += 4 * kLanes)
-    update_chunk<R, 4>(Y, ldy, c, terms, x, s0, s1, i0);
-  switch ((HS - i0) / kLanes) {
-  case 3:
-    update_chunk<R, 3>(Y, ldy, c, terms, x, s0, s1, i0);
-    break;
-  case 2:
-    update_chunk<R, 2>(Y, ldy, c, terms, x, s0, s1, i0);
-    break;
-  case 1:
-    update_chunk<R, 1>(Y, ldy, c, terms, x, s0, s1, i0);
-    break;
-  }
-  i0 += (HS - i0) / kLanes * kLanes;
+  const int i0 = by_vectors(HS, [&](auto nv, int at) TPC_LAMBDA_INLINE {
+    update_chunk<R, decltype(nv)::value>(Y, ldy, c, terms, x, s0, s1, at);
+  });
   if (i0 == HS)
     return;
   for (int s = s0; s < s1; ++s) {

@@ -1,14 +1,10 @@
 //===- Elementwise.cpp - Residual add, scale, weighted sum ----------------===//
 
+#include "runtime/backends/cpu/kernels/Chunks.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
-#include <algorithm>
-
 namespace tpc::cpu {
-
-/// Elements per parallel task.
-static constexpr size_t kChunk = 16384;
 
 template <class S>
 TPC_VECTOR_CLONES static void
@@ -22,12 +18,9 @@ residual_chunk(typename S::type *out, const typename S::type *a,
 template <class S>
 void residual_forward(typename S::type *out, const typename S::type *a,
                       const typename S::type *b, size_t n) {
-  size_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
-  for (size_t c = 0; c < chunks; ++c) {
-    size_t i = c * kChunk;
-    residual_chunk<S>(out + i, a + i, b + i, std::min(kChunk, n - i));
-  }
+  in_chunks(n, [=](size_t i, size_t k) {
+    residual_chunk<S>(out + i, a + i, b + i, k);
+  });
 }
 template void residual_forward<F32Storage>(float *, const float *,
                                            const float *, size_t);

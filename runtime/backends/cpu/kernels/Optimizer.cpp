@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/kernels/Chunks.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
@@ -15,17 +16,6 @@
 #include <vector>
 
 namespace tpc::cpu {
-
-/// Elements per parallel task.
-static constexpr size_t kChunk = 16384;
-
-/// Runs f(first, count) over [0, n) in chunks on the OpenMP threads.
-template <class F> static void in_chunks(size_t n, F f) {
-  size_t chunks = (n + kChunk - 1) / kChunk;
-#pragma omp parallel for schedule(static)
-  for (size_t c = 0; c < chunks; ++c)
-    f(c * kChunk, std::min(kChunk, n - c * kChunk));
-}
 
 template <class S>
 TPC_VECTOR_CLONES static void
