@@ -19,9 +19,9 @@ static constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
 static constexpr float kGeluCube = 0.044715f;
 
 template <class S>
-TPC_VECTOR_CLONES static void gelu_forward_chunk(typename S::type *out,
-                                                 const typename S::type *inp,
-                                                 size_t n) {
+TPC_VECTOR_CLONES_TEMPLATE static void
+gelu_forward_chunk(typename S::type *out, const typename S::type *inp,
+                   size_t n) {
 #pragma omp simd
   for (size_t i = 0; i < n; ++i) {
     float x = S::load(inp[i]);
@@ -31,7 +31,7 @@ TPC_VECTOR_CLONES static void gelu_forward_chunk(typename S::type *out,
 }
 
 template <class S>
-TPC_VECTOR_CLONES static void
+TPC_VECTOR_CLONES_TEMPLATE static void
 gelu_backward_chunk(typename S::type *dinp, const typename S::type *inp,
                     const typename S::type *dout, size_t n) {
 #pragma omp simd
@@ -54,7 +54,7 @@ static inline float sigmoid(float x) {
 }
 
 template <class S>
-TPC_VECTOR_CLONES static void
+TPC_VECTOR_CLONES_TEMPLATE static void
 swiglu_forward_chunk(typename S::type *out, const typename S::type *gate,
                      const typename S::type *up, size_t n) {
 #pragma omp simd
@@ -65,7 +65,7 @@ swiglu_forward_chunk(typename S::type *out, const typename S::type *gate,
 }
 
 template <class S>
-TPC_VECTOR_CLONES static void
+TPC_VECTOR_CLONES_TEMPLATE static void
 swiglu_backward_chunk(typename S::type *dgate, typename S::type *dup,
                       const typename S::type *dout,
                       const typename S::type *gate, const typename S::type *up,

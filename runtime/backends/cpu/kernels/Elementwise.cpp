@@ -7,7 +7,7 @@
 namespace tpc::cpu {
 
 template <class S>
-TPC_VECTOR_CLONES static void
+TPC_VECTOR_CLONES_TEMPLATE static void
 residual_chunk(typename S::type *out, const typename S::type *a,
                const typename S::type *b, size_t n) {
 #pragma omp simd

@@ -47,7 +47,7 @@ struct RowStats {
 
 /// The largest of row[0, V).
 template <class S>
-TPC_VECTOR_CLONES float row_max(const typename S::type *row, int V) {
+TPC_VECTOR_CLONES_TEMPLATE float row_max(const typename S::type *row, int V) {
   float m = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : m)
   for (int v = 0; v < V; ++v)
@@ -57,7 +57,8 @@ TPC_VECTOR_CLONES float row_max(const typename S::type *row, int V) {
 
 /// The sum of e^(row[v] - m) over [0, V), in double.
 template <class S>
-TPC_VECTOR_CLONES double sum_exp(const typename S::type *row, int V, float m) {
+TPC_VECTOR_CLONES_TEMPLATE double sum_exp(const typename S::type *row, int V,
+                                          float m) {
   double s = 0.0;
 #pragma omp simd reduction(+ : s)
   for (int v = 0; v < V; ++v)
@@ -69,7 +70,7 @@ TPC_VECTOR_CLONES double sum_exp(const typename S::type *row, int V, float m) {
 /// 1 / sum of exponentials, less scale at column `target` (none when it is
 /// outside [0, V)): the gradient of a row's loss, rounded once.
 template <class S>
-TPC_VECTOR_CLONES void
+TPC_VECTOR_CLONES_TEMPLATE void
 softmax_scaled(typename S::type *d, const typename S::type *row, int V, float m,
                float inv, float scale, int target) {
 #pragma omp simd

@@ -18,7 +18,7 @@
 namespace tpc::cpu {
 
 template <class S>
-TPC_VECTOR_CLONES static void
+TPC_VECTOR_CLONES_TEMPLATE static void
 adamw_chunk(float *param, const typename S::type *grad, float *m, float *v,
             size_t n, const AdamWParams &p, float bc1, float bc2) {
   // Locals, so that no store to the arrays could change them.
@@ -64,8 +64,8 @@ void sgd_update(float *param, const typename S::type *grad, float *momentum_buf,
 }
 
 template <class S>
-TPC_VECTOR_CLONES static double sum_of_squares_chunk(const typename S::type *x,
-                                                     size_t n) {
+TPC_VECTOR_CLONES_TEMPLATE static double
+sum_of_squares_chunk(const typename S::type *x, size_t n) {
   double acc = 0.0;
 #pragma omp simd reduction(+ : acc)
   for (size_t i = 0; i < n; ++i) {

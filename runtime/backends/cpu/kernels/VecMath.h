@@ -45,6 +45,14 @@
 #define TPC_VECTOR_CLONES
 #define TPC_VECTOR_CLONES_OUT_OF_LINE __attribute__((noinline))
 #endif
+// The same for function templates (kernels templated on a storage type).
+// clang (14) does not multiversion templates: there they get the baseline
+// build's code.
+#if defined(__clang__)
+#define TPC_VECTOR_CLONES_TEMPLATE
+#else
+#define TPC_VECTOR_CLONES_TEMPLATE TPC_VECTOR_CLONES
+#endif
 
 namespace tpc::cpu {
 
