@@ -10,10 +10,8 @@
 #include "runtime/backends/cpu/kernels/ColumnSum.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 
-#include <algorithm>
 #include <cstring>
 #include <omp.h>
-#include <unordered_map>
 #include <vector>
 
 namespace tpc::cpu {
@@ -57,27 +55,28 @@ void embedding_backward(typename S::type *dwte, const typename S::type *dout,
     } else {
       // A touched row is summed in fp32 from its old value, its tokens in
       // order, and rounded once: what a widened table would hold, without
-      // converting the rows no token touches.
+      // converting the rows no token touches. slot[row] is where the row's
+      // sum is, -1 for a row not touched yet; it is put back to -1 at the
+      // end, so it is filled once per thread.
       thread_local std::vector<float> sums;
-      thread_local std::vector<int> rows;
-      thread_local std::unordered_map<int, size_t> slot;
+      thread_local std::vector<int> rows, slot;
+      if (slot.size() < size_t(vlocal))
+        slot.resize(size_t(vlocal), -1);
       rows.clear();
-      slot.clear();
       for (int n = 0; n < N; ++n) {
         int row = ids[n] - vstart;
         if (row < 0 || row >= vlocal || row % nt != tid)
           continue;
-        auto [it, fresh] = slot.emplace(row, rows.size());
-        if (fresh) {
+        if (slot[row] < 0) {
+          slot[row] = int(rows.size());
           rows.push_back(row);
-          if (sums.size() < rows.size() * size_t(C))
-            sums.resize(std::max(sums.size() * 2, rows.size() * size_t(C)));
-          float *acc = sums.data() + it->second * C;
+          sums.resize(rows.size() * size_t(C));
+          float *acc = sums.data() + size_t(slot[row]) * C;
           const auto *w = dwte + size_t(row) * C;
           for (int c = 0; c < C; ++c)
             acc[c] = S::load(w[c]);
         }
-        float *acc = sums.data() + it->second * C;
+        float *acc = sums.data() + size_t(slot[row]) * C;
         const auto *g = dout + size_t(n) * C;
         for (int c = 0; c < C; ++c)
           acc[c] += S::load(g[c]);
@@ -87,6 +86,7 @@ void embedding_backward(typename S::type *dwte, const typename S::type *dout,
         const float *acc = sums.data() + k * C;
         for (int c = 0; c < C; ++c)
           w[c] = S::store(acc[c]);
+        slot[rows[k]] = -1;
       }
     }
   }
