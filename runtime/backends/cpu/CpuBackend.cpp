@@ -17,6 +17,7 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
@@ -26,15 +27,34 @@ namespace tpc {
 // Device
 //===----------------------------------------------------------------------===//
 
-void *CpuDevice::alloc(size_t bytes) {
-  // Rounded up to the alignment, as aligned_alloc requires; 64 bytes keeps
-  // rows on cache lines and suits AVX-512.
-  size_t rounded = (bytes + 63) / 64 * 64;
-  void *p = std::aligned_alloc(64, rounded ? rounded : 64);
+namespace {
+
+/// Blocks of at least this many bytes go to transparent huge pages.
+constexpr size_t kHugePage = size_t(2) << 20;
+
+/// Host memory for tensors, freed with std::free. Rows stay on 64-byte cache
+/// lines, which suits AVX-512. A block of 2 MiB or more is aligned to 2 MiB
+/// and advised for transparent huge pages, which Linux grants such blocks
+/// by default ("madvise"): first touching the arenas of a GPT-2 step then
+/// takes a fault per 2 MiB instead of one per 4 KiB, and the kernels miss the
+/// TLB less. Where the system refuses, the block keeps small pages.
+void *host_alloc(size_t bytes) {
+  const size_t align = bytes >= kHugePage ? kHugePage : 64;
+  // aligned_alloc requires a multiple of the alignment.
+  const size_t rounded = std::max((bytes + align - 1) / align * align, align);
+  void *p = std::aligned_alloc(align, rounded);
   if (!p)
     throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (align == kHugePage)
+    madvise(p, rounded, MADV_HUGEPAGE);
+#endif
   return p;
 }
+
+} // namespace
+
+void *CpuDevice::alloc(size_t bytes) { return host_alloc(bytes); }
 
 void CpuDevice::free(void *ptr) { std::free(ptr); }
 
@@ -72,7 +92,10 @@ using cpu::kIsF32;
 /// An fp32 buffer of a widened view. Unlike a std::vector it does not
 /// zero what it grows into: every view writes all of its elements first.
 struct WideBuffer {
-  std::unique_ptr<float[]> data;
+  struct Free {
+    void operator()(float *p) const { std::free(p); }
+  };
+  std::unique_ptr<float, Free> data;
   size_t capacity = 0;
 };
 
@@ -97,7 +120,7 @@ public:
       free_.pop_back(); // none is large enough: replace the newest
     }
     if (b.capacity < n) {
-      b.data.reset(new float[n]);
+      b.data.reset(static_cast<float *>(host_alloc(n * sizeof(float))));
       b.capacity = n;
     }
     return b;
