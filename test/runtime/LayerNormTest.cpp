@@ -4,12 +4,15 @@
 
 #include "TestUtil.h"
 
+#include <algorithm>
+
 using namespace tpc;
 using namespace tpc::cpu;
 using namespace tpc::test;
 
 namespace {
-const int N = 7 * 2, C = 12;
+// Two whole sixteens of channels and a tail: the row sums take both paths.
+const int N = 7 * 2, C = 40;
 
 std::vector<float> reference(const std::vector<float> &x,
                              const std::vector<float> &w,
@@ -127,5 +130,56 @@ TEST(RmsNorm, BackwardMatchesFiniteDifferences) {
     std::string what = "eps " + std::to_string(eps);
     expect_grad_close(dx, numeric_grad(x, objective), 2e-3, what + " dinp");
     expect_grad_close(dw, numeric_grad(w, objective), 2e-3, what + " dweight");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// A row alone
+//===----------------------------------------------------------------------===//
+
+// Decoding normalizes one row where the forward normalized a batch of them:
+// a row must give the same bits alone, at another address, as in the batch.
+TEST(Norms, RowAloneMatchesBatchBitForBit) {
+  auto x = random_vector(N * C, 21), w = random_vector(C, 22),
+       b = random_vector(C, 23), dy = random_vector(N * C, 24);
+  std::vector<float> out(N * C), mean(N), rstd(N), dx(N * C, 0.25f);
+  layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), w.data(),
+                    b.data(), N, C);
+  layernorm_backward(dx.data(), nullptr, nullptr, dy.data(), x.data(),
+                     w.data(), mean.data(), rstd.data(), N, C);
+  std::vector<float> rms_out(N * C), rms_rstd(N), rms_dx(N * C, 0.25f);
+  rmsnorm_forward(rms_out.data(), rms_rstd.data(), x.data(), w.data(), N, C,
+                  1e-5f);
+  rmsnorm_backward(rms_dx.data(), nullptr, dy.data(), x.data(), w.data(),
+                   rms_rstd.data(), N, C);
+  for (int n : {0, 5, N - 1}) {
+    // Copies one float past an aligned start, so the row's address differs
+    // from the batch's in its alignment too.
+    auto alone = [&](const std::vector<float> &v) {
+      std::vector<float> r(C + 1);
+      std::copy(v.begin() + n * C, v.begin() + (n + 1) * C, r.begin() + 1);
+      return r;
+    };
+    auto xr = alone(x), dyr = alone(dy);
+    std::vector<float> o(C + 1), dxr(C + 1, 0.25f), ro(C + 1),
+        rdx(C + 1, 0.25f);
+    float m = 0, s = 0, rs = 0;
+    layernorm_forward(o.data() + 1, &m, &s, xr.data() + 1, w.data(), b.data(),
+                      1, C);
+    layernorm_backward(dxr.data() + 1, nullptr, nullptr, dyr.data() + 1,
+                       xr.data() + 1, w.data(), &m, &s, 1, C);
+    rmsnorm_forward(ro.data() + 1, &rs, xr.data() + 1, w.data(), 1, C, 1e-5f);
+    rmsnorm_backward(rdx.data() + 1, nullptr, dyr.data() + 1, xr.data() + 1,
+                     w.data(), &rs, 1, C);
+    EXPECT_EQ(m, mean[n]) << "row " << n;
+    EXPECT_EQ(s, rstd[n]) << "row " << n;
+    EXPECT_EQ(rs, rms_rstd[n]) << "row " << n;
+    for (int c = 0; c < C; ++c) {
+      size_t i = size_t(n) * C + c;
+      EXPECT_EQ(o[c + 1], out[i]) << "layernorm row " << n << " channel " << c;
+      EXPECT_EQ(dxr[c + 1], dx[i]) << "layernorm dinp " << n << " " << c;
+      EXPECT_EQ(ro[c + 1], rms_out[i]) << "rmsnorm row " << n << " " << c;
+      EXPECT_EQ(rdx[c + 1], rms_dx[i]) << "rmsnorm dinp " << n << " " << c;
+    }
   }
 }

@@ -9,37 +9,119 @@
 
 #include "runtime/backends/cpu/kernels/ColumnSum.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/VecMath.h"
 
 #include <cmath>
 
 namespace tpc::cpu {
+namespace {
+
+constexpr int kLanes = 16;
+
+/// The sum over c < C of f(c) in an order set by C alone: sixteen running
+/// sums over the columns c = l (mod 16), added in lane order, then the
+/// columns past the last whole sixteen. The lanes' loop becomes vector
+/// adds, where a sum in column order stays scalar, and a row still sums the
+/// same at any address and in any batch (decoding one row agrees with the
+/// full forward).
+template <class F> inline __attribute__((always_inline)) float lane_sum(int C, F f) {
+  float acc[kLanes] = {};
+  int c = 0;
+  for (; c + kLanes <= C; c += kLanes)
+    for (int l = 0; l < kLanes; ++l)
+      acc[l] += f(c + l);
+  float s = 0.0f;
+  for (int l = 0; l < kLanes; ++l)
+    s += acc[l];
+  for (; c < C; ++c)
+    s += f(c);
+  return s;
+}
+
+template <class S>
+TPC_VECTOR_CLONES_TEMPLATE static void
+layernorm_forward_row(typename S::type *o, float *mean, float *rstd,
+                      const typename S::type *x, const float *weight,
+                      const float *bias, int C) {
+  float m = lane_sum(C, [=](int c) { return S::load(x[c]); }) / C;
+  // Two passes: the one-pass E[x^2] - E[x]^2 loses precision when the mean
+  // is large against the spread.
+  float var = lane_sum(C, [=](int c) {
+                float d = S::load(x[c]) - m;
+                return d * d;
+              }) /
+              C;
+  float s = 1.0f / std::sqrt(var + kLayerNormEps);
+#pragma omp simd
+  for (int c = 0; c < C; ++c)
+    o[c] = S::store((S::load(x[c]) - m) * s * weight[c] + bias[c]);
+  *mean = m;
+  *rstd = s;
+}
+
+template <class S>
+TPC_VECTOR_CLONES_TEMPLATE static void
+layernorm_backward_row(typename S::type *dx, const typename S::type *g,
+                       const typename S::type *x, const float *weight, float m,
+                       float s, int C) {
+  float dnorm_mean =
+      lane_sum(C, [=](int c) { return S::load(g[c]) * weight[c]; }) / C;
+  float dnorm_norm_mean = lane_sum(C, [=](int c) {
+                            return S::load(g[c]) * weight[c] *
+                                   (S::load(x[c]) - m) * s;
+                          }) /
+                          C;
+#pragma omp simd
+  for (int c = 0; c < C; ++c) {
+    float norm = (S::load(x[c]) - m) * s;
+    float dnorm = S::load(g[c]) * weight[c];
+    dx[c] = S::store(S::load(dx[c]) +
+                     (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s);
+  }
+}
+
+template <class S>
+TPC_VECTOR_CLONES_TEMPLATE static void
+rmsnorm_forward_row(typename S::type *o, float *rstd, const typename S::type *x,
+                    const float *weight, int C, float eps) {
+  float ss = lane_sum(C, [=](int c) { return S::load(x[c]) * S::load(x[c]); });
+  float s = 1.0f / std::sqrt(ss / C + eps);
+#pragma omp simd
+  for (int c = 0; c < C; ++c)
+    o[c] = S::store(S::load(x[c]) * s * weight[c]);
+  *rstd = s;
+}
+
+template <class S>
+TPC_VECTOR_CLONES_TEMPLATE static void
+rmsnorm_backward_row(typename S::type *dx, const typename S::type *g,
+                     const typename S::type *x, const float *weight, float s,
+                     int C) {
+  // y = w * x * s with s = (mean(x^2) + eps)^-1/2, so with g = dout * w:
+  // dx = s * (g - x * s * mean(g * x * s)).
+  float dnorm_norm_mean = lane_sum(C, [=](int c) {
+                            return S::load(g[c]) * weight[c] *
+                                   S::load(x[c]) * s;
+                          }) /
+                          C;
+#pragma omp simd
+  for (int c = 0; c < C; ++c) {
+    float norm = S::load(x[c]) * s;
+    float dnorm = S::load(g[c]) * weight[c];
+    dx[c] = S::store(S::load(dx[c]) + (dnorm - norm * dnorm_norm_mean) * s);
+  }
+}
+
+} // namespace
 
 template <class S>
 void layernorm_forward(typename S::type *out, float *mean, float *rstd,
                        const typename S::type *inp, const float *weight,
                        const float *bias, int N, int C) {
 #pragma omp parallel for schedule(static)
-  for (int n = 0; n < N; ++n) {
-    const auto *x = inp + size_t(n) * C;
-    auto *o = out + size_t(n) * C;
-    float m = 0.0f;
-    for (int c = 0; c < C; ++c)
-      m += S::load(x[c]);
-    m /= C;
-    // Two passes: the one-pass E[x^2] - E[x]^2 loses precision when the mean
-    // is large against the spread.
-    float var = 0.0f;
-    for (int c = 0; c < C; ++c) {
-      float d = S::load(x[c]) - m;
-      var += d * d;
-    }
-    var /= C;
-    float s = 1.0f / std::sqrt(var + kLayerNormEps);
-    for (int c = 0; c < C; ++c)
-      o[c] = S::store((S::load(x[c]) - m) * s * weight[c] + bias[c]);
-    mean[n] = m;
-    rstd[n] = s;
-  }
+  for (int n = 0; n < N; ++n)
+    layernorm_forward_row<S>(out + size_t(n) * C, mean + n, rstd + n,
+                             inp + size_t(n) * C, weight, bias, C);
 }
 
 template <class S>
@@ -59,26 +141,10 @@ void layernorm_backward(typename S::type *dinp, float *dweight, float *dbias,
   if (!dinp)
     return;
 #pragma omp parallel for schedule(static)
-  for (int n = 0; n < N; ++n) {
-    const auto *x = inp + size_t(n) * C;
-    const auto *g = dout + size_t(n) * C;
-    auto *dx = dinp + size_t(n) * C;
-    float m = mean[n], s = rstd[n];
-    float dnorm_mean = 0.0f, dnorm_norm_mean = 0.0f;
-    for (int c = 0; c < C; ++c) {
-      float dnorm = S::load(g[c]) * weight[c];
-      dnorm_mean += dnorm;
-      dnorm_norm_mean += dnorm * (S::load(x[c]) - m) * s;
-    }
-    dnorm_mean /= C;
-    dnorm_norm_mean /= C;
-    for (int c = 0; c < C; ++c) {
-      float norm = (S::load(x[c]) - m) * s;
-      float dnorm = S::load(g[c]) * weight[c];
-      dx[c] = S::store(S::load(dx[c]) +
-                       (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s);
-    }
-  }
+  for (int n = 0; n < N; ++n)
+    layernorm_backward_row<S>(dinp + size_t(n) * C, dout + size_t(n) * C,
+                              inp + size_t(n) * C, weight, mean[n], rstd[n],
+                              C);
 }
 
 template <class S>
@@ -86,17 +152,9 @@ void rmsnorm_forward(typename S::type *out, float *rstd,
                      const typename S::type *inp, const float *weight, int N,
                      int C, float eps) {
 #pragma omp parallel for schedule(static)
-  for (int n = 0; n < N; ++n) {
-    const auto *x = inp + size_t(n) * C;
-    auto *o = out + size_t(n) * C;
-    float ss = 0.0f;
-    for (int c = 0; c < C; ++c)
-      ss += S::load(x[c]) * S::load(x[c]);
-    float s = 1.0f / std::sqrt(ss / C + eps);
-    for (int c = 0; c < C; ++c)
-      o[c] = S::store(S::load(x[c]) * s * weight[c]);
-    rstd[n] = s;
-  }
+  for (int n = 0; n < N; ++n)
+    rmsnorm_forward_row<S>(out + size_t(n) * C, rstd + n, inp + size_t(n) * C,
+                           weight, C, eps);
 }
 
 template <class S>
@@ -111,23 +169,9 @@ void rmsnorm_backward(typename S::type *dinp, float *dweight,
   if (!dinp)
     return;
 #pragma omp parallel for schedule(static)
-  for (int n = 0; n < N; ++n) {
-    const auto *x = inp + size_t(n) * C;
-    const auto *g = dout + size_t(n) * C;
-    auto *dx = dinp + size_t(n) * C;
-    // y = w * x * s with s = (mean(x^2) + eps)^-1/2, so with g = dout * w:
-    // dx = s * (g - x * s * mean(g * x * s)).
-    float s = rstd[n];
-    float dnorm_norm_mean = 0.0f;
-    for (int c = 0; c < C; ++c)
-      dnorm_norm_mean += S::load(g[c]) * weight[c] * S::load(x[c]) * s;
-    dnorm_norm_mean /= C;
-    for (int c = 0; c < C; ++c) {
-      float norm = S::load(x[c]) * s;
-      float dnorm = S::load(g[c]) * weight[c];
-      dx[c] = S::store(S::load(dx[c]) + (dnorm - norm * dnorm_norm_mean) * s);
-    }
-  }
+  for (int n = 0; n < N; ++n)
+    rmsnorm_backward_row<S>(dinp + size_t(n) * C, dout + size_t(n) * C,
+                            inp + size_t(n) * C, weight, rstd[n], C);
 }
 
 #define TPC_INSTANTIATE(S)                                                     \
