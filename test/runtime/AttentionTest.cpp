@@ -1,6 +1,7 @@
 //===- AttentionTest.cpp - Self- and cross-attention ----------------------===//
 
 #include "runtime/backends/cpu/kernels/Kernels.h"
+#include "runtime/backends/cpu/kernels/VecMath.h"
 #include "runtime/util/Philox.h"
 
 #include "TestUtil.h"
@@ -997,5 +998,84 @@ TEST(RotaryAttention, LaggedDecodeCrossMatchesForwardBitForBit) {
     // Position t's own k and v never entered the cache.
     for (int b = 0; b < GB; ++b)
       EXPECT_EQ(kx[(size_t(b) * capacity + GT - 1) * GC], -7.0f) << what;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Every vector width
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Runs the attention kernels with at most `lanes` float lanes while alive.
+struct LanesCap {
+  explicit LanesCap(int lanes) { max_vector_lanes = lanes; }
+  ~LanesCap() { max_vector_lanes = 16; }
+};
+} // namespace
+
+// The shapes above are smaller than one vector. Here T = 75 keys take the
+// score loops' chunks of 4, 2 and 1 vectors and a scalar tail, and HS = 53
+// = 3 * 16 + 5 takes the row loops' chunks and tails, at each width the CPU
+// has: forward against the reference, backward against central differences
+// at sampled elements, and decoding against the forward bit for bit.
+TEST(Attention, EveryVectorWidthOnVectorShapes) {
+  const int b = 1, t = 75, nh = 2, hs = 53, c = nh * hs;
+  AttentionConfig cfg;
+  cfg.B = b;
+  cfg.T = t;
+  cfg.NH = nh;
+  cfg.HS = hs;
+  cfg.mask = AttentionMask::Causal;
+  auto qkv = random_vector(size_t(b) * t * 3 * c, 31);
+  auto dy = random_vector(size_t(b) * t * c, 32);
+  auto get = [&](int part) {
+    return [&, part](int bb, int tt, int h, int i) {
+      return qkv[(bb * t + tt) * 3 * c + part * c + h * hs + i];
+    };
+  };
+  auto expect = naive_attention(b, t, nh, hs, get(0), get(1), get(2),
+                                [](int q, int s) { return s <= q; });
+  for (int lanes : {16, 8, 4}) {
+    if (lanes > cpu_lanes())
+      continue;
+    LanesCap cap(lanes);
+    const std::string what = std::to_string(lanes) + " lanes";
+    std::vector<float> out(size_t(b) * t * c), att(size_t(b) * nh * t * t);
+    auto objective = [&] {
+      attention_forward(out.data(), att.data(), qkv.data(), cfg);
+      return weighted(out, dy);
+    };
+    objective();
+    expect_close(out, expect, 1e-5f, 1e-5f, what + " forward");
+    const std::vector<float> forward = out;
+
+    std::vector<float> dqkv(qkv.size(), 0.0f);
+    attention_backward(dqkv.data(), dy.data(), qkv.data(), att.data(), cfg);
+    std::vector<float> analytic;
+    std::vector<double> numeric;
+    for (size_t i = 0; i < qkv.size(); i += 97) { // q, k and v alike
+      const float saved = qkv[i], h = 1e-2f;
+      qkv[i] = saved + h;
+      const double up = objective();
+      qkv[i] = saved - h;
+      const double down = objective();
+      qkv[i] = saved;
+      analytic.push_back(dqkv[i]);
+      numeric.push_back((up - down) / (2.0 * h));
+    }
+    expect_grad_close(analytic, numeric, 5e-3, what + " backward");
+
+    AttentionConfig one = cfg;
+    one.T = 1;
+    const int capacity = t + 3;
+    std::vector<float> kcache(size_t(b) * capacity * c), vcache = kcache;
+    std::vector<float> o(size_t(b) * c);
+    for (int pos = 0; pos < t; ++pos) {
+      decode_attention_forward(o.data(), kcache.data(), vcache.data(),
+                               &qkv[size_t(pos) * 3 * c], pos, capacity, one);
+      for (int i = 0; i < c; ++i)
+        ASSERT_EQ(o[i], forward[size_t(pos) * c + i])
+            << what << " decoding position " << pos << " element " << i;
+    }
   }
 }

@@ -78,14 +78,33 @@ uint64_t dropout_row_base(const AttentionConfig &cfg, int b, int h, int t) {
          uint64_t(cfg.T);
 }
 
-/// dst (HS, T) = the T rows of one head of src, transposed: the dot
-/// products of a query with every key then run along contiguous memory.
-void transpose_head(float *dst, Rows src, int b, int h, int T, int HS) {
-  for (int s = 0; s < T; ++s) {
-    const float *row = src.base + (size_t(b) * T + s) * src.stride + h * HS;
+/// The row stride of a head transposed to (HS, n): room for n columns and
+/// one more vector of 16 (dot_rows reads its last keys as a whole vector),
+/// in an odd number of cache lines. At a power-of-two stride (1 KiB for
+/// T = 256) the rows fall into a quarter of L1's sets, and the dot
+/// products' loads evict each other.
+size_t transposed_ld(int n) { return ((size_t(n) + 31) / 16 | 1) * 16; }
+
+/// dst (HS, n), rows transposed_ld(n) apart: column j = the n floats of
+/// row(j), for i < HS; the columns past n are zero.
+template <class Row> void transpose_rows(float *dst, int n, int HS, Row row) {
+  const size_t ld = transposed_ld(n);
+  for (int j = 0; j < n; ++j) {
+    const float *x = row(j);
     for (int i = 0; i < HS; ++i)
-      dst[size_t(i) * T + s] = row[i];
+      dst[size_t(i) * ld + j] = x[i];
   }
+  for (int i = 0; i < HS; ++i)
+    std::fill(dst + size_t(i) * ld + n, dst + (size_t(i) + 1) * ld, 0.0f);
+}
+
+/// dst = the T rows of one head of src, transposed (transpose_rows): the
+/// dot products of a query with every key then run along contiguous
+/// memory.
+void transpose_head(float *dst, Rows src, int b, int h, int T, int HS) {
+  transpose_rows(dst, T, HS, [&](int s) {
+    return src.base + (size_t(b) * T + s) * src.stride + size_t(h) * HS;
+  });
 }
 
 /// Per-thread scratch of n floats, kept between calls: no allocation per
@@ -112,58 +131,70 @@ float *scratch(size_t n) {
 
 /// Query rows per block.
 constexpr int kBlock = 4;
-/// Sixteen floats: one AVX-512 register, split by the compiler on narrower
-/// CPUs. UVec is the same at any float's address; GCC lets a vector type
-/// alias its elements.
-typedef float Vec __attribute__((vector_size(64)));
-typedef float UVec __attribute__((vector_size(64), aligned(4)));
-constexpr int kLanes = 16;
+/// The kernels below run on W-float vectors, W the lanes of the widest
+/// registers the CPU has (on_native_lanes in VecMath.h). U is the same at
+/// any float's address; GCC lets a vector type alias its elements. (A
+/// struct, because GCC drops vector attributes on alias templates.)
+template <int W> struct Lanes {
+  typedef float V __attribute__((vector_size(W * sizeof(float))));
+  typedef float U __attribute__((vector_size(W * sizeof(float)), aligned(4)));
+};
+template <int W> using Vec = typename Lanes<W>::V;
 
 #define TPC_ALWAYS_INLINE inline __attribute__((always_inline))
 #define TPC_LAMBDA_INLINE __attribute__((always_inline))
-#define LOAD_VEC(p) (*reinterpret_cast<const UVec *>(p))
-#define STORE_VEC(p, v) (*reinterpret_cast<UVec *>(p) = (v))
+#define LOAD_VEC(p) (*reinterpret_cast<const typename Lanes<W>::U *>(p))
+#define STORE_VEC(p, v) (*reinterpret_cast<typename Lanes<W>::U *>(p) = (v))
+
+/// Vectors of partial sums per row of a block, at most: AVX-512's 32
+/// registers hold a block's 4 x 4 with room for the operands, AVX2's and
+/// SSE2's 16 a block's 4 x 2.
+template <int W> constexpr int kRowVectors = W >= 16 ? 4 : 2;
+
+/// dot_rows over the NV vectors of columns from S and kt on.
+template <int W, int R, int NV>
+TPC_ALWAYS_INLINE void dot_chunk(float *S, size_t lds, const float *const *x,
+                                 const float *kt, size_t ld, int HS) {
+  Vec<W> a[R][NV] = {};
+  for (int i = 0; i < HS; ++i) {
+    const float *ki = kt + size_t(i) * ld;
+    Vec<W> k[NV];
+    for (int v = 0; v < NV; ++v)
+      k[v] = LOAD_VEC(ki + v * W);
+    for (int r = 0; r < R; ++r)
+      for (int v = 0; v < NV; ++v)
+        a[r][v] += x[r][i] * k[v];
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v)
+      STORE_VEC(S + r * lds + v * W, a[r][v]);
+}
 
 /// S[r * lds + j] = sum over i < HS, in order, of x[r][i] * kt[i * ld + j]
 /// for the R rows x[r] and j in [0, n): scores of R queries against keys
 /// stored transposed (HS, ld), or in backward the gradient of R rows'
-/// probabilities against values stored so.
-template <int R>
+/// probabilities against values stored so. The last keys go through a
+/// whole vector too (kt's rows have room for it, transposed_ld), so every
+/// key takes the same arithmetic wherever a block's keys end: decoding a
+/// row then scores as the forward did, multiply-adds fused or not alike.
+template <int W, int R>
 TPC_ALWAYS_INLINE void dot_rows(float *S, size_t lds, const float *const *x,
                                 const float *kt, size_t ld, int n, int HS) {
+  constexpr int NV = kRowVectors<W>;
   int j = 0;
-  for (; j + 2 * kLanes <= n; j += 2 * kLanes) {
-    Vec a[R][2] = {};
-    for (int i = 0; i < HS; ++i) {
-      const float *ki = kt + size_t(i) * ld + j;
-      const Vec k0 = LOAD_VEC(ki), k1 = LOAD_VEC(ki + kLanes);
-      for (int r = 0; r < R; ++r) {
-        a[r][0] += x[r][i] * k0;
-        a[r][1] += x[r][i] * k1;
-      }
-    }
-    for (int r = 0; r < R; ++r) {
-      STORE_VEC(S + r * lds + j, a[r][0]);
-      STORE_VEC(S + r * lds + j + kLanes, a[r][1]);
-    }
-  }
-  for (; j + kLanes <= n; j += kLanes) {
-    Vec a[R] = {};
-    for (int i = 0; i < HS; ++i) {
-      const Vec k0 = LOAD_VEC(kt + size_t(i) * ld + j);
-      for (int r = 0; r < R; ++r)
-        a[r] += x[r][i] * k0;
-    }
-    for (int r = 0; r < R; ++r)
-      STORE_VEC(S + r * lds + j, a[r]);
-  }
-  for (; j < n; ++j)
-    for (int r = 0; r < R; ++r) {
-      float a = 0.0f;
-      for (int i = 0; i < HS; ++i)
-        a += x[r][i] * kt[size_t(i) * ld + j];
-      S[r * lds + j] = a;
-    }
+  for (; j + NV * W <= n; j += NV * W)
+    dot_chunk<W, R, NV>(S + j, lds, x, kt + j, ld, HS);
+  if constexpr (NV > 2)
+    for (; j + 2 * W <= n; j += 2 * W)
+      dot_chunk<W, R, 2>(S + j, lds, x, kt + j, ld, HS);
+  for (; j + W <= n; j += W)
+    dot_chunk<W, R, 1>(S + j, lds, x, kt + j, ld, HS);
+  if (j == n)
+    return;
+  float last[R * W];
+  dot_chunk<W, R, 1>(last, W, x, kt + j, ld, HS);
+  for (int r = 0; r < R; ++r)
+    std::copy(last + r * W, last + r * W + (n - j), S + r * lds + j);
 }
 
 /// Which (row, key) terms a loop takes: row r takes key s where
@@ -179,41 +210,40 @@ struct Terms {
 };
 
 /// Calls chunk(std::integral_constant<int, NV>(), i0) over the columns
-/// [0, HS) in chunks of at most four vectors, and returns where the whole
-/// vectors end: the columns from there to HS are the caller's.
-template <class F> TPC_ALWAYS_INLINE int by_vectors(int HS, F chunk) {
+/// [0, HS) in chunks of at most kRowVectors<W> vectors, and returns where
+/// the whole vectors end: the columns from there to HS are the caller's.
+template <int W, class F> TPC_ALWAYS_INLINE int by_vectors(int HS, F chunk) {
+  constexpr int NV = kRowVectors<W>;
   int i0 = 0;
-  for (; i0 + 4 * kLanes <= HS; i0 += 4 * kLanes)
-    chunk(std::integral_constant<int, 4>(), i0);
-  switch ((HS - i0) / kLanes) {
-  case 3:
-    chunk(std::integral_constant<int, 3>(), i0);
-    break;
-  case 2:
-    chunk(std::integral_constant<int, 2>(), i0);
-    break;
-  case 1:
+  for (; i0 + NV * W <= HS; i0 += NV * W)
+    chunk(std::integral_constant<int, NV>(), i0);
+  const int rest = (HS - i0) / W;
+  if constexpr (NV > 3)
+    if (rest == 3)
+      chunk(std::integral_constant<int, 3>(), i0);
+  if constexpr (NV > 2)
+    if (rest == 2)
+      chunk(std::integral_constant<int, 2>(), i0);
+  if (rest == 1)
     chunk(std::integral_constant<int, 1>(), i0);
-    break;
-  }
-  return i0 + (HS - i0) / kLanes * kLanes;
+  return i0 + rest * W;
 }
 
 /// acc[r][i0 + i] += c[r][s] * X[s * ldx + i0 + i] for i < NV vectors,
 /// summed over keys s in [s0, s1) in order, for the terms taken.
-template <int R, int NV>
+template <int W, int R, int NV>
 TPC_ALWAYS_INLINE void
 accumulate_chunk(float *const *acc, const float *const *c, Terms terms,
                  const float *X, size_t ldx, int s0, int s1, int i0) {
-  Vec o[R][NV];
+  Vec<W> o[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
-      o[r][v] = LOAD_VEC(acc[r] + i0 + v * kLanes);
+      o[r][v] = LOAD_VEC(acc[r] + i0 + v * W);
   for (int s = s0; s < s1; ++s) {
     const float *xs = X + size_t(s) * ldx + i0;
-    Vec xv[NV];
+    Vec<W> xv[NV];
     for (int v = 0; v < NV; ++v)
-      xv[v] = LOAD_VEC(xs + v * kLanes);
+      xv[v] = LOAD_VEC(xs + v * W);
     bool all = true;
     for (int r = 0; r < R; ++r)
       all = all && terms.takes(r, s);
@@ -227,18 +257,19 @@ accumulate_chunk(float *const *acc, const float *const *c, Terms terms,
   }
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
-      STORE_VEC(acc[r] + i0 + v * kLanes, o[r][v]);
+      STORE_VEC(acc[r] + i0 + v * W, o[r][v]);
 }
 
 /// acc[r][i] += sum over keys s in [s0, s1), in order, of c[r][s] *
 /// X[s * ldx + i], i < HS, for the terms taken: a block's rows of
 /// probabilities times values, or of score gradients times keys.
-template <int R>
+template <int W, int R>
 TPC_ALWAYS_INLINE void accumulate_rows(float *const *acc, const float *const *c,
                                        Terms terms, const float *X, size_t ldx,
                                        int s0, int s1, int HS) {
-  const int i0 = by_vectors(HS, [&](auto nv, int at) TPC_LAMBDA_INLINE {
-    accumulate_chunk<R, decltype(nv)::value>(acc, c, terms, X, ldx, s0, s1, at);
+  const int i0 = by_vectors<W>(HS, [&](auto nv, int at) TPC_LAMBDA_INLINE {
+    accumulate_chunk<W, R, decltype(nv)::value>(acc, c, terms, X, ldx, s0, s1,
+                                                at);
   });
   if (i0 == HS)
     return;
@@ -256,19 +287,19 @@ TPC_ALWAYS_INLINE void accumulate_rows(float *const *acc, const float *const *c,
 /// Y[s * ldy + i0 + i] += c[r][s] * x[r][i0 + i] for i < NV vectors, summed
 /// over the block's rows r in order, for keys s in [s0, s1) and the terms
 /// taken.
-template <int R, int NV>
+template <int W, int R, int NV>
 TPC_ALWAYS_INLINE void update_chunk(float *Y, size_t ldy, const float *const *c,
                                     Terms terms, const float *const *x, int s0,
                                     int s1, int i0) {
-  Vec xr[R][NV];
+  Vec<W> xr[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
-      xr[r][v] = LOAD_VEC(x[r] + i0 + v * kLanes);
+      xr[r][v] = LOAD_VEC(x[r] + i0 + v * W);
   for (int s = s0; s < s1; ++s) {
     float *ys = Y + size_t(s) * ldy + i0;
-    Vec y[NV];
+    Vec<W> y[NV];
     for (int v = 0; v < NV; ++v)
-      y[v] = LOAD_VEC(ys + v * kLanes);
+      y[v] = LOAD_VEC(ys + v * W);
     for (int r = 0; r < R; ++r) {
       if (!terms.takes(r, s))
         continue;
@@ -277,19 +308,19 @@ TPC_ALWAYS_INLINE void update_chunk(float *Y, size_t ldy, const float *const *c,
         y[v] += cr * xr[r][v];
     }
     for (int v = 0; v < NV; ++v)
-      STORE_VEC(ys + v * kLanes, y[v]);
+      STORE_VEC(ys + v * W, y[v]);
   }
 }
 
 /// Y[s * ldy + i] += sum over the block's rows r, in order, of c[r][s] *
 /// x[r][i], i < HS, for keys s in [s0, s1) and the terms taken: the value
 /// and key gradients of a block of query rows.
-template <int R>
+template <int W, int R>
 TPC_ALWAYS_INLINE void update_rows(float *Y, size_t ldy, const float *const *c,
                                    Terms terms, const float *const *x, int s0,
                                    int s1, int HS) {
-  const int i0 = by_vectors(HS, [&](auto nv, int at) TPC_LAMBDA_INLINE {
-    update_chunk<R, decltype(nv)::value>(Y, ldy, c, terms, x, s0, s1, at);
+  const int i0 = by_vectors<W>(HS, [&](auto nv, int at) TPC_LAMBDA_INLINE {
+    update_chunk<W, R, decltype(nv)::value>(Y, ldy, c, terms, x, s0, s1, at);
   });
   if (i0 == HS)
     return;
@@ -306,8 +337,11 @@ TPC_ALWAYS_INLINE void update_rows(float *Y, size_t ldy, const float *const *c,
 }
 
 /// a[j] = softmax over j < n of scale * a[j]: the scores of one row turned
-/// into probabilities. Inlined into its callers' clones; the forward and
-/// decoding call it on the same scores.
+/// into probabilities. The forward and decoding call it on the same scores
+/// at different addresses, so its sum runs in W lanes (j = l mod W), added
+/// in lane order, then the tail: an order set by n alone, where a
+/// vectorized reduction's order would follow the row's alignment.
+template <int W>
 TPC_ALWAYS_INLINE void softmax_scores(float *a, int n, float scale) {
   float maxv = -std::numeric_limits<float>::infinity();
 #pragma omp simd reduction(max : maxv)
@@ -315,14 +349,19 @@ TPC_ALWAYS_INLINE void softmax_scores(float *a, int n, float scale) {
     a[j] *= scale;
     maxv = std::max(maxv, a[j]);
   }
+#pragma omp simd
+  for (int j = 0; j < n; ++j)
+    a[j] = exp_approx(a[j] - maxv);
+  Vec<W> lanes = {};
+  int j = 0;
+  for (; j + W <= n; j += W)
+    lanes += LOAD_VEC(a + j);
   float sum = 0.0f;
-#pragma omp simd reduction(+ : sum)
-  for (int j = 0; j < n; ++j) {
-    float e = exp_approx(a[j] - maxv);
-    a[j] = e;
-    sum += e;
-  }
-  float inv = 1.0f / sum;
+  for (int l = 0; l < W; ++l)
+    sum += lanes[l];
+  for (; j < n; ++j)
+    sum += a[j];
+  const float inv = 1.0f / sum;
 #pragma omp simd
   for (int j = 0; j < n; ++j)
     a[j] *= inv;
@@ -378,7 +417,7 @@ void head_rows(const float *rows[R], Rows x, int b, int T, int t0, int h,
 /// Forward rows [t0, t0 + R) of sequence b, query head h (KV head kvh):
 /// scores against the keys transposed (kt, HS x T), softmax, the saved
 /// probabilities, dropout and the weighted sum of values.
-template <int R>
+template <int W, int R>
 TPC_ALWAYS_INLINE void
 block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
               const AttentionConfig &cfg, AttentionMask mask, int b, int h,
@@ -396,21 +435,21 @@ block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
     std::fill(orow[r], orow[r] + HS, 0.0f);
   }
   if (blk.shi > blk.slo)
-    dot_rows<R>(arow[0] + blk.slo, T, qr, kt + blk.slo, T, blk.shi - blk.slo,
-                HS);
+    dot_rows<W, R>(arow[0] + blk.slo, T, qr, kt + blk.slo, transposed_ld(T),
+                   blk.shi - blk.slo, HS);
   for (int r = 0; r < R; ++r) {
     const int lo = blk.lo[r], hi = std::max(blk.lo[r], blk.hi[r]);
     std::fill(arow[r], arow[r] + lo, 0.0f);
     std::fill(arow[r] + hi, arow[r] + T, 0.0f);
     if (lo < hi)
-      softmax_scores(arow[r] + lo, hi - lo, scale);
+      softmax_scores<W>(arow[r] + lo, hi - lo, scale);
   }
   if (blk.shi <= blk.slo)
     return;
   const float *vbase = v.base + size_t(b) * T * v.stride + size_t(kvh) * HS;
   if (!draw.enabled()) {
-    accumulate_rows<R>(orow, arow, blk.terms(), vbase, v.stride, blk.slo,
-                       blk.shi, HS);
+    accumulate_rows<W, R>(orow, arow, blk.terms(), vbase, v.stride, blk.slo,
+                          blk.shi, HS);
     return;
   }
   // With dropout, kept probabilities scaled and a mask of the kept.
@@ -426,22 +465,28 @@ block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
     }
     pe[r] = p;
   }
-  accumulate_rows<R>(orow, pe, blk.terms(bs.mask.data(), size_t(T)), vbase,
-                     v.stride, blk.slo, blk.shi, HS);
+  accumulate_rows<W, R>(orow, pe, blk.terms(bs.mask.data(), size_t(T)), vbase,
+                        v.stride, blk.slo, blk.shi, HS);
 }
 
 /// Sequence b, query head h (KV head kvh) of attention_core_forward: its
 /// rows in blocks. kt: the KV head's keys transposed (HS, T).
-TPC_VECTOR_CLONES
-void head_forward(float *out, float *att, Rows q, const float *kt, Rows v,
-                  const AttentionConfig &cfg, AttentionMask mask, int b, int h,
-                  int kvh) {
+template <int W>
+TPC_ALWAYS_INLINE void head_forward(float *out, float *att, Rows q,
+                                    const float *kt, Rows v,
+                                    const AttentionConfig &cfg,
+                                    AttentionMask mask, int b, int h, int kvh) {
   int t = 0;
   for (; t + kBlock <= cfg.T; t += kBlock)
-    block_forward<kBlock>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
+    block_forward<W, kBlock>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
   for (; t < cfg.T; ++t)
-    block_forward<1>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
+    block_forward<W, 1>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
 }
+struct HeadForward {
+  template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
+    head_forward<W>(a...);
+  }
+};
 
 void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
                             const AttentionConfig &cfg, AttentionMask mask) {
@@ -451,16 +496,16 @@ void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h) {
-      float *kt = scratch(size_t(cfg.HS) * cfg.T);
+      float *kt = scratch(size_t(cfg.HS) * transposed_ld(cfg.T));
       int kvh = kv_head_of(cfg, h);
       transpose_head(kt, k, b, kvh, cfg.T, cfg.HS);
-      head_forward(out, att, q, kt, v, cfg, mask, b, h, kvh);
+      on_native_lanes<HeadForward>(out, att, q, kt, v, cfg, mask, b, h, kvh);
     }
 }
 
 /// Backward of rows [t0, t0 + R) of sequence b, query head h (KV head kvh).
 /// vt: the KV head's values transposed (HS, T).
-template <int R>
+template <int W, int R>
 TPC_ALWAYS_INLINE void
 block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
                Rows k, const float *vt, const float *att,
@@ -485,7 +530,8 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
   head_rows<R>(qr, q, b, T, t0, h, HS);
 
   // Through out = sum_s drop(p_s) v_s: dp_s = dout_t . v_s.
-  dot_rows<R>(datt[0] + blk.slo, T, go, vt + blk.slo, T, blk.shi - blk.slo, HS);
+  dot_rows<W, R>(datt[0] + blk.slo, T, go, vt + blk.slo, transposed_ld(T),
+                 blk.shi - blk.slo, HS);
   uint8_t *keep = bs.mask.data();
   for (int r = 0; r < R; ++r) {
     const int lo = blk.lo[r], hi = blk.hi[r];
@@ -513,10 +559,10 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
   if (dv.base) {
     float *dvb = dv.base + size_t(b) * T * dv.stride + size_t(kvh) * HS;
     if (draw.enabled())
-      update_rows<R>(dvb, dv.stride, w, blk.terms(keep, size_t(T)), go, blk.slo,
-                     blk.shi, HS);
+      update_rows<W, R>(dvb, dv.stride, w, blk.terms(keep, size_t(T)), go,
+                        blk.slo, blk.shi, HS);
     else
-      update_rows<R>(dvb, dv.stride, arow, all, go, blk.slo, blk.shi, HS);
+      update_rows<W, R>(dvb, dv.stride, arow, all, go, blk.slo, blk.shi, HS);
   }
   // Through the softmax and the scaled dot products.
   if (dq.base) {
@@ -524,28 +570,35 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
     for (int r = 0; r < R; ++r)
       dqr[r] = dq.base + (size_t(b) * T + t0 + r) * dq.stride + size_t(h) * HS;
     const float *kb = k.base + size_t(b) * T * k.stride + size_t(kvh) * HS;
-    accumulate_rows<R>(dqr, dpre, all, kb, k.stride, blk.slo, blk.shi, HS);
+    accumulate_rows<W, R>(dqr, dpre, all, kb, k.stride, blk.slo, blk.shi, HS);
   }
   if (dk.base) {
     float *dkb = dk.base + size_t(b) * T * dk.stride + size_t(kvh) * HS;
-    update_rows<R>(dkb, dk.stride, dpre, all, qr, blk.slo, blk.shi, HS);
+    update_rows<W, R>(dkb, dk.stride, dpre, all, qr, blk.slo, blk.shi, HS);
   }
 }
 
 /// Sequence b, query head h (KV head kvh) of attention_core_backward: its
 /// rows in blocks, in order. vt: the KV head's values transposed (HS, T).
-TPC_VECTOR_CLONES
-void head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
-                   Rows q, Rows k, const float *vt, const float *att,
-                   const AttentionConfig &cfg, AttentionMask mask, int b, int h,
-                   int kvh) {
+template <int W>
+TPC_ALWAYS_INLINE void
+head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
+              Rows k, const float *vt, const float *att,
+              const AttentionConfig &cfg, AttentionMask mask, int b, int h,
+              int kvh) {
   int t = 0;
   for (; t + kBlock <= cfg.T; t += kBlock)
-    block_backward<kBlock>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h,
-                           kvh, t);
+    block_backward<W, kBlock>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h,
+                              kvh, t);
   for (; t < cfg.T; ++t)
-    block_backward<1>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh, t);
+    block_backward<W, 1>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh,
+                         t);
 }
+struct HeadBackward {
+  template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
+    head_backward<W>(a...);
+  }
+};
 
 void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
                              const float *dout, Rows q, Rows k, Rows v,
@@ -559,11 +612,12 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int kvh = 0; kvh < KVH; ++kvh) {
-      float *vt = scratch(size_t(HS) * T);
+      float *vt = scratch(size_t(HS) * transposed_ld(T));
       transpose_head(vt, v, b, kvh, T, HS);
       for (int h = 0; h < NH; ++h)
         if (kv_head_of(cfg, h) == kvh)
-          head_backward(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh);
+          on_native_lanes<HeadBackward>(dq, dk, dv, dout, q, k, vt, att, cfg,
+                                        mask, b, h, kvh);
     }
 }
 
@@ -571,31 +625,37 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
 /// (B,P,Ckv) caches, through the forward's loops with a block of one row,
 /// so a decoded position gives the full forward's result.
 /// Sequence b, one query head (reading KV head kvh) of decode_core_forward;
-/// a: hi - lo floats of scratch, kt: as many of scratch for the keys
-/// transposed.
-TPC_VECTOR_CLONES
-void decode_head(float *o, const float *qt, const float *kcache,
-                 const float *vcache, size_t row0, int lo, int hi, int kvh,
-                 const AttentionConfig &cfg, float *a, float *kt) {
+/// a: hi - lo floats of scratch, kt: HS * transposed_ld(hi - lo) of scratch
+/// for the keys transposed.
+template <int W>
+TPC_ALWAYS_INLINE void
+decode_head(float *o, const float *qt, const float *kcache, const float *vcache,
+            size_t row0, int lo, int hi, int kvh, const AttentionConfig &cfg,
+            float *a, float *kt) {
   const int HS = cfg.HS, Ckv = cfg.C_kv(), n = hi - lo;
+  const size_t ld = transposed_ld(n);
   const float scale = 1.0f / std::sqrt(float(HS));
-  for (int j = 0; j < n; ++j) {
-    const float *ks = kcache + (row0 + lo + j) * Ckv + kvh * HS;
-    for (int i = 0; i < HS; ++i)
-      kt[size_t(i) * n + j] = ks[i];
-  }
+  transpose_rows(kt, n, HS, [&](int j) {
+    return kcache + (row0 + lo + j) * Ckv + size_t(kvh) * HS;
+  });
   const float *x[1] = {qt};
-  dot_rows<1>(a, size_t(n), x, kt, size_t(n), n, HS);
-  softmax_scores(a, n, scale);
+  dot_rows<W, 1>(a, size_t(n), x, kt, ld, n, HS);
+  softmax_scores<W>(a, n, scale);
   for (int i = 0; i < HS; ++i)
     o[i] = 0.0f;
   float *acc[1] = {o};
   const float *c[1] = {a};
   const int first[1] = {0}, last[1] = {n};
-  accumulate_rows<1>(acc, c, Terms{first, last},
-                     vcache + (row0 + lo) * Ckv + kvh * HS, size_t(Ckv), 0, n,
-                     HS);
+  accumulate_rows<W, 1>(acc, c, Terms{first, last},
+                        vcache + (row0 + lo) * Ckv + kvh * HS, size_t(Ckv), 0,
+                        n, HS);
 }
+
+struct DecodeHead {
+  template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
+    decode_head<W>(a...);
+  }
+};
 
 void decode_core_forward(float *out, const float *kcache, const float *vcache,
                          Rows q, int lo, int hi, int capacity,
@@ -612,9 +672,9 @@ void decode_core_forward(float *out, const float *kcache, const float *vcache,
         continue;
       }
       size_t n = size_t(hi - lo);
-      float *a = scratch(n * (HS + 1));
-      decode_head(o, qt, kcache, vcache, size_t(b) * capacity, lo, hi,
-                  kv_head_of(cfg, h), cfg, a, a + n);
+      float *a = scratch(n + transposed_ld(int(n)) * HS);
+      on_native_lanes<DecodeHead>(o, qt, kcache, vcache, size_t(b) * capacity,
+                                  lo, hi, kv_head_of(cfg, h), cfg, a, a + n);
     }
 }
 

@@ -21,6 +21,8 @@
 #ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
 #define TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -55,6 +57,81 @@
 #endif
 
 namespace tpc::cpu {
+
+//===----------------------------------------------------------------------===//
+// Kernels on vector types
+//
+// A kernel written on GCC's vector types (float vector_size(4 * W)) must
+// take W from the instruction set it is compiled for: a vector wider than
+// the target's registers compiles to code that moves it through memory a
+// piece at a time. Under target_clones every clone would get the same W
+// (with W = 16, the AVX2 clone of attention ran 6x slower than per-row
+// loops). on_native_lanes<F>(args...) calls F::run<W>(args...) compiled
+// for AVX-512 with W = 16, for AVX2 with FMA with W = 8, or for the
+// baseline with W = 4, whichever the CPU has. F::run and what it calls are
+// inlined (always_inline), so that all of it is compiled for the target.
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__)
+#define TPC_TARGET_AVX512                                                      \
+  __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")))
+#define TPC_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#define TPC_TARGET_AVX512
+#define TPC_TARGET_AVX2
+#endif
+
+/// The float lanes of the widest vectors this CPU runs: 16 (AVX-512), 8
+/// (AVX2 with FMA) or 4.
+inline int cpu_lanes() {
+#if defined(__x86_64__)
+  static const int lanes =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+              __builtin_cpu_supports("avx512dq") &&
+              __builtin_cpu_supports("avx512vl") &&
+              __builtin_cpu_supports("fma")
+          ? 16
+      : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 8
+                                                                        : 4;
+  return lanes;
+#else
+  return 4;
+#endif
+}
+
+/// At most this many lanes for on_native_lanes: tests lower it to run every
+/// width on one machine.
+inline std::atomic<int> max_vector_lanes{16};
+
+/// The lanes on_native_lanes runs with.
+inline int native_lanes() {
+  return std::min(cpu_lanes(),
+                  max_vector_lanes.load(std::memory_order_relaxed));
+}
+
+template <class F, class... A>
+TPC_TARGET_AVX512 void run_lanes16(const A &...a) {
+  F::template run<16>(a...);
+}
+template <class F, class... A> TPC_TARGET_AVX2 void run_lanes8(const A &...a) {
+  F::template run<8>(a...);
+}
+template <class F, class... A> void run_lanes4(const A &...a) {
+  F::template run<4>(a...);
+}
+
+template <class F, class... A> void on_native_lanes(const A &...a) {
+  switch (native_lanes()) {
+  case 16:
+    run_lanes16<F>(a...);
+    return;
+  case 8:
+    run_lanes8<F>(a...);
+    return;
+  default:
+    run_lanes4<F>(a...);
+  }
+}
 
 /// e^x. NaN stays NaN; below -87.34 (where e^x leaves the normal floats)
 /// the result is 0, above 88 (e^88 = 1.65e38, a little before expf
