@@ -9,12 +9,28 @@
 #ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_COLUMNSUM_H
 #define TPC_RUNTIME_BACKENDS_CPU_KERNELS_COLUMNSUM_H
 
+#include "runtime/backends/cpu/kernels/VecMath.h"
+
 #include <cstddef>
 
 namespace tpc::cpu {
 
 /// Columns per task: 64 floats keep each row's chunk in one cache line pair.
 constexpr int kColumnBlock = 64;
+
+/// acc[c] += sum over n of f(n, c), for the columns [c0, c1) of one task,
+/// at most kColumnBlock. Vector clones: the columns are independent sums,
+/// so the loop over them is vector code in the rows' order.
+template <typename F>
+TPC_VECTOR_CLONES_TEMPLATE void column_block(float *acc, int N, int c0, int c1,
+                                             F f) {
+  float sum[kColumnBlock] = {};
+  for (int n = 0; n < N; ++n)
+    for (int c = c0; c < c1; ++c)
+      sum[c - c0] += f(n, c);
+  for (int c = c0; c < c1; ++c)
+    acc[c] += sum[c - c0];
+}
 
 /// For every column c of (N,C): acc[c] += sum over n of f(n, c).
 template <typename F> void column_reduce(float *acc, int N, int C, F f) {
@@ -23,12 +39,7 @@ template <typename F> void column_reduce(float *acc, int N, int C, F f) {
   for (int blk = 0; blk < nblocks; ++blk) {
     int c0 = blk * kColumnBlock;
     int c1 = c0 + kColumnBlock < C ? c0 + kColumnBlock : C;
-    float sum[kColumnBlock] = {};
-    for (int n = 0; n < N; ++n)
-      for (int c = c0; c < c1; ++c)
-        sum[c - c0] += f(n, c);
-    for (int c = c0; c < c1; ++c)
-      acc[c] += sum[c - c0];
+    column_block(acc, N, c0, c1, f);
   }
 }
 
