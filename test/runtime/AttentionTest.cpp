@@ -1079,3 +1079,47 @@ TEST(Attention, EveryVectorWidthOnVectorShapes) {
     }
   }
 }
+
+// A 16-bit cache holds each row rounded once and is read only where the
+// attention looks: with keys and values that bf16 represents exactly, the
+// bf16 cache decodes as the fp32 one bit for bit, and the rows past the
+// position stay as they were.
+TEST(Attention, DecodeWithBf16CacheMatchesFp32Cache) {
+  const int b = 2, t = 40, nh = 2, hs = 53, c = nh * hs, capacity = t + 7;
+  AttentionConfig one;
+  one.B = b;
+  one.T = 1;
+  one.NH = nh;
+  one.HS = hs;
+  one.mask = AttentionMask::Causal;
+  auto qkv = random_vector(size_t(b) * t * 3 * c, 41);
+  for (float &x : qkv)
+    x = bf16_to_f32(f32_to_bf16(x));
+  const uint16_t sentinel = f32_to_bf16(-7.0f);
+  std::vector<float> kf(size_t(b) * capacity * c), vf = kf;
+  std::vector<uint16_t> kh(kf.size(), sentinel), vh = kh;
+  std::vector<float> step(size_t(b) * 3 * c), of(size_t(b) * c),
+      oh(size_t(b) * c);
+  for (int pos = 0; pos < t; ++pos) {
+    for (int bb = 0; bb < b; ++bb)
+      std::copy_n(&qkv[(size_t(bb) * t + pos) * 3 * c], 3 * c,
+                  &step[size_t(bb) * 3 * c]);
+    decode_attention_forward(of.data(), kf.data(), vf.data(), step.data(), pos,
+                             capacity, one);
+    decode_attention_forward<BF16Storage>(oh.data(), kh.data(), vh.data(),
+                                          step.data(), pos, capacity, one);
+    ASSERT_EQ(of, oh) << "position " << pos;
+  }
+  for (int bb = 0; bb < b; ++bb)
+    for (int p = 0; p < capacity; ++p)
+      for (int i = 0; i < c; ++i) {
+        const size_t at = (size_t(bb) * capacity + p) * c + i;
+        if (p < t) {
+          ASSERT_EQ(bf16_to_f32(kh[at]), kf[at]) << "key row " << p;
+          ASSERT_EQ(bf16_to_f32(vh[at]), vf[at]) << "value row " << p;
+        } else {
+          ASSERT_EQ(kh[at], sentinel) << "key row " << p << " past the last";
+          ASSERT_EQ(vh[at], sentinel) << "value row " << p << " past the last";
+        }
+      }
+}

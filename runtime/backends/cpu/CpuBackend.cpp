@@ -501,23 +501,20 @@ public:
   void decode_attention_forward(void *out, void *kcache, void *vcache,
                                 const void *qkv, const int *pos, int capacity,
                                 const AttentionConfig &cfg) const override {
-    size_t cache = sz(cfg.B) * capacity * cfg.C();
     In<S> x(qkv, sz(cfg.B) * 3 * cfg.C());
-    Out<S> k(kcache, cache, true), v(vcache, cache, true),
-        o(out, sz(cfg.B) * cfg.C(), false);
-    cpu::decode_attention_forward(o, k, v, x, *pos, capacity, cfg);
+    Out<S> o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_attention_forward<S>(o, typed(kcache), typed(vcache), x, *pos,
+                                     capacity, cfg);
   }
   void decode_cross_attention_forward(void *out, void *kcache, void *vcache,
                                       const void *q, const void *kv,
                                       const int *pos, int capacity,
                                       const AttentionConfig &cfg,
                                       bool lagged) const override {
-    size_t cache = sz(cfg.B) * capacity * cfg.C();
     In<S> q_(q, sz(cfg.B) * cfg.C()), kv_(kv, sz(cfg.B) * 2 * cfg.C());
-    Out<S> k(kcache, cache, true), v(vcache, cache, true),
-        o(out, sz(cfg.B) * cfg.C(), false);
-    cpu::decode_cross_attention_forward(o, k, v, q_, kv_, *pos, capacity, cfg,
-                                        lagged);
+    Out<S> o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_cross_attention_forward<S>(o, typed(kcache), typed(vcache), q_,
+                                           kv_, *pos, capacity, cfg, lagged);
   }
   void gqa_attention_forward(void *out, float *att, const void *q,
                              const void *k, const void *v,
@@ -543,13 +540,11 @@ public:
                                     const void *q, const void *k, const void *v,
                                     const int *pos, int capacity,
                                     const AttentionConfig &cfg) const override {
-    size_t cache = sz(cfg.B) * capacity * cfg.C_kv();
     In<S> q_(q, sz(cfg.B) * cfg.C()), k_(k, sz(cfg.B) * cfg.C_kv()),
         v_(v, sz(cfg.B) * cfg.C_kv());
-    Out<S> kc(kcache, cache, true), vc(vcache, cache, true),
-        o(out, sz(cfg.B) * cfg.C(), false);
-    cpu::decode_gqa_attention_forward(o, kc, vc, q_, k_, v_, *pos, capacity,
-                                      cfg);
+    Out<S> o(out, sz(cfg.B) * cfg.C(), false);
+    cpu::decode_gqa_attention_forward<S>(o, typed(kcache), typed(vcache), q_,
+                                         k_, v_, *pos, capacity, cfg);
   }
 
   void crossentropy_forward(float *losses, float *totals, const void *logits,

@@ -85,14 +85,15 @@ uint64_t dropout_row_base(const AttentionConfig &cfg, int b, int h, int t) {
 /// products' loads evict each other.
 size_t transposed_ld(int n) { return ((size_t(n) + 31) / 16 | 1) * 16; }
 
-/// dst (HS, n), rows transposed_ld(n) apart: column j = the n floats of
-/// row(j), for i < HS; the columns past n are zero.
-template <class Row> void transpose_rows(float *dst, int n, int HS, Row row) {
+/// dst (HS, n), rows transposed_ld(n) apart: column j = the HS elements
+/// of row(j) (of storage type S) in fp32; the columns past n are zero.
+template <class S = F32Storage, class Row>
+void transpose_rows(float *dst, int n, int HS, Row row) {
   const size_t ld = transposed_ld(n);
   for (int j = 0; j < n; ++j) {
-    const float *x = row(j);
+    const typename S::type *x = row(j);
     for (int i = 0; i < HS; ++i)
-      dst[size_t(i) * ld + j] = x[i];
+      dst[size_t(i) * ld + j] = S::load(x[i]);
   }
   for (int i = 0; i < HS; ++i)
     std::fill(dst + size_t(i) * ld + n, dst + (size_t(i) + 1) * ld, 0.0f);
@@ -622,44 +623,79 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
 }
 
 /// One query row per (b, h) against cached keys and values [lo, hi) of
-/// (B,P,Ckv) caches, through the forward's loops with a block of one row,
-/// so a decoded position gives the full forward's result.
+/// (B,P,Ckv) caches of storage type S, through the forward's loops with a
+/// block of one row, so a decoded position gives the full forward's result.
 /// Sequence b, one query head (reading KV head kvh) of decode_core_forward;
-/// a: hi - lo floats of scratch, kt: HS * transposed_ld(hi - lo) of scratch
-/// for the keys transposed.
-template <int W>
+/// a: scratch for hi - lo scores, then the keys transposed (HS *
+/// transposed_ld(hi - lo)), then for 16-bit caches the values in fp32
+/// ((hi - lo) * HS). fresh_k, fresh_v: the head's row at position
+/// fresh_pos in fp32 (FreshRows), or null.
+template <int W, class S>
 TPC_ALWAYS_INLINE void
-decode_head(float *o, const float *qt, const float *kcache, const float *vcache,
-            size_t row0, int lo, int hi, int kvh, const AttentionConfig &cfg,
-            float *a, float *kt) {
-  const int HS = cfg.HS, Ckv = cfg.C_kv(), n = hi - lo;
-  const size_t ld = transposed_ld(n);
+decode_head(float *o, const float *qt, const typename S::type *kcache,
+            const typename S::type *vcache, size_t row0, int lo, int hi,
+            int kvh, const AttentionConfig &cfg, float *a, const float *fresh_k,
+            const float *fresh_v, int fresh_pos) {
+  const int HS = cfg.HS, n = hi - lo;
+  const size_t Ckv = size_t(cfg.C_kv()), ld = transposed_ld(n);
   const float scale = 1.0f / std::sqrt(float(HS));
-  transpose_rows(kt, n, HS, [&](int j) {
+  float *kt = a + n;
+  transpose_rows<S>(kt, n, HS, [&](int j) {
     return kcache + (row0 + lo + j) * Ckv + size_t(kvh) * HS;
   });
+  if (fresh_k)
+    for (int i = 0; i < HS; ++i)
+      kt[size_t(i) * ld + (fresh_pos - lo)] = fresh_k[i];
   const float *x[1] = {qt};
   dot_rows<W, 1>(a, size_t(n), x, kt, ld, n, HS);
   softmax_scores<W>(a, n, scale);
+  const typename S::type *vrows = vcache + (row0 + lo) * Ckv + size_t(kvh) * HS;
+  const float *values;
+  size_t ldv;
+  if constexpr (kIsF32<S>) {
+    values = vrows;
+    ldv = Ckv;
+  } else {
+    float *v = kt + HS * ld;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < HS; ++i)
+        v[size_t(j) * HS + i] = S::load(vrows[size_t(j) * Ckv + i]);
+    if (fresh_v)
+      std::copy(fresh_v, fresh_v + HS, v + size_t(fresh_pos - lo) * HS);
+    values = v;
+    ldv = size_t(HS);
+  }
   for (int i = 0; i < HS; ++i)
     o[i] = 0.0f;
   float *acc[1] = {o};
   const float *c[1] = {a};
   const int first[1] = {0}, last[1] = {n};
-  accumulate_rows<W, 1>(acc, c, Terms{first, last},
-                        vcache + (row0 + lo) * Ckv + kvh * HS, size_t(Ckv), 0,
-                        n, HS);
+  accumulate_rows<W, 1>(acc, c, Terms{first, last}, values, ldv, 0, n, HS);
 }
 
-struct DecodeHead {
+template <class S> struct DecodeHead {
   template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
-    decode_head<W>(a...);
+    decode_head<W, S>(a...);
   }
 };
 
-void decode_core_forward(float *out, const float *kcache, const float *vcache,
-                         Rows q, int lo, int hi, int capacity,
-                         const AttentionConfig &cfg) {
+/// The k and v rows (B of each, row b at base + b * stride) that the call
+/// wrote into the caches at position pos, in fp32 (pos < 0: none). A
+/// 16-bit cache holds them rounded; the call that wrote them attends to
+/// them unrounded, as the CUDA backend does (with RoPE the rotated keys are
+/// not 16-bit values). Later calls read them from the cache.
+struct FreshRows {
+  int pos = -1;
+  Rows k{}, v{};
+};
+
+template <class S>
+void decode_core_forward(float *out, const typename S::type *kcache,
+                         const typename S::type *vcache, Rows q, int lo, int hi,
+                         int capacity, const AttentionConfig &cfg,
+                         FreshRows fresh = {}) {
+  // An fp32 cache holds the fresh rows exactly.
+  const bool use_fresh = !kIsF32<S> && fresh.pos >= lo && fresh.pos < hi;
   const int B = cfg.B, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
@@ -672,24 +708,35 @@ void decode_core_forward(float *out, const float *kcache, const float *vcache,
         continue;
       }
       size_t n = size_t(hi - lo);
-      float *a = scratch(n + transposed_ld(int(n)) * HS);
-      on_native_lanes<DecodeHead>(o, qt, kcache, vcache, size_t(b) * capacity,
-                                  lo, hi, kv_head_of(cfg, h), cfg, a, a + n);
+      float *a =
+          scratch(n + transposed_ld(int(n)) * HS + (kIsF32<S> ? 0 : n * HS));
+      const int kvh = kv_head_of(cfg, h);
+      const float *fk = nullptr, *fv = nullptr;
+      if (use_fresh) {
+        fk = fresh.k.base + size_t(b) * fresh.k.stride + size_t(kvh) * HS;
+        fv = fresh.v.base + size_t(b) * fresh.v.stride + size_t(kvh) * HS;
+      }
+      on_native_lanes<DecodeHead<S>>(o, qt, kcache, vcache,
+                                     size_t(b) * capacity, lo, hi, kvh, cfg, a,
+                                     fk, fv, fresh.pos);
     }
 }
 
 /// Writes the Ckv-wide k and v rows of the B sequences (row b at
-/// base + b * stride) at position pos.
-void decode_append(float *kcache, float *vcache, Rows k, Rows v, int pos,
-                   int capacity, const AttentionConfig &cfg) {
+/// base + b * stride) at position pos, rounded to the caches' storage type.
+template <class S>
+void decode_append(typename S::type *kcache, typename S::type *vcache, Rows k,
+                   Rows v, int pos, int capacity, const AttentionConfig &cfg) {
   const size_t Ckv = size_t(cfg.C_kv());
   for (int b = 0; b < cfg.B; ++b) {
-    float *kd = kcache + (size_t(b) * capacity + pos) * Ckv;
-    float *vd = vcache + (size_t(b) * capacity + pos) * Ckv;
+    auto *kd = kcache + (size_t(b) * capacity + pos) * Ckv;
+    auto *vd = vcache + (size_t(b) * capacity + pos) * Ckv;
     const float *ks = k.base + size_t(b) * k.stride;
     const float *vs = v.base + size_t(b) * v.stride;
-    std::copy(ks, ks + Ckv, kd);
-    std::copy(vs, vs + Ckv, vd);
+    for (size_t i = 0; i < Ckv; ++i) {
+      kd[i] = S::store(ks[i]);
+      vd[i] = S::store(vs[i]);
+    }
   }
 }
 
@@ -945,40 +992,54 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
 
 namespace tpc::cpu {
 
-void decode_attention_forward(float *out, float *kcache, float *vcache,
-                              const float *qkv, int pos, int capacity,
+template <class S>
+void decode_attention_forward(float *out, typename S::type *kcache,
+                              typename S::type *vcache, const float *qkv,
+                              int pos, int capacity,
                               const AttentionConfig &cfg) {
   check_decode(cfg, pos, capacity, "decode_attention_forward");
   check_multi_head(cfg, "decode_attention_forward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
   auto [qs, ks] = scored_at({qkv, stride}, {qkv + C, stride}, pos, cfg);
-  decode_append(kcache, vcache, ks, {qkv + 2 * C, stride}, pos, capacity, cfg);
+  const Rows vs{qkv + 2 * C, stride};
+  decode_append<S>(kcache, vcache, ks, vs, pos, capacity, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
-  decode_core_forward(out, kcache, vcache, qs, lo, pos + 1, capacity, cfg);
+  decode_core_forward<S>(out, kcache, vcache, qs, lo, pos + 1, capacity, cfg,
+                         {pos, ks, vs});
 }
 
-void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
-                                    const float *q, const float *kv, int pos,
-                                    int capacity, const AttentionConfig &cfg,
-                                    bool lagged) {
+template <class S>
+void decode_cross_attention_forward(float *out, typename S::type *kcache,
+                                    typename S::type *vcache, const float *q,
+                                    const float *kv, int pos, int capacity,
+                                    const AttentionConfig &cfg, bool lagged) {
   check_decode(cfg, pos, capacity, "decode_cross_attention_forward");
   check_multi_head(cfg, "decode_cross_attention_forward");
   size_t C = size_t(cfg.C());
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window) : 0;
   if (!lagged) {
     auto [qs, ks] = scored_at({q, C}, {kv, 2 * C}, pos, cfg);
-    decode_core_forward(out, kcache, vcache, qs, lo, pos, capacity, cfg);
-    decode_append(kcache, vcache, ks, {kv + C, 2 * C}, pos, capacity, cfg);
+    decode_core_forward<S>(out, kcache, vcache, qs, lo, pos, capacity, cfg);
+    decode_append<S>(kcache, vcache, ks, {kv + C, 2 * C}, pos, capacity, cfg);
     return;
   }
   // The key is rotated at its own position, pos - 1, the query at pos;
   // rotating the query second keeps its operand buffer for the attention.
+  FreshRows fresh;
   if (pos > 0) {
     Rows ks = scored_at({q, C}, {kv, 2 * C}, pos - 1, cfg).second;
-    decode_append(kcache, vcache, ks, {kv + C, 2 * C}, pos - 1, capacity, cfg);
+    decode_append<S>(kcache, vcache, ks, {kv + C, 2 * C}, pos - 1, capacity,
+                     cfg);
+    // Kept apart: rotating the query below overwrites the keys' buffer.
+    float *kept = operand_buffer(2, size_t(cfg.B) * C);
+    for (int b = 0; b < cfg.B; ++b)
+      std::copy(ks.base + b * ks.stride, ks.base + b * ks.stride + C,
+                kept + b * C);
+    fresh = {pos - 1, {kept, C}, {kv + C, 2 * C}};
   }
   Rows qs = scored_at({q, C}, {kv, 2 * C}, pos, cfg).first;
-  decode_core_forward(out, kcache, vcache, qs, lo, pos, capacity, cfg);
+  decode_core_forward<S>(out, kcache, vcache, qs, lo, pos, capacity, cfg,
+                         fresh);
 }
 
 } // namespace tpc::cpu
@@ -1010,16 +1071,33 @@ void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
                        {v, Ckv}, att, cfg, cfg.mask);
 }
 
-void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
-                                  const float *q, const float *k,
-                                  const float *v, int pos, int capacity,
-                                  const AttentionConfig &cfg) {
+template <class S>
+void decode_gqa_attention_forward(float *out, typename S::type *kcache,
+                                  typename S::type *vcache, const float *q,
+                                  const float *k, const float *v, int pos,
+                                  int capacity, const AttentionConfig &cfg) {
   check_decode(cfg, pos, capacity, "decode_gqa_attention_forward");
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
   auto [qs, ks] = scored_at({q, C}, {k, Ckv}, pos, cfg);
-  decode_append(kcache, vcache, ks, {v, Ckv}, pos, capacity, cfg);
+  decode_append<S>(kcache, vcache, ks, {v, Ckv}, pos, capacity, cfg);
   int lo = cfg.window > 0 ? std::max(0, pos - cfg.window + 1) : 0;
-  decode_core_forward(out, kcache, vcache, qs, lo, pos + 1, capacity, cfg);
+  decode_core_forward<S>(out, kcache, vcache, qs, lo, pos + 1, capacity, cfg,
+                         {pos, ks, {v, Ckv}});
 }
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void decode_attention_forward<S>(float *, S::type *, S::type *,     \
+                                            const float *, int, int,           \
+                                            const AttentionConfig &);          \
+  template void decode_cross_attention_forward<S>(                             \
+      float *, S::type *, S::type *, const float *, const float *, int, int,   \
+      const AttentionConfig &, bool);                                          \
+  template void decode_gqa_attention_forward<S>(                               \
+      float *, S::type *, S::type *, const float *, const float *,             \
+      const float *, int, int, const AttentionConfig &);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu

@@ -211,20 +211,26 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
 
 // Decoding, one position per call (cfg.T is ignored). kcache and vcache
 // (B,P,C), P = capacity, hold the keys and values of positions [0, pos)
-// written by earlier calls; 0 <= pos < P.
+// written by earlier calls; 0 <= pos < P. The caches are of storage type
+// S: a row is rounded once as it is written, and the attention reads only
+// the rows [lo, pos] it uses, whatever the capacity.
 // Self-attention: qkv (B,1,3C); writes k and v at pos, then out (B,1,C)
 // attends to [0, pos] ([pos-window+1, pos] with a window), as
 // attention_forward's causal mask does at query pos.
-void decode_attention_forward(float *out, float *kcache, float *vcache,
-                              const float *qkv, int pos, int capacity,
+template <class S = F32Storage>
+void decode_attention_forward(float *out, typename S::type *kcache,
+                              typename S::type *vcache, const float *qkv,
+                              int pos, int capacity,
                               const AttentionConfig &cfg);
 // Cross-attention: q (B,1,C), kv (B,1,2C); out (B,1,C) attends to [0, pos)
 // ([pos-window, pos)), zeros at pos 0, then k and v are written at pos.
 // `lagged`: kv belongs to position pos - 1 and is written there first
 // (nothing at pos 0), so that the attention includes it.
-void decode_cross_attention_forward(float *out, float *kcache, float *vcache,
-                                    const float *q, const float *kv, int pos,
-                                    int capacity, const AttentionConfig &cfg,
+template <class S = F32Storage>
+void decode_cross_attention_forward(float *out, typename S::type *kcache,
+                                    typename S::type *vcache, const float *q,
+                                    const float *kv, int pos, int capacity,
+                                    const AttentionConfig &cfg,
                                     bool lagged = false);
 
 // Grouped-query self-attention (Llama) on separate q (B,T,C), k and v
@@ -250,10 +256,11 @@ void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
 // (B,P,Ckv), P = capacity. Rotates q and k at pos (with rope), writes the
 // rotated k and v at pos, then attends to [0, pos] ([pos-window+1, pos]):
 // bit for bit gqa_attention_forward's causal row pos.
-void decode_gqa_attention_forward(float *out, float *kcache, float *vcache,
-                                  const float *q, const float *k,
-                                  const float *v, int pos, int capacity,
-                                  const AttentionConfig &cfg);
+template <class S = F32Storage>
+void decode_gqa_attention_forward(float *out, typename S::type *kcache,
+                                  typename S::type *vcache, const float *q,
+                                  const float *k, const float *v, int pos,
+                                  int capacity, const AttentionConfig &cfg);
 
 //===----------------------------------------------------------------------===//
 // Loss (Loss.cpp)
