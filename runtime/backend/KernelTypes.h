@@ -9,6 +9,8 @@
 #ifndef TPC_RUNTIME_BACKEND_KERNELTYPES_H
 #define TPC_RUNTIME_BACKEND_KERNELTYPES_H
 
+#include "runtime/backend/ElementType.h"
+
 #include <cstdint>
 
 namespace tpc {
@@ -80,6 +82,15 @@ struct AdamWParams {
   float weight_decay = 0.0f;
   int64_t step = 1;        // 1-based, for bias correction
   float grad_scale = 1.0f; // clipping coefficient or loss-scale inverse
+};
+
+/// The 16-bit working copy of an f32 master that an update rounds each new
+/// value into, in the same pass; `data` is null for a parameter that is its
+/// own master. Rounding is the f32 table's cast, so both paths agree bit for
+/// bit.
+struct WorkingCopy {
+  void *data = nullptr;
+  ElementType type = ElementType::F32;
 };
 
 struct SgdParams {

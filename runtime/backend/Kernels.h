@@ -227,17 +227,21 @@ public:
   /// finite (a gradient overflowed), scale is NaN and the updates skip.
   virtual void grad_norm(float *norm, float *scale, const float *sum_sq,
                          const float *inv_count, float max_norm) const = 0;
-  /// AdamWParams' lr, step and grad_scale come from `s`. A grad_scale that
-  /// is not finite leaves param, m and v untouched (a skipped step).
+  /// AdamWParams' lr, step and grad_scale come from `s`; each updated
+  /// param is also rounded into `working` when it has data. A grad_scale
+  /// that is not finite leaves param, m and v untouched (a skipped step), and
+  /// working holding param's rounding as before.
   virtual void adamw_update(float *param, const void *grad, float *m, float *v,
                             size_t n, const AdamWParams &p,
-                            const OptimizerScalars &s) const = 0;
+                            const OptimizerScalars &s,
+                            const WorkingCopy &working) const = 0;
   /// SgdParams' lr and grad_scale come from `s`; momentum_buf may be null
-  /// when p.momentum is 0. A grad_scale that is not finite leaves param and
-  /// momentum_buf untouched.
+  /// when p.momentum is 0; `working` as for adamw_update. A grad_scale that
+  /// is not finite leaves param and momentum_buf untouched.
   virtual void sgd_update(float *param, const void *grad, float *momentum_buf,
                           size_t n, const SgdParams &p,
-                          const OptimizerScalars &s) const = 0;
+                          const OptimizerScalars &s,
+                          const WorkingCopy &working) const = 0;
 };
 
 } // namespace tpc

@@ -315,15 +315,22 @@ void ExecState::release() noexcept {
   arena_ = nullptr;
 }
 
-void ExecState::refresh_working_copy(int param) const {
+WorkingCopy ExecState::working_copy(int param) const {
   if (!has_master(param))
-    return;
+    return {};
   int tensor = program.parameters(param).tensor();
   ElementType type = element_type_of(program.tensors(tensor).dtype());
   auto [begin, end] = owned(param);
+  return {static_cast<char *>(ptrs[tensor]) + begin * element_size(type), type};
+}
+
+void ExecState::refresh_working_copy(int param) const {
+  WorkingCopy working = working_copy(param);
+  if (!working.data)
+    return;
+  auto [begin, end] = owned(param);
   backend.kernels(ElementType::F32)
-      ->cast(static_cast<char *>(ptrs[tensor]) + begin * element_size(type),
-             type, masters[param], end - begin);
+      ->cast(working.data, working.type, masters[param], end - begin);
 }
 
 void ExecState::reserve(int slot, size_t bytes) {

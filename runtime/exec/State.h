@@ -94,6 +94,9 @@ struct ExecState {
     return program.parameters(param).master_dtype() !=
            program::DTYPE_UNSPECIFIED;
   }
+  /// The owned part of the working copy of `param`, which an update of its
+  /// master rounds into; no data when the parameter is its own master.
+  WorkingCopy working_copy(int param) const;
   /// Rounds the owned part of the master of `param` into its working copy,
   /// on the compute stream; nothing when the parameter is its own master.
   void refresh_working_copy(int param) const;

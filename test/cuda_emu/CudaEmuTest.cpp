@@ -925,7 +925,7 @@ TYPED_TEST(Optimizer, AdamW) {
       gpu::adamw_update<T>(l, w.data(), g.data(), m.data(), v.data(), n, p,
                            {lr.data(), gs.data(), step.data()});
       cpu.adamw_update(w_want.data(), g.data(), m_want.data(), v_want.data(), n,
-                       p, {lr.data(), gs.data(), step.data()});
+                       p, {lr.data(), gs.data(), step.data()}, {});
       const std::string what = str(" step ", t, size);
       this->close32(w, w_want, "adamw_update param" + what);
       this->close32(m, m_want, "adamw_update m" + what);
@@ -961,7 +961,7 @@ TYPED_TEST(Optimizer, SGD) {
         gpu::sgd_update<T>(l, w.data(), g.data(), buf, n, p,
                            {lr.data(), gs.data(), step.data()});
         cpu.sgd_update(w_want.data(), g.data(), buf_want, n, p,
-                       {lr.data(), gs.data(), step.data()});
+                       {lr.data(), gs.data(), step.data()}, {});
       }
       const std::string what = str(" momentum ", momentum, size);
       this->close32(w, w_want, "sgd_update param" + what);

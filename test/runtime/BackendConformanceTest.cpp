@@ -1018,7 +1018,7 @@ TEST_P(Conformance, NormsAndUpdates) {
   Ref rw = wide(w), rm(n, 0.0), rv(n, 0.0);
   for (int64_t t = 1; t <= 2; ++t) {
     be_->copy_host_to_device(step, &t, sizeof(t));
-    k_->adamw_update(W, G, m, v, n, p, s);
+    k_->adamw_update(W, G, m, v, n, p, s, {});
     std::vector<float> now = read_floats(W, n);
     for (size_t i = 0; i < n; ++i) {
       double g = 0.5 * grad[i];
@@ -1039,7 +1039,7 @@ TEST_P(Conformance, NormsAndUpdates) {
   float *mom = floats(std::vector<float>(n, 0.0f));
   Ref r2 = wide(w), rmom(n, 0.0);
   for (int t = 0; t < 2; ++t) {
-    k_->sgd_update(W2, G, mom, n, q, s);
+    k_->sgd_update(W2, G, mom, n, q, s, {});
     std::vector<float> now = read_floats(W2, n);
     for (size_t i = 0; i < n; ++i) {
       double g = 0.5 * grad[i] + 0.01 * r2[i] + 0.9 * rmom[i];
@@ -1075,15 +1075,71 @@ TEST_P(Conformance, OverflowSkipsTheUpdate) {
     float *W = floats(w), *m = floats(m0), *v = floats(v0);
     AdamWParams p;
     OptimizerScalars s{scalar<float>(0.01f), scale, scalar<int64_t>(3)};
-    k_->adamw_update(W, G, m, v, n, p, s);
+    // The working copy holds the weights' rounding, and still does after.
+    void *working = alloc(n * 2);
+    be_->kernels(ElementType::F32)->cast(working, ElementType::BF16, W, n);
+    std::vector<uint16_t> before(n);
+    be_->synchronize();
+    be_->copy_device_to_host(before.data(), working, n * 2);
+    k_->adamw_update(W, G, m, v, n, p, s, {working, ElementType::BF16});
     EXPECT_EQ(read_floats(W, n), w) << "adamw_update wrote the weights";
     EXPECT_EQ(read_floats(m, n), m0) << "adamw_update wrote m";
     EXPECT_EQ(read_floats(v, n), v0) << "adamw_update wrote v";
     SgdParams q;
     q.momentum = 0.9f;
-    k_->sgd_update(W, G, m, n, q, s);
+    k_->sgd_update(W, G, m, n, q, s, {working, ElementType::BF16});
     EXPECT_EQ(read_floats(W, n), w) << "sgd_update wrote the weights";
     EXPECT_EQ(read_floats(m, n), m0) << "sgd_update wrote the momentum";
+    std::vector<uint16_t> after(n);
+    be_->synchronize();
+    be_->copy_device_to_host(after.data(), working, n * 2);
+    EXPECT_EQ(after, before) << "a skipped update changed the working copy";
+  }
+}
+
+// A 16-bit parameter's working copy is rounded from its f32 master by the
+// update itself: it must equal, bit for bit, the f32 table's cast of the
+// master the update wrote (what the runtime did in a separate pass before).
+TEST_P(Conformance, UpdatesRoundIntoTheWorkingCopy) {
+  const size_t n = 40000; // more than one parallel chunk, and a tail
+  auto grad = values(n, 70);
+  void *G = tensor(grad);
+  const Kernels *f32 = be_->kernels(ElementType::F32);
+  OptimizerScalars s{scalar<float>(0.01f), scalar<float>(0.5f),
+                     scalar<int64_t>(2)};
+  for (ElementType to : {ElementType::BF16, ElementType::F16}) {
+    std::string what = std::string(" into ") + element_type_name(to);
+    auto check = [&](const float *W, const void *working,
+                     const std::string &update) {
+      void *want = alloc(n * 2);
+      f32->cast(want, to, W, n);
+      std::vector<uint16_t> got(n), cast(n);
+      be_->synchronize();
+      be_->copy_device_to_host(got.data(), working, n * 2);
+      be_->copy_device_to_host(cast.data(), want, n * 2);
+      size_t differ = 0;
+      for (size_t i = 0; i < n; ++i)
+        differ += got[i] != cast[i];
+      EXPECT_EQ(differ, 0u) << update << what << ": of " << n << " elements";
+    };
+    AdamWParams p;
+    p.weight_decay = 0.1f;
+    float *W = floats(random_vector(n, 71));
+    std::vector<float> v0 = random_vector(n, 73);
+    for (float &x : v0)
+      x = x * x;
+    float *m = floats(random_vector(n, 72)), *v = floats(v0);
+    void *working = alloc(n * 2);
+    k_->adamw_update(W, G, m, v, n, p, s, {working, to});
+    check(W, working, "adamw_update");
+
+    SgdParams q;
+    q.momentum = 0.9f;
+    float *W2 = floats(random_vector(n, 74));
+    float *mom = floats(std::vector<float>(n, 0.0f));
+    void *working2 = alloc(n * 2);
+    k_->sgd_update(W2, G, mom, n, q, s, {working2, to});
+    check(W2, working2, "sgd_update");
   }
 }
 

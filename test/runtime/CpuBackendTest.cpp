@@ -135,9 +135,9 @@ TEST(CpuBackend, TinyModelTrains) {
 
     AdamWParams p;
     t_step.upload({step});
-    k.adamw_update(wte.ptr, dwte.ptr, m.ptr, v.ptr, V * C, p, scalars);
-    k.adamw_update(lnw.ptr, dlnw.ptr, mw.ptr, vw.ptr, C, p, scalars);
-    k.adamw_update(lnb.ptr, dlnb.ptr, mb.ptr, vb.ptr, C, p, scalars);
+    k.adamw_update(wte.ptr, dwte.ptr, m.ptr, v.ptr, V * C, p, scalars, {});
+    k.adamw_update(lnw.ptr, dlnw.ptr, mw.ptr, vw.ptr, C, p, scalars, {});
+    k.adamw_update(lnb.ptr, dlnb.ptr, mb.ptr, vb.ptr, C, p, scalars, {});
   }
   EXPECT_NEAR(first, std::log(float(V)), 0.1f);
   EXPECT_LT(last, 0.5f * first) << "first " << first << " last " << last;

@@ -629,25 +629,25 @@ public:
                                   : std::numeric_limits<float>::quiet_NaN();
   }
   void adamw_update(float *param, const void *grad, float *m, float *v,
-                    size_t n, const AdamWParams &p,
-                    const OptimizerScalars &s) const override {
+                    size_t n, const AdamWParams &p, const OptimizerScalars &s,
+                    const WorkingCopy &working) const override {
     if (!std::isfinite(*s.grad_scale))
       return;
     AdamWParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
     q.step = *s.step;
-    cpu::adamw_update<S>(param, typed(grad), m, v, n, q);
+    cpu::adamw_update<S>(param, typed(grad), m, v, n, q, working);
   }
   void sgd_update(float *param, const void *grad, float *momentum_buf, size_t n,
-                  const SgdParams &p,
-                  const OptimizerScalars &s) const override {
+                  const SgdParams &p, const OptimizerScalars &s,
+                  const WorkingCopy &working) const override {
     if (!std::isfinite(*s.grad_scale))
       return;
     SgdParams q = p;
     q.lr = *s.lr;
     q.grad_scale = *s.grad_scale;
-    cpu::sgd_update<S>(param, typed(grad), momentum_buf, n, q);
+    cpu::sgd_update<S>(param, typed(grad), momentum_buf, n, q, working);
   }
 
 private:

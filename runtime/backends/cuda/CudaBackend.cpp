@@ -464,17 +464,26 @@ public:
     cuda::grad_norm(l_, norm, scale, sum_sq, inv_count, max_norm);
   }
   void adamw_update(float *param, const void *grad, float *m, float *v,
-                    size_t n, const AdamWParams &p,
-                    const OptimizerScalars &s) const override {
+                    size_t n, const AdamWParams &p, const OptimizerScalars &s,
+                    const WorkingCopy &working) const override {
     cuda::adamw_update<T>(l_, param, t(grad), m, v, n, p, scalars(s));
+    round_into(working, param, n);
   }
   void sgd_update(float *param, const void *grad, float *momentum_buf, size_t n,
-                  const SgdParams &p,
-                  const OptimizerScalars &s) const override {
+                  const SgdParams &p, const OptimizerScalars &s,
+                  const WorkingCopy &working) const override {
     cuda::sgd_update<T>(l_, param, t(grad), momentum_buf, n, p, scalars(s));
+    round_into(working, param, n);
   }
 
 private:
+  /// The working copy rounded from the updated master by the f32 cast, in a
+  /// second kernel (a skipped step rewrites the same values).
+  void round_into(const WorkingCopy &working, const float *master,
+                  size_t n) const {
+    if (working.data)
+      cuda::cast<float>(l_, working.data, working.type, master, n);
+  }
   static cuda::DeviceOptimizerScalars scalars(const OptimizerScalars &s) {
     return {s.lr, s.grad_scale, s.step};
   }

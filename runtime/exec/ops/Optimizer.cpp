@@ -116,10 +116,10 @@ Thunk update(OpContext &c, const std::string &compiled) {
     c.plan.writes_optimizer_step = true;
     c.plan.before.push_back([&state] { state.write_step(); });
   }
-  // The gradient's table updates the f32 master; the working copy of a
-  // 16-bit parameter is then rounded from it (ExecState::refresh_working_copy).
-  // Under the distributed optimizer's partition, only the elements this
-  // rank owns (ExecState::owned); the state buffers hold them alone.
+  // The gradient's table updates the f32 master and rounds each new value
+  // into the working copy of a 16-bit parameter in the same pass. Under the
+  // distributed optimizer's partition, only the elements this rank owns
+  // (ExecState::owned); the state buffers hold them alone.
   const Kernels &k = c.kernels();
   auto [begin, end] = c.s.owned(param);
   size_t n = end - begin;
@@ -136,7 +136,7 @@ Thunk update(OpContext &c, const std::string &compiled) {
                   std::to_string(c.s.slices[param].local_elements()) +
                   " on this rank");
   float *w = c.s.masters[param];
-  const ExecState *s = &c.s;
+  WorkingCopy working = c.s.working_copy(param);
   const void *g = static_cast<const char *>(c.ptr(c.in(0))) +
                   begin * element_size(c.dtype(c.in(0)));
   if (kind == "adamw") {
@@ -146,18 +146,16 @@ Thunk update(OpContext &c, const std::string &compiled) {
     p.eps = pick(o.eps, "eps", 1e-8);
     p.weight_decay = float(decay);
     float *m = state.m() + offset, *v = state.v() + offset;
-    return [&k, s, param, w, g, m, v, n, p, scalars](const RunOptions &) {
-      k.adamw_update(w, g, m, v, n, p, scalars);
-      s->refresh_working_copy(param);
+    return [&k, w, g, m, v, n, p, scalars, working](const RunOptions &) {
+      k.adamw_update(w, g, m, v, n, p, scalars, working);
     };
   }
   SgdParams p;
   p.momentum = pick(o.momentum, "momentum", 0.0);
   p.weight_decay = float(decay);
   float *buffer = p.momentum != 0.0f ? state.momentum() + offset : nullptr;
-  return [&k, s, param, w, g, buffer, n, p, scalars](const RunOptions &) {
-    k.sgd_update(w, g, buffer, n, p, scalars);
-    s->refresh_working_copy(param);
+  return [&k, w, g, buffer, n, p, scalars, working](const RunOptions &) {
+    k.sgd_update(w, g, buffer, n, p, scalars, working);
   };
 }
 

@@ -326,15 +326,18 @@ void vocab_parallel_ce_backward(typename S::type *dlogits,
 // fp32 where they are used.
 
 // param, grad, m, v (n). AdamW with decoupled weight decay and bias
-// correction; the gradient is multiplied by p.grad_scale first.
+// correction; the gradient is multiplied by p.grad_scale first. Each new
+// param is also rounded into `working` (n, working.type) when it has data.
 template <class S = F32Storage>
 void adamw_update(float *param, const typename S::type *grad, float *m,
-                  float *v, size_t n, const AdamWParams &p);
+                  float *v, size_t n, const AdamWParams &p,
+                  const WorkingCopy &working = {});
 // SGD with optional momentum (momentum_buf may be null when p.momentum = 0)
-// and L2 weight decay, as torch.optim.SGD with dampening 0.
+// and L2 weight decay, as torch.optim.SGD with dampening 0; `working` as for
+// adamw_update.
 template <class S = F32Storage>
 void sgd_update(float *param, const typename S::type *grad, float *momentum_buf,
-                size_t n, const SgdParams &p);
+                size_t n, const SgdParams &p, const WorkingCopy &working = {});
 // sum of x[i]^2 in double: a rank's part of the global gradient norm.
 template <class S = F32Storage>
 double sum_of_squares(const typename S::type *x, size_t n);
