@@ -52,6 +52,19 @@ void *host_alloc(size_t bytes) {
   return p;
 }
 
+/// Runs f(offset, length) over [0, bytes) in blocks on the OpenMP threads
+/// when the block is large: one core alone does not reach the memory's
+/// bandwidth, and the other threads would only wait for it.
+template <class F> void in_blocks(size_t bytes, F f) {
+  constexpr size_t kBlock = size_t(1) << 20;
+  const size_t blocks = (bytes + kBlock - 1) / kBlock;
+  if (blocks < 4)
+    return f(size_t(0), bytes);
+#pragma omp parallel for schedule(static)
+  for (size_t b = 0; b < blocks; ++b)
+    f(b * kBlock, std::min(kBlock, bytes - b * kBlock));
+}
+
 } // namespace
 
 void *CpuDevice::alloc(size_t bytes) { return host_alloc(bytes); }
@@ -66,9 +79,21 @@ void CpuDevice::copy_device_to_host(void *dst, const void *src, size_t bytes) {
 }
 void CpuDevice::copy_device_to_device(void *dst, const void *src,
                                       size_t bytes) {
-  std::memmove(dst, src, bytes);
+  auto *d = static_cast<char *>(dst);
+  const auto *from = static_cast<const char *>(src);
+  const auto a = reinterpret_cast<uintptr_t>(dst),
+             b = reinterpret_cast<uintptr_t>(src);
+  if (a < b + bytes && b < a + bytes) {
+    std::memmove(dst, src, bytes); // overlapping: in order, on one thread
+    return;
+  }
+  in_blocks(bytes,
+            [&](size_t at, size_t n) { std::memcpy(d + at, from + at, n); });
 }
-void CpuDevice::zero(void *ptr, size_t bytes) { std::memset(ptr, 0, bytes); }
+void CpuDevice::zero(void *ptr, size_t bytes) {
+  auto *p = static_cast<char *>(ptr);
+  in_blocks(bytes, [&](size_t at, size_t n) { std::memset(p + at, 0, n); });
+}
 
 Event CpuDevice::create_event() {
   // Calls complete before they return: an event has nothing to mark, but a
@@ -227,7 +252,9 @@ public:
       if (accumulates)
         widen<S>(buf, p, n);
       else
-        std::memset(buf, 0, n * sizeof(float));
+        in_blocks(n * sizeof(float), [&](size_t at, size_t k) {
+          std::memset(reinterpret_cast<char *>(buf) + at, 0, k);
+        });
       ptr_ = buf;
     }
   }
