@@ -177,14 +177,19 @@ public:
   // count}; dloss is the device adjoint of the loss sum.
   //===--------------------------------------------------------------------===//
 
+  /// `stats` (2N floats, may be null) is the backend's to fill with what
+  /// the backward of the same logits and targets would otherwise recompute
+  /// (the rows' maxima and sums of exponentials); that backward is then
+  /// given it.
   virtual void crossentropy_forward(float *losses, float *totals,
                                     const void *logits, const int *targets,
-                                    int N, int V, int Vp,
-                                    int ignore_index) const = 0;
+                                    int N, int V, int Vp, int ignore_index,
+                                    float *stats) const = 0;
+  /// `stats`: the forward's, on the same logits and targets, or null.
   virtual void crossentropy_backward(void *dlogits, const void *logits,
                                      const int *targets, int N, int V, int Vp,
-                                     const float *dloss,
-                                     int ignore_index) const = 0;
+                                     const float *dloss, int ignore_index,
+                                     const float *stats) const = 0;
   virtual void vocab_parallel_ce_max(float *row_max, const void *logits, int N,
                                      int Vl, int vstart, int V) const = 0;
   virtual void vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,

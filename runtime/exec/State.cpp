@@ -333,6 +333,20 @@ void ExecState::refresh_working_copy(int param) const {
       ->cast(working.data, working.type, masters[param], end - begin);
 }
 
+void *ExecState::kept(const std::string &fn, int index, size_t bytes) {
+  auto [it, fresh] = kept_.try_emplace({fn, index}, nullptr, bytes);
+  if (fresh) {
+    it->second.first = device.alloc(std::max<size_t>(bytes, 1));
+    owned_.push_back(it->second.first);
+  } else if (it->second.second != bytes) {
+    throw std::logic_error(fn + " #" + std::to_string(index) +
+                           ": ops disagree on the size of the buffer they " +
+                           "share (" + std::to_string(it->second.second) +
+                           " and " + std::to_string(bytes) + " bytes)");
+  }
+  return it->second.first;
+}
+
 void ExecState::reserve(int slot, size_t bytes) {
   if (slot >= int(scratch_.size()))
     scratch_.resize(slot + 1, {nullptr, 0});

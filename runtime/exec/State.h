@@ -148,6 +148,12 @@ struct ExecState {
   std::map<std::pair<std::string, int>, std::unique_ptr<SequenceState>>
       sequences;
 
+  /// A device buffer of `bytes` that the op at instruction `index` of
+  /// function `fn` fills for a later op of that function to read (a loss's
+  /// row statistics for its gradient). Both ops ask for it while preparing
+  /// and get the same buffer.
+  void *kept(const std::string &fn, int index, size_t bytes);
+
 private:
   /// The constructor's work; it may throw on a malformed program.
   void build();
@@ -158,6 +164,7 @@ private:
   void release() noexcept;
 
   std::vector<std::pair<void *, size_t>> scratch_;
+  std::map<std::pair<std::string, int>, std::pair<void *, size_t>> kept_;
   std::array<std::pair<void *, size_t>, 4> ones_{};
   std::vector<void *> owned_;
   void *arena_ = nullptr;

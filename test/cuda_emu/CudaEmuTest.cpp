@@ -731,7 +731,7 @@ TYPED_TEST(Loss, CrossEntropy) {
                                  targets.data(), N, c.V, c.Vp, c.ignore);
     cpu.crossentropy_forward(losses_want.data(), totals_want.data(),
                              logits.data(), targets.data(), N, c.V, c.Vp,
-                             c.ignore);
+                             c.ignore, nullptr);
     this->close32(losses, losses_want, "crossentropy_forward losses" + shape);
     this->close32(totals, totals_want, "crossentropy_forward totals" + shape);
     // Without per-row losses (the rows go through scratch).
@@ -749,7 +749,7 @@ TYPED_TEST(Loss, CrossEntropy) {
     gpu::crossentropy_backward<T>(l, d.data(), logits.data(), targets.data(), N,
                                   c.V, c.Vp, dloss.data(), c.ignore);
     cpu.crossentropy_backward(d_want.data(), logits.data(), targets.data(), N,
-                              c.V, c.Vp, dloss.data(), c.ignore);
+                              c.V, c.Vp, dloss.data(), c.ignore, nullptr);
     this->close(d, d_want, "crossentropy_backward" + shape);
     Buf<T> inplace = logits; // dlogits is logits
     gpu::crossentropy_backward<T>(l, inplace.data(), inplace.data(),

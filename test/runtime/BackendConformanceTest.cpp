@@ -918,7 +918,8 @@ TEST_P(Conformance, CrossEntropy) {
   void *L = tensor(logits);
   int *Tg = ints(targets);
   float *losses = floats(std::vector<float>(N)), *totals = floats({1.0f, 2.0f});
-  k_->crossentropy_forward(losses, totals, L, Tg, N, V, Vp, ignore);
+  float *stats = floats(std::vector<float>(2 * N, 0.0f));
+  k_->crossentropy_forward(losses, totals, L, Tg, N, V, Vp, ignore, stats);
   Ref rows = cross_entropy_ref(wide(logits), targets, V, Vp, ignore);
   double sum = 0;
   for (double r : rows)
@@ -935,7 +936,8 @@ TEST_P(Conformance, CrossEntropy) {
   expect_near(read_floats(loss, 1), {1.0 + sum}, "loss_outputs", 4.0);
 
   void *dl = tensor(std::vector<float>(N * Vp, 9.0f));
-  k_->crossentropy_backward(dl, L, Tg, N, V, Vp, scalar<float>(0.5f), ignore);
+  float *half = scalar<float>(0.5f);
+  k_->crossentropy_backward(dl, L, Tg, N, V, Vp, half, ignore, nullptr);
   Ref want(N * Vp, 0.0);
   for (int n = 0; n < N; ++n) {
     if (targets[n] == ignore)
@@ -950,6 +952,18 @@ TEST_P(Conformance, CrossEntropy) {
     want[n * Vp + targets[n]] -= 0.5;
   }
   expect_near(read(dl, N * Vp), want, "crossentropy_backward");
+
+  // With the forward's statistics the backward gives the same bits, also
+  // in place (dlogits is logits).
+  void *dl2 = tensor(std::vector<float>(N * Vp, 9.0f));
+  k_->crossentropy_backward(dl2, L, Tg, N, V, Vp, half, ignore, stats);
+  EXPECT_EQ(read(dl2, N * Vp), read(dl, N * Vp))
+      << "crossentropy_backward with the forward's stats";
+  void *inplace = tensor(logits);
+  k_->crossentropy_backward(inplace, inplace, Tg, N, V, Vp, half, ignore,
+                            stats);
+  EXPECT_EQ(read(inplace, N * Vp), read(dl, N * Vp))
+      << "crossentropy_backward in place with the forward's stats";
 }
 
 // On one rank the vocabulary-parallel phases give the plain loss.

@@ -57,7 +57,7 @@ TEST(CpuBackend, LossTotalsAccumulateOverMicroBatches) {
   const Kernels &k = *be->kernels(ElementType::F32);
   for (int micro = 0; micro < 2; ++micro)
     k.crossentropy_forward(nullptr, totals.ptr, logits.ptr, targets.ptr, N, V,
-                           Vp, cpu::kIgnoreIndex);
+                           Vp, cpu::kIgnoreIndex, nullptr);
   auto host_logits = logits.download();
   auto host_targets = targets.download();
   LossSum one = cpu::crossentropy_forward(nullptr, host_logits.data(),
@@ -90,7 +90,8 @@ TEST(CpuBackend, TinyModelTrains) {
       v(*be, V * C), lnw(*be, C), lnb(*be, C), dlnw(*be, C), dlnb(*be, C),
       mw(*be, C), vw(*be, C), mb(*be, C), vb(*be, C), x(*be, N * C),
       y(*be, N * C), dx(*be, N * C), dy(*be, N * C), mean(*be, N), rstd(*be, N),
-      logits(*be, N * V), dlogits(*be, N * V), totals(*be, 2), sq(*be, 1);
+      logits(*be, N * V), dlogits(*be, N * V), totals(*be, 2), sq(*be, 1),
+      stats(*be, 2 * N);
   wte.upload(wte_init);
   lnw.upload(std::vector<float>(C, 1.0f));
   for (auto *buf : {&m, &v, &mw, &vw, &mb, &vb, &lnb})
@@ -112,7 +113,7 @@ TEST(CpuBackend, TinyModelTrains) {
     k.matmul_forward(logits.ptr, y.ptr, wte.ptr, nullptr, N, C, V, true);
     be->zero(totals.ptr, 2 * sizeof(float));
     k.crossentropy_forward(nullptr, totals.ptr, logits.ptr, d_tg.ptr, N, V, V,
-                           cpu::kIgnoreIndex);
+                           cpu::kIgnoreIndex, stats.ptr);
     auto t = totals.download();
     float loss = t[0] / t[1];
     if (step == 1)
@@ -123,7 +124,7 @@ TEST(CpuBackend, TinyModelTrains) {
       be->zero(g->ptr, g->n * sizeof(float));
     dloss.upload({1.0f / t[1]});
     k.crossentropy_backward(dlogits.ptr, logits.ptr, d_tg.ptr, N, V, V,
-                            dloss.ptr, cpu::kIgnoreIndex);
+                            dloss.ptr, cpu::kIgnoreIndex, stats.ptr);
     k.matmul_backward(dy.ptr, dwte.ptr, nullptr, dlogits.ptr, y.ptr, wte.ptr, N,
                       C, V, true);
     k.layernorm_backward(dx.ptr, dlnw.ptr, dlnb.ptr, dy.ptr, x.ptr, lnw.ptr,

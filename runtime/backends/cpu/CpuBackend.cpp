@@ -576,18 +576,18 @@ public:
 
   void crossentropy_forward(float *losses, float *totals, const void *logits,
                             const int *targets, int N, int V, int Vp,
-                            int ignore_index) const override {
+                            int ignore_index, float *stats) const override {
     LossSum r = cpu::crossentropy_forward<S>(losses, typed(logits), targets, N,
-                                             V, Vp, ignore_index);
+                                             V, Vp, ignore_index, stats);
     totals[0] += float(r.sum);
     totals[1] += float(r.count);
   }
   void crossentropy_backward(void *dlogits, const void *logits,
                              const int *targets, int N, int V, int Vp,
-                             const float *dloss,
-                             int ignore_index) const override {
+                             const float *dloss, int ignore_index,
+                             const float *stats) const override {
     cpu::crossentropy_backward<S>(typed(dlogits), typed(logits), targets, N, V,
-                                  Vp, *dloss, ignore_index);
+                                  Vp, *dloss, ignore_index, stats);
   }
   void vocab_parallel_ce_max(float *row_max, const void *logits, int N, int Vl,
                              int vstart, int V) const override {

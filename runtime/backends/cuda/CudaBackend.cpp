@@ -406,16 +406,18 @@ public:
                                           cfg);
   }
 
+  // The backward kernel recomputes the rows' statistics: `stats` stays
+  // unused.
   void crossentropy_forward(float *losses, float *totals, const void *logits,
                             const int *targets, int N, int V, int Vp,
-                            int ignore_index) const override {
+                            int ignore_index, float *) const override {
     cuda::crossentropy_forward<T>(l_, losses, totals, t(logits), targets, N, V,
                                   Vp, ignore_index);
   }
   void crossentropy_backward(void *dlogits, const void *logits,
                              const int *targets, int N, int V, int Vp,
-                             const float *dloss,
-                             int ignore_index) const override {
+                             const float *dloss, int ignore_index,
+                             const float *) const override {
     cuda::crossentropy_backward<T>(l_, t(dlogits), t(logits), targets, N, V,
                                    Vp, dloss, ignore_index);
   }

@@ -3,6 +3,10 @@
 // A loss op's results are the loss sum and the target count of its
 // micro-batch; the kernels accumulate both on the device and a last kernel
 // writes them to the results, so nothing is read back to issue the ops.
+// When the loss's gradient op follows it in the same function (train_step),
+// the loss keeps the rows' statistics for it, and the gradient reads them
+// instead of recomputing them (and, vocabulary-parallel, instead of
+// reducing them over the tp group again).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,35 @@ OpContext::Rows logits_and_targets(OpContext &c) {
   return r;
 }
 
+/// The index in this function of the loss op `loss` whose statistics this
+/// op shares: this op itself when `grad`, its gradient op, comes later on
+/// the same logits and targets; the earlier `loss` on them when this op is
+/// that gradient. -1 when there is no such pair.
+int loss_of_pair(OpContext &c, const char *loss, const char *grad) {
+  const program::Instruction &self = c.inst;
+  bool is_grad = self.op() == grad;
+  int begin = is_grad ? 0 : c.index + 1;
+  int end = is_grad ? c.index : c.fn.body_size();
+  for (int j = begin; j < end; ++j) {
+    const program::Instruction &other = c.fn.body(j);
+    if (other.op() == (is_grad ? loss : grad) && other.inputs_size() >= 2 &&
+        other.inputs(0) == self.inputs(0) && other.inputs(1) == self.inputs(1))
+      return is_grad ? j : c.index;
+  }
+  return -1;
+}
+
+/// The statistics (`floats` of them) that the loss op and its gradient op
+/// share, or null when this op has no partner.
+float *kept_stats(OpContext &c, const char *loss, const char *grad,
+                  size_t floats) {
+  int index = loss_of_pair(c, loss, grad);
+  if (index < 0)
+    return nullptr;
+  return static_cast<float *>(
+      c.s.kept(c.fn.name(), index, floats * sizeof(float)));
+}
+
 // logits (N,V), targets (N) -> loss sum, target count.
 Thunk cross_entropy(OpContext &c) {
   OpContext::Rows r = logits_and_targets(c);
@@ -32,13 +65,15 @@ Thunk cross_entropy(OpContext &c) {
   const int *targets = c.i32(c.in(1));
   float *loss = c.f32(c.out(0));
   int32_t *count = c.i32(c.out(1));
-  return [&k, s, logits, targets, loss, count, r, ignore,
-          where](const RunOptions &) {
+  float *stats =
+      kept_stats(c, "cross_entropy", "cross_entropy_grad", 2 * size_t(r.N));
+  return [&k, s, logits, targets, loss, count, r, ignore, where,
+          stats](const RunOptions &) {
     float *totals = s->scratch(1);
     s->device.zero(totals, 2 * sizeof(float));
     try {
       k.crossentropy_forward(s->scratch(0), totals, logits, targets, r.N, r.C,
-                             r.C, ignore);
+                             r.C, ignore, stats);
     } catch (const std::invalid_argument &e) {
       throw std::runtime_error(where + ": " + e.what());
     }
@@ -56,11 +91,13 @@ Thunk cross_entropy_grad(OpContext &c) {
   void *dlogits = c.ptr(c.out(0)), *logits = c.ptr(c.in(0));
   const int *targets = c.i32(c.in(1));
   const float *dloss = c.f32(c.in(2));
-  return [&k, dlogits, logits, targets, dloss, r, ignore,
-          where](const RunOptions &) {
+  const float *stats =
+      kept_stats(c, "cross_entropy", "cross_entropy_grad", 2 * size_t(r.N));
+  return [&k, dlogits, logits, targets, dloss, r, ignore, where,
+          stats](const RunOptions &) {
     try {
       k.crossentropy_backward(dlogits, logits, targets, r.N, r.C, r.C, dloss,
-                              ignore);
+                              ignore, stats);
     } catch (const std::invalid_argument &e) {
       throw std::runtime_error(where + ": " + e.what());
     }
@@ -116,7 +153,11 @@ Thunk vocab_parallel_cross_entropy(OpContext &c) {
   const int *targets = c.i32(c.in(1));
   float *loss = c.f32(c.out(0));
   int32_t *count = c.i32(c.out(1));
-  return [&k, s, v, logits, targets, loss, count](const RunOptions &) {
+  // The row maxima, then the sums of exponentials.
+  float *kept =
+      kept_stats(c, "vocab_parallel_cross_entropy",
+                 "vocab_parallel_cross_entropy_grad", 2 * size_t(v.r.N));
+  return [&k, s, v, logits, targets, loss, count, kept](const RunOptions &) {
     int N = v.r.N;
     vocab_parallel_stats(s, k, v, logits, targets, 2 * size_t(N));
     float *sums = s->scratch(1), *totals = s->scratch(3);
@@ -124,10 +165,15 @@ Thunk vocab_parallel_cross_entropy(OpContext &c) {
     k.vocab_parallel_ce_loss(s->scratch(2), totals, sums, sums + N,
                              s->scratch(0), targets, N, v.ignore);
     k.loss_outputs(loss, count, totals);
+    if (kept) {
+      s->device.copy_device_to_device(kept, s->scratch(0), N * sizeof(float));
+      s->device.copy_device_to_device(kept + N, sums, N * sizeof(float));
+    }
   };
 }
 
-// Recomputes the row maximum and sum of exponentials over the tp group.
+// Reads the loss op's row maxima and sums of exponentials, or recomputes
+// them over the tp group.
 Thunk vocab_parallel_cross_entropy_grad(OpContext &c) {
   VocabParallel v = vocab_parallel(c);
   const Kernels &k = c.kernels();
@@ -136,12 +182,20 @@ Thunk vocab_parallel_cross_entropy_grad(OpContext &c) {
   void *dlogits = c.ptr(c.out(0)), *logits = c.ptr(c.in(0));
   const int *targets = c.i32(c.in(1));
   const float *dloss = c.f32(c.in(2));
-  return [&k, s, v, dlogits, logits, targets, dloss](const RunOptions &) {
-    // Only the sums of exponentials are needed: N values, not 2N.
-    vocab_parallel_stats(s, k, v, logits, targets, size_t(v.r.N));
-    k.vocab_parallel_ce_backward(dlogits, logits, targets, s->scratch(0),
-                                 s->scratch(1), v.r.N, v.r.C, v.vstart, v.V,
-                                 dloss, v.ignore);
+  const float *kept =
+      kept_stats(c, "vocab_parallel_cross_entropy",
+                 "vocab_parallel_cross_entropy_grad", 2 * size_t(v.r.N));
+  return [&k, s, v, dlogits, logits, targets, dloss, kept](const RunOptions &) {
+    int N = v.r.N;
+    const float *row_max = kept, *sumexp = kept ? kept + N : nullptr;
+    if (!kept) {
+      // Only the sums of exponentials are needed: N values, not 2N.
+      vocab_parallel_stats(s, k, v, logits, targets, size_t(N));
+      row_max = s->scratch(0);
+      sumexp = s->scratch(1);
+    }
+    k.vocab_parallel_ce_backward(dlogits, logits, targets, row_max, sumexp, N,
+                                 v.r.C, v.vstart, v.V, dloss, v.ignore);
   };
 }
 

@@ -274,19 +274,23 @@ constexpr int kIgnoreIndex = -1;
 
 // logits (N,Vp) with padded columns [V, Vp) excluded; targets (N) in [0,V)
 // or ignore_index. Returns the loss SUM and the target COUNT; losses (N, may
-// be null) gets per-row losses (0 for ignored rows). Throws
-// std::invalid_argument for a target outside [0,V).
+// be null) gets per-row losses (0 for ignored rows); stats (2N, may be null)
+// gets each counted row's max and sum of exponentials, for the backward.
+// Throws std::invalid_argument for a target outside [0,V).
 template <class S = F32Storage>
 LossSum crossentropy_forward(float *losses, const typename S::type *logits,
                              const int *targets, int N, int V, int Vp,
-                             int ignore_index = kIgnoreIndex);
+                             int ignore_index = kIgnoreIndex,
+                             float *stats = nullptr);
 // dlogits (N,Vp) = (softmax - onehot) * scale (scale is d(objective)/d(loss
 // sum), e.g. 1/global_count); zero for ignored rows and padding. Writes.
+// With the forward's stats it reads them instead of recomputing them.
 template <class S = F32Storage>
 void crossentropy_backward(typename S::type *dlogits,
                            const typename S::type *logits, const int *targets,
                            int N, int V, int Vp, float scale,
-                           int ignore_index = kIgnoreIndex);
+                           int ignore_index = kIgnoreIndex,
+                           const float *stats = nullptr);
 
 // Vocab-parallel cross-entropy (Megatron): this rank holds logits (N,Vl) for
 // global columns [vstart, vstart+Vl); columns >= V are padding. Only N values

@@ -90,7 +90,7 @@ template <class S> RowStats row_stats(const typename S::type *row, int V) {
 template <class S>
 LossSum crossentropy_forward(float *losses, const typename S::type *logits,
                              const int *targets, int N, int V, int Vp,
-                             int ignore_index) {
+                             int ignore_index, float *stats) {
   if (V > Vp)
     throw std::invalid_argument("crossentropy_forward: vocab_size " +
                                 std::to_string(V) + " exceeds the " +
@@ -105,6 +105,10 @@ LossSum crossentropy_forward(float *losses, const typename S::type *logits,
     if (t != ignore_index) {
       const auto *row = logits + size_t(n) * Vp;
       RowStats st = row_stats<S>(row, V);
+      if (stats) {
+        stats[2 * size_t(n)] = st.max;
+        stats[2 * size_t(n) + 1] = st.sumexp;
+      }
       loss = std::log(st.sumexp) + st.max - S::load(row[t]);
       total += loss;
       ++count;
@@ -118,8 +122,8 @@ LossSum crossentropy_forward(float *losses, const typename S::type *logits,
 template <class S>
 void crossentropy_backward(typename S::type *dlogits,
                            const typename S::type *logits, const int *targets,
-                           int N, int V, int Vp, float scale,
-                           int ignore_index) {
+                           int N, int V, int Vp, float scale, int ignore_index,
+                           const float *stats) {
   check_targets("crossentropy_backward", targets, N, V, ignore_index);
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n) {
@@ -131,7 +135,9 @@ void crossentropy_backward(typename S::type *dlogits,
       std::memset(d, 0, sizeof(*d) * Vp);
       continue;
     }
-    RowStats st = row_stats<S>(row, V);
+    RowStats st = stats
+                      ? RowStats{stats[2 * size_t(n)], stats[2 * size_t(n) + 1]}
+                      : row_stats<S>(row, V);
     float inv = 1.0f / st.sumexp;
     softmax_scaled<S>(d, row, V, st.max, inv, scale, t);
     std::memset(d + V, 0, sizeof(*d) * (Vp - V));
@@ -210,10 +216,11 @@ void vocab_parallel_ce_backward(typename S::type *dlogits,
 }
 
 #define TPC_INSTANTIATE(S)                                                     \
-  template LossSum crossentropy_forward<S>(float *, const S::type *,           \
-                                           const int *, int, int, int, int);   \
-  template void crossentropy_backward<S>(                                      \
-      S::type *, const S::type *, const int *, int, int, int, float, int);     \
+  template LossSum crossentropy_forward<S>(                                    \
+      float *, const S::type *, const int *, int, int, int, int, float *);     \
+  template void crossentropy_backward<S>(S::type *, const S::type *,           \
+                                         const int *, int, int, int, float,    \
+                                         int, const float *);                  \
   template void vocab_parallel_ce_max<S>(float *, const S::type *, int, int,   \
                                          int, int);                            \
   template void vocab_parallel_ce_sumexp<S>(float *, float *, const S::type *, \
