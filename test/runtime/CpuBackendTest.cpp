@@ -6,6 +6,8 @@
 
 #include "TestUtil.h"
 
+#include <algorithm>
+
 using namespace tpc;
 using namespace tpc::test;
 
@@ -44,6 +46,33 @@ TEST(CpuBackend, MemoryRoundTrip) {
   be->zero(b.ptr, 13 * sizeof(float));
   EXPECT_EQ(b.download(), std::vector<float>(13, 0.0f));
   EXPECT_THROW(make_backend("tpu"), std::invalid_argument);
+}
+
+// Blocks of several MiB are zeroed and copied by every thread, in pieces:
+// every byte, the tail after the last whole piece included; a copy between
+// overlapping ranges still moves the bytes as memmove does; a cast to the
+// table's own type copies the bits.
+TEST(CpuBackend, LargeBlocksZeroCopyAndCast) {
+  auto be = make_backend("cpu");
+  const size_t n = (size_t(9) << 20) / sizeof(float) + 77;
+  DeviceBuffer<float> a(*be, n), b(*be, n);
+  auto v = random_vector(n, 3);
+  a.upload(v);
+  be->copy_device_to_device(b.ptr, a.ptr, n * sizeof(float));
+  EXPECT_EQ(b.download(), v);
+  be->zero(b.ptr, n * sizeof(float));
+  EXPECT_EQ(b.download(), std::vector<float>(n, 0.0f));
+
+  // a[0, n - 5) moved up by 5 elements.
+  be->copy_device_to_device(a.ptr + 5, a.ptr, (n - 5) * sizeof(float));
+  std::vector<float> moved = v;
+  std::copy(v.begin(), v.end() - 5, moved.begin() + 5);
+  EXPECT_EQ(a.download(), moved);
+
+  // bf16 to bf16: 2n bf16 values in the bytes of n floats.
+  a.upload(v);
+  be->kernels(ElementType::BF16)->cast(b.ptr, ElementType::BF16, a.ptr, 2 * n);
+  EXPECT_EQ(b.download(), v);
 }
 
 TEST(CpuBackend, LossTotalsAccumulateOverMicroBatches) {

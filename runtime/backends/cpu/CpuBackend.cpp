@@ -65,6 +65,14 @@ template <class F> void in_blocks(size_t bytes, F f) {
     f(b * kBlock, std::min(kBlock, bytes - b * kBlock));
 }
 
+/// memcpy of ranges that do not overlap, in blocks (in_blocks).
+void copy_in_blocks(void *dst, const void *src, size_t bytes) {
+  auto *d = static_cast<char *>(dst);
+  const auto *from = static_cast<const char *>(src);
+  in_blocks(bytes,
+            [&](size_t at, size_t n) { std::memcpy(d + at, from + at, n); });
+}
+
 } // namespace
 
 void *CpuDevice::alloc(size_t bytes) { return host_alloc(bytes); }
@@ -79,16 +87,13 @@ void CpuDevice::copy_device_to_host(void *dst, const void *src, size_t bytes) {
 }
 void CpuDevice::copy_device_to_device(void *dst, const void *src,
                                       size_t bytes) {
-  auto *d = static_cast<char *>(dst);
-  const auto *from = static_cast<const char *>(src);
   const auto a = reinterpret_cast<uintptr_t>(dst),
              b = reinterpret_cast<uintptr_t>(src);
   if (a < b + bytes && b < a + bytes) {
     std::memmove(dst, src, bytes); // overlapping: in order, on one thread
     return;
   }
-  in_blocks(bytes,
-            [&](size_t at, size_t n) { std::memcpy(d + at, from + at, n); });
+  copy_in_blocks(dst, src, bytes);
 }
 void CpuDevice::zero(void *ptr, size_t bytes) {
   auto *p = static_cast<char *>(ptr);
@@ -431,18 +436,27 @@ public:
   }
   void cast(void *out, ElementType to, const void *inp,
             size_t n) const override {
+    // To the same type, the bits as they are: the way through fp32 and
+    // back is exact (a gradient's first micro-batch, bf16 to bf16).
+    if (to == S::dtype) {
+      if (out != inp)
+        copy_in_blocks(out, inp, n * element_size(to));
+      return;
+    }
+    if (to == ElementType::F32) {
+      widen<S>(static_cast<float *>(out), inp, n);
+      return;
+    }
     In<S> x(inp, n);
     const float *src = x;
     switch (to) {
-    case ElementType::F32:
-      std::memcpy(out, src, n * sizeof(float));
-      return;
     case ElementType::BF16:
       narrow<BF16Storage>(out, src, n);
       return;
     case ElementType::F16:
       narrow<F16Storage>(out, src, n);
       return;
+    case ElementType::F32:
     case ElementType::I32:
       break;
     }
