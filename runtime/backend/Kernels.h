@@ -94,10 +94,12 @@ public:
   virtual void matmul_forward(void *out, const void *inp, const void *weight,
                               const void *bias, int N, int C, int OC,
                               bool transposed) const = 0;
+  /// dinp, dweight and dbias (null ones skipped) get the gradients added
+  /// when `accumulate`, else written: their old contents are not read.
   virtual void matmul_backward(void *dinp, void *dweight, void *dbias,
                                const void *dout, const void *inp,
                                const void *weight, int N, int C, int OC,
-                               bool transposed) const = 0;
+                               bool transposed, bool accumulate) const = 0;
 
   virtual void gelu_forward(void *out, const void *inp, size_t n) const = 0;
   virtual void gelu_backward(void *dinp, const void *inp, const void *dout,

@@ -998,7 +998,7 @@ TYPED_TEST(Matmul, BiasGradient) {
       gpu::matmul_backward<T>(l, nullptr, nullptr, db.data(), dout.data(),
                               inp.data(), w.data(), N, C, OC, transposed);
       cpu.matmul_backward(nullptr, nullptr, db_want.data(), dout.data(),
-                          inp.data(), w.data(), N, C, OC, transposed);
+                          inp.data(), w.data(), N, C, OC, transposed, true);
       this->close(db, db_want,
                   str("matmul_backward dbias, N ", N,
                       transposed ? ", transposed" : ""));
@@ -1042,8 +1042,8 @@ TYPED_TEST(Matmul, AroundTheGemms) {
     gpu::matmul_backward<T>(l, dx.data(), dw.data(), db.data(), dout.data(),
                             inp.data(), w.data(), N, C, OC, transposed);
     cpu.matmul_backward(dx_want.data(), dw_want.data(), db_want.data(),
-                        dout.data(), inp.data(), w.data(), N, C, OC,
-                        transposed);
+                        dout.data(), inp.data(), w.data(), N, C, OC, transposed,
+                        true);
     const std::string what =
         std::string("matmul_backward") + (transposed ? " transposed" : "");
     this->close(dx, dx_want, what + " dinp");

@@ -404,7 +404,7 @@ TEST_P(Conformance, MatmulForwardAndBackward) {
     void *dx = tensor(std::vector<float>(N * C, 1.0f));
     void *dw = tensor(std::vector<float>(C * OC, 1.0f));
     void *db = tensor(std::vector<float>(OC, 1.0f));
-    k_->matmul_backward(dx, dw, db, D, X, W, N, C, OC, transposed);
+    k_->matmul_backward(dx, dw, db, D, X, W, N, C, OC, transposed, true);
     Ref wdx(N * C, 1.0), wdw(C * OC, 1.0), wdb(OC, 1.0);
     for (int n = 0; n < N; ++n)
       for (int o = 0; o < OC; ++o) {
@@ -418,6 +418,25 @@ TEST_P(Conformance, MatmulForwardAndBackward) {
     expect_near(read(dx, N * C), wdx, "matmul_backward dinp");
     expect_near(read(dw, C * OC), wdw, "matmul_backward dweight");
     expect_near(read(db, OC), wdb, "matmul_backward dbias");
+
+    // Written, the gradients are what accumulating onto zeros gives,
+    // whatever the results held (NaN here).
+    std::vector<void *> added, written;
+    for (size_t size : {size_t(N) * C, size_t(C) * OC, size_t(OC)}) {
+      added.push_back(tensor(std::vector<float>(size, 0.0f)));
+      written.push_back(tensor(
+          std::vector<float>(size, std::numeric_limits<float>::quiet_NaN())));
+    }
+    k_->matmul_backward(added[0], added[1], added[2], D, X, W, N, C, OC,
+                        transposed, true);
+    k_->matmul_backward(written[0], written[1], written[2], D, X, W, N, C, OC,
+                        transposed, false);
+    int i = 0;
+    for (size_t size : {size_t(N) * C, size_t(C) * OC, size_t(OC)}) {
+      EXPECT_EQ(read(written[i], size), read(added[i], size))
+          << "matmul_backward written, result " << i;
+      ++i;
+    }
   }
 }
 

@@ -155,7 +155,7 @@ TEST(CpuBackend, TinyModelTrains) {
     k.crossentropy_backward(dlogits.ptr, logits.ptr, d_tg.ptr, N, V, V,
                             dloss.ptr, cpu::kIgnoreIndex, stats.ptr);
     k.matmul_backward(dy.ptr, dwte.ptr, nullptr, dlogits.ptr, y.ptr, wte.ptr, N,
-                      C, V, true);
+                      C, V, true, true);
     k.layernorm_backward(dx.ptr, dlnw.ptr, dlnb.ptr, dy.ptr, x.ptr, lnw.ptr,
                          mean.ptr, rstd.ptr, N, C);
     k.embedding_backward(dwte.ptr, dx.ptr, d_ids.ptr, B, T, C, 0, V);

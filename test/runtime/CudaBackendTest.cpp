@@ -199,7 +199,7 @@ TEST(CudaBackend, GemmsMatchTheCpu) {
              *DW = upload(bk, t, g0), *DB = upload(bk, t, bias),
              *DX = upload(bk, t, std::vector<float>(size_t(Nr) * C));
         k.matmul_forward(O, X, W, Bi, Nr, C, OC, transposed);
-        k.matmul_backward(DX, DW, DB, D, X, W, Nr, C, OC, transposed);
+        k.matmul_backward(DX, DW, DB, D, X, W, Nr, C, OC, transposed, true);
         out[s] = download(bk, t, O, size_t(Nr) * OC);
         dw[s] = download(bk, t, DW, size_t(C) * OC);
         db[s] = download(bk, t, DB, OC);

@@ -18,6 +18,7 @@
 
 #include "TestUtil.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -230,7 +231,8 @@ template <class T> void check_matmul_forward_and_backward() {
          db = random_values<T>(OC, 7);
     auto dx0 = dx, dw0 = dw, db0 = db;
     ASSERT_TRUE(g.matmul_backward(dx.data(), dw.data(), db.data(), dout.data(),
-                                  x.data(), w.data(), N, C, OC, transposed));
+                                  x.data(), w.data(), N, C, OC, transposed,
+                                  true));
     for (int n = 0; n < N; ++n)
       for (int c = 0; c < C; ++c) {
         double old = T::load(dx0[n * C + c]), sum = old,
@@ -270,8 +272,37 @@ template <class T> void check_matmul_forward_and_backward() {
     // Null gradients are skipped; the others still accumulate.
     auto dx2 = dx0;
     ASSERT_TRUE(g.matmul_backward(dx2.data(), nullptr, nullptr, dout.data(),
-                                  x.data(), w.data(), N, C, OC, transposed));
+                                  x.data(), w.data(), N, C, OC, transposed,
+                                  true));
     EXPECT_EQ(dx2, dx) << what;
+
+    // Written (beta 0): what accumulating onto zeros gives, without reading
+    // the results (NaN bits here).
+    auto zero = [](auto v) {
+      std::fill(v.begin(), v.end(), T::store(0.0f));
+      return v;
+    };
+    auto nan = [](auto v) {
+      std::fill(v.begin(), v.end(), T::nan());
+      return v;
+    };
+    auto ax = zero(dx0), aw = zero(dw0), ab = zero(db0);
+    auto wx = nan(dx0), ww = nan(dw0), wb = nan(db0);
+    ASSERT_TRUE(g.matmul_backward(ax.data(), aw.data(), ab.data(), dout.data(),
+                                  x.data(), w.data(), N, C, OC, transposed,
+                                  true));
+    ASSERT_TRUE(g.matmul_backward(wx.data(), ww.data(), wb.data(), dout.data(),
+                                  x.data(), w.data(), N, C, OC, transposed,
+                                  false));
+    auto values = [](const auto &v) {
+      std::vector<float> f;
+      for (auto e : v)
+        f.push_back(T::load(e));
+      return f;
+    };
+    EXPECT_EQ(values(wx), values(ax)) << what << " written dinp";
+    EXPECT_EQ(values(ww), values(aw)) << what << " written dweight";
+    EXPECT_EQ(values(wb), values(ab)) << what << " written dbias";
   }
 }
 

@@ -398,15 +398,27 @@ public:
   }
   void matmul_backward(void *dinp, void *dweight, void *dbias, const void *dout,
                        const void *inp, const void *weight, int N, int C,
-                       int OC, bool transposed) const override {
+                       int OC, bool transposed,
+                       bool accumulate) const override {
 #ifdef TPC_HAVE_DNNL
     if (dnnl_ && dnnl_->matmul_backward(dinp, dweight, dbias, dout, inp, weight,
-                                        N, C, OC, transposed))
+                                        N, C, OC, transposed, accumulate))
       return;
 #endif
     In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
-    Out<S> dx(dinp, sz(N) * C, true), dw(dweight, sz(C) * OC, true),
-        db(dbias, OC, true);
+    // The fp32 views start zeroed when the results are written; f32 results
+    // are their own views.
+    if (!accumulate && kIsF32<S>)
+      for (auto [p, n] :
+           {std::pair{dinp, sz(N) * C}, std::pair{dweight, sz(C) * OC},
+            std::pair{dbias, size_t(OC)}})
+        if (p)
+          in_blocks(n * sizeof(float),
+                    [p = static_cast<char *>(p)](size_t at, size_t k) {
+                      std::memset(p + at, 0, k);
+                    });
+    Out<S> dx(dinp, sz(N) * C, accumulate), dw(dweight, sz(C) * OC, accumulate),
+        db(dbias, OC, accumulate);
     if (transposed)
       cpu::matmul_nt_backward(dx, dw, db, d, x, w, N, C, OC);
     else

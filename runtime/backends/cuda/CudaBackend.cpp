@@ -295,9 +295,18 @@ public:
     cuda::matmul_forward<T>(l_, t(out), t(inp), t(weight), t(bias), N, C, OC,
                             transposed);
   }
-  void matmul_backward(void *dinp, void *dweight, void *dbias,
-                       const void *dout, const void *inp, const void *weight,
-                       int N, int C, int OC, bool transposed) const override {
+  void matmul_backward(void *dinp, void *dweight, void *dbias, const void *dout,
+                       const void *inp, const void *weight, int N, int C,
+                       int OC, bool transposed,
+                       bool accumulate) const override {
+    // Written results start from zeros on the stream; the GEMMs and the
+    // bias's column sums then add, as when accumulating.
+    if (!accumulate)
+      for (auto [p, n] :
+           {std::pair{dinp, size_t(N) * C}, std::pair{dweight, size_t(C) * OC},
+            std::pair{dbias, size_t(OC)}})
+        if (p)
+          cudaCheck(cudaMemsetAsync(p, 0, n * sizeof(T), l_.stream));
     cuda::matmul_backward<T>(l_, t(dinp), t(dweight), t(dbias), t(dout),
                              t(inp), t(weight), N, C, OC, transposed);
   }

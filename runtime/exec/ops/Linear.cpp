@@ -53,18 +53,13 @@ Thunk linear_grad(OpContext &c) {
   if (results == 3)
     c.expect_result(2, {OC}, 0);
   const Kernels &k = c.kernels();
-  Device *dev = &c.s.device;
-  std::vector<std::pair<void *, size_t>> zeroed;
-  for (int i = 0; i < results; ++i)
-    zeroed.push_back({c.ptr(c.out(i)), c.bytes(c.out(i))});
   void *dx = c.ptr(c.out(0)), *dw = c.ptr(c.out(1));
   void *db = results == 3 ? c.ptr(c.out(2)) : nullptr;
   void *dout = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *w = c.ptr(c.in(2));
-  return [&k, dev, zeroed, dx, dw, db, dout, x, w, r, OC,
-          transposed](const RunOptions &) {
-    for (auto [p, n] : zeroed)
-      dev->zero(p, n);
-    k.matmul_backward(dx, dw, db, dout, x, w, r.N, r.C, OC, transposed);
+  // The results are new values: the GEMMs write them (beta 0).
+  return [&k, dx, dw, db, dout, x, w, r, OC, transposed](const RunOptions &) {
+    k.matmul_backward(dx, dw, db, dout, x, w, r.N, r.C, OC, transposed,
+                      /*accumulate=*/false);
   };
 }
 

@@ -208,24 +208,26 @@ bool DnnlGemm::matmul_forward(void *out, const void *inp, const void *weight,
 bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
                                const void *dout, const void *inp,
                                const void *weight, int N, int C, int OC,
-                               bool transposed) {
+                               bool transposed, bool accumulate) {
   // Both GEMMs are looked up before either runs: a caller that falls back
   // must find its gradients untouched.
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->begin();
   const Entry *dx = nullptr, *dw = nullptr;
+  // Written results: beta 0, no sum post-op, C not read.
+  const float beta = accumulate ? 1.0f : 0.0f;
   if (dinp) {
     // (N,C) += dout (N,OC) . weight^T, or . weight (OC,C) when transposed.
     dx = &impl_->entry(make_key(false, !transposed, false, N, C, OC, 1.0f, OC,
-                                transposed ? C : OC, 1.0f, C));
+                                transposed ? C : OC, beta, C));
     if (!dx->usable)
       return false;
   }
   if (dweight) {
     // (C,OC) += inp^T . dout, or (OC,C) += dout^T . inp when transposed.
     Key k = transposed
-                ? make_key(true, false, false, OC, C, N, 1.0f, OC, C, 1.0f, C)
-                : make_key(true, false, false, C, OC, N, 1.0f, C, OC, 1.0f, OC);
+                ? make_key(true, false, false, OC, C, N, 1.0f, OC, C, beta, C)
+                : make_key(true, false, false, C, OC, N, 1.0f, C, OC, beta, OC);
     dw = &impl_->entry(k);
     if (!dw->usable)
       return false;
@@ -239,14 +241,16 @@ bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
       impl_->run(*dw, inp, dout, nullptr, dweight);
   }
   if (dbias && impl_->type == Type::F32) {
+    if (!accumulate)
+      std::fill_n(static_cast<float *>(dbias), OC, 0.0f);
     column_sum_accumulate(static_cast<float *>(dbias),
                           static_cast<const float *>(dout), N, OC);
   } else if (dbias) {
     // Summed in fp32 from the old values and rounded once, as the fp32 path.
     auto *db = static_cast<uint16_t *>(dbias);
     const auto *d = static_cast<const uint16_t *>(dout);
-    std::vector<float> acc(static_cast<size_t>(OC));
-    for (int o = 0; o < OC; ++o)
+    std::vector<float> acc(static_cast<size_t>(OC), 0.0f);
+    for (int o = 0; o < OC && accumulate; ++o)
       acc[o] = bf16_to_f32(db[o]);
     column_reduce(acc.data(), N, OC,
                   [=](int n, int o) { return bf16_to_f32(d[size_t(n) * OC + o]); });

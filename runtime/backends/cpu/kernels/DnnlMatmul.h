@@ -49,10 +49,11 @@ public:
   /// transposed) + bias (OC, may be null).
   bool matmul_forward(void *out, const void *inp, const void *weight,
                       const void *bias, int N, int C, int OC, bool transposed);
-  /// dinp, dweight, dbias accumulate; null ones are skipped.
-  bool matmul_backward(void *dinp, void *dweight, void *dbias,
-                       const void *dout, const void *inp, const void *weight,
-                       int N, int C, int OC, bool transposed);
+  /// dinp, dweight, dbias accumulate, or are written when not
+  /// `accumulate`; null ones are skipped.
+  bool matmul_backward(void *dinp, void *dweight, void *dbias, const void *dout,
+                       const void *inp, const void *weight, int N, int C,
+                       int OC, bool transposed, bool accumulate);
 
   /// oneDNN's name for the implementation gemm() would run for this call
   /// ("brg:avx512_core_bf16", say), "ref:..." for one it declines; for
