@@ -73,6 +73,12 @@ void copy_in_blocks(void *dst, const void *src, size_t bytes) {
             [&](size_t at, size_t n) { std::memcpy(d + at, from + at, n); });
 }
 
+/// memset to zero, in blocks (in_blocks).
+void zero_in_blocks(void *dst, size_t bytes) {
+  auto *d = static_cast<char *>(dst);
+  in_blocks(bytes, [&](size_t at, size_t n) { std::memset(d + at, 0, n); });
+}
+
 } // namespace
 
 void *CpuDevice::alloc(size_t bytes) { return host_alloc(bytes); }
@@ -95,10 +101,7 @@ void CpuDevice::copy_device_to_device(void *dst, const void *src,
   }
   copy_in_blocks(dst, src, bytes);
 }
-void CpuDevice::zero(void *ptr, size_t bytes) {
-  auto *p = static_cast<char *>(ptr);
-  in_blocks(bytes, [&](size_t at, size_t n) { std::memset(p + at, 0, n); });
-}
+void CpuDevice::zero(void *ptr, size_t bytes) { zero_in_blocks(ptr, bytes); }
 
 Event CpuDevice::create_event() {
   // Calls complete before they return: an event has nothing to mark, but a
@@ -257,9 +260,7 @@ public:
       if (accumulates)
         widen<S>(buf, p, n);
       else
-        in_blocks(n * sizeof(float), [&](size_t at, size_t k) {
-          std::memset(reinterpret_cast<char *>(buf) + at, 0, k);
-        });
+        zero_in_blocks(buf, n * sizeof(float));
       ptr_ = buf;
     }
   }
@@ -413,10 +414,7 @@ public:
            {std::pair{dinp, sz(N) * C}, std::pair{dweight, sz(C) * OC},
             std::pair{dbias, size_t(OC)}})
         if (p)
-          in_blocks(n * sizeof(float),
-                    [p = static_cast<char *>(p)](size_t at, size_t k) {
-                      std::memset(p + at, 0, k);
-                    });
+          zero_in_blocks(p, n * sizeof(float));
     Out<S> dx(dinp, sz(N) * C, accumulate), dw(dweight, sz(C) * OC, accumulate),
         db(dbias, OC, accumulate);
     if (transposed)
