@@ -46,6 +46,10 @@ class Kernels {
 public:
   virtual ~Kernels() = default;
   virtual ElementType dtype() const = 0;
+  /// Whether the attention kernels take a null `att` (see
+  /// attention_forward): no (B,NH,T,T) probabilities in memory, and no
+  /// forward call to recompute them before a backward one.
+  virtual bool attention_recomputes() const { return false; }
 
   //===--------------------------------------------------------------------===//
   // Fills and GEMM (row-major)
@@ -132,6 +136,9 @@ public:
                                const GlobalIndexMap &map) const = 0;
 
   /// att: fp32 probabilities (B,NH,T,T), saved for the backward call.
+  /// Where attention_recomputes(), att may be null in forward and backward
+  /// calls alike: nothing is saved, and the backward call recomputes the
+  /// probabilities from its operands block by block, as the forward did.
   virtual void attention_forward(void *out, float *att, const void *qkv,
                                  const AttentionConfig &cfg) const = 0;
   virtual void attention_backward(void *dqkv, const void *dout, const void *qkv,

@@ -1123,3 +1123,113 @@ TEST(Attention, DecodeWithBf16CacheMatchesFp32Cache) {
         }
       }
 }
+
+// Without a probabilities tensor (att null) the forward saves nothing and
+// the backward recomputes each block of probabilities from q and k: the
+// outputs and gradients of the saved path, bit for bit, for every kernel
+// and option (masks, windows, dropout, RoPE, KV groups, missing gradients)
+// at every vector width, on shapes that take the loops' chunks and tails.
+TEST(Attention, RecomputedProbabilitiesGiveTheSavedResultsBitForBit) {
+  const int b = 2, t = 37, nh = 4, hs = 22, c = nh * hs;
+  auto config = [&](AttentionMask mask, int window, float p, double theta,
+                    int kvh) {
+    AttentionConfig cfg;
+    cfg.B = b;
+    cfg.T = t;
+    cfg.NH = nh;
+    cfg.HS = hs;
+    cfg.KVH = kvh;
+    cfg.mask = mask;
+    cfg.window = window;
+    cfg.dropout = DropoutParams{p, 5, 2, fnv1a64("h.3.attn.dropout")};
+    cfg.rope = RopeParams{theta, 0};
+    return cfg;
+  };
+  auto same = [](const std::vector<float> &x, const std::vector<float> &y,
+                 const std::string &what) {
+    ASSERT_EQ(x.size(), y.size()) << what;
+    for (size_t i = 0; i < x.size(); ++i)
+      ASSERT_EQ(x[i], y[i]) << what << " element " << i;
+  };
+  const size_t rows = size_t(b) * t, probs = rows * nh * t;
+  auto dy = random_vector(rows * c, 71);
+  for (int lanes : {16, 8, 4}) {
+    if (lanes > cpu_lanes())
+      continue;
+    LanesCap cap(lanes);
+    for (AttentionMask mask :
+         {AttentionMask::Causal, AttentionMask::Bidirectional,
+          AttentionMask::StrictlyEarlier})
+      for (int window : {0, 5})
+        for (float p : {0.0f, 0.25f})
+          for (double theta : {0.0, 10000.0}) {
+            const std::string what = std::to_string(lanes) + " lanes, mask " +
+                                     std::to_string(int(mask)) + ", window " +
+                                     std::to_string(window) + ", dropout " +
+                                     std::to_string(p) + ", theta " +
+                                     std::to_string(theta);
+            std::vector<float> att(probs), out(rows * c), out0(rows * c);
+            if (mask == AttentionMask::StrictlyEarlier) {
+              AttentionConfig cfg = config(mask, window, p, theta, 0);
+              auto q = random_vector(rows * c, 72);
+              auto kv = random_vector(rows * 2 * c, 73);
+              cross_attention_forward(out.data(), att.data(), q.data(),
+                                      kv.data(), cfg);
+              cross_attention_forward(out0.data(), nullptr, q.data(), kv.data(),
+                                      cfg);
+              same(out, out0, what + " cross forward");
+              std::vector<float> dq(q.size(), 0.5f), dkv(kv.size(), 0.5f);
+              std::vector<float> dq0 = dq, dkv0 = dkv;
+              cross_attention_backward(dq.data(), dkv.data(), dy.data(),
+                                       q.data(), kv.data(), att.data(), cfg);
+              cross_attention_backward(dq0.data(), dkv0.data(), dy.data(),
+                                       q.data(), kv.data(), nullptr, cfg);
+              same(dq, dq0, what + " cross dq");
+              same(dkv, dkv0, what + " cross dkv");
+              continue;
+            }
+            AttentionConfig cfg = config(mask, window, p, theta, 0);
+            auto qkv = random_vector(rows * 3 * c, 74);
+            attention_forward(out.data(), att.data(), qkv.data(), cfg);
+            attention_forward(out0.data(), nullptr, qkv.data(), cfg);
+            same(out, out0, what + " forward");
+            std::vector<float> dqkv(qkv.size(), 0.5f), dqkv0 = dqkv;
+            attention_backward(dqkv.data(), dy.data(), qkv.data(), att.data(),
+                               cfg);
+            attention_backward(dqkv0.data(), dy.data(), qkv.data(), nullptr,
+                               cfg);
+            same(dqkv, dqkv0, what + " dqkv");
+
+            // Two query heads per KV head, and the gradients one at a time.
+            AttentionConfig g = config(mask, window, p, theta, 2);
+            Qkv x = gqa_inputs(g, 75);
+            gqa_attention_forward(out.data(), att.data(), x.q.data(),
+                                  x.k.data(), x.v.data(), g);
+            gqa_attention_forward(out0.data(), nullptr, x.q.data(), x.k.data(),
+                                  x.v.data(), g);
+            same(out, out0, what + " gqa forward");
+            for (int only = -1; only < 3; ++only) {
+              std::vector<float> d[2][3];
+              for (auto &set : d) {
+                set[0].assign(x.q.size(), 0.0f);
+                set[1].assign(x.k.size(), 0.0f);
+                set[2].assign(x.v.size(), 0.0f);
+              }
+              auto ptr = [&](int set, int i) {
+                return only < 0 || only == i ? d[set][i].data() : nullptr;
+              };
+              gqa_attention_backward(ptr(0, 0), ptr(0, 1), ptr(0, 2), dy.data(),
+                                     x.q.data(), x.k.data(), x.v.data(),
+                                     att.data(), g);
+              gqa_attention_backward(ptr(1, 0), ptr(1, 1), ptr(1, 2), dy.data(),
+                                     x.q.data(), x.k.data(), x.v.data(),
+                                     nullptr, g);
+              for (int i = 0; i < 3; ++i)
+                same(
+                    d[0][i], d[1][i],
+                    what + " gqa gradient " + std::to_string(i) + " of " +
+                        (only < 0 ? std::string("all") : std::to_string(only)));
+            }
+          }
+  }
+}

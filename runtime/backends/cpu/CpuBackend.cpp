@@ -297,6 +297,7 @@ public:
   }
 
   ElementType dtype() const override { return S::dtype; }
+  bool attention_recomputes() const override { return true; }
 
   void fill(void *out, float value, size_t n) const override {
     auto *o = static_cast<typename S::type *>(out);

@@ -1,7 +1,10 @@
 //===- Attention.cpp - Self, cross and decode attention, KV caches --------===//
 //
 // Training attention saves nothing for the backward op: the grad op
-// recomputes the probabilities (and their dropout) from its inputs. Each
+// recomputes the probabilities (and their dropout) from its inputs, with a
+// forward call into scratch, or, where the kernels can
+// (Kernels::attention_recomputes), inside the backward call itself, block
+// by block, with no (B,NH,T,T) tensor anywhere. Each
 // decode op keeps a KV cache of the keys and values of the positions fed so
 // far; the executor empties them between sequences.
 //
@@ -121,17 +124,37 @@ size_t probabilities(const AttentionConfig &cfg) {
   return size_t(cfg.B) * cfg.NH * cfg.T * cfg.T * sizeof(float);
 }
 
+/// Reserves the probabilities of a forward call in scratch 0, unless the
+/// kernels do without them; then false, and the calls take a null att.
+bool saves_probabilities(OpContext &c, const AttentionConfig &cfg) {
+  if (c.kernels().attention_recomputes())
+    return false;
+  c.s.reserve(0, probabilities(cfg));
+  return true;
+}
+
+/// Probabilities for a grad op: false where the backward call recomputes
+/// them itself; otherwise scratch 0 and 1 are reserved for a forward call
+/// (the probabilities and an output of `out_elements`) before it.
+bool recomputes_by_forward(OpContext &c, const AttentionConfig &cfg,
+                           size_t out_elements) {
+  if (!saves_probabilities(c, cfg))
+    return false;
+  c.s.reserve(1, out_elements * element_size(c.kernels().dtype()));
+  return true;
+}
+
 // qkv (B,T,3C) -> out (B,T,C).
 Thunk self_attention(OpContext &c) {
   Attention a = self_attention_of(c, 0);
   auto fused = c.shape(c.in(0));
   c.expect_result(0, {fused[0], fused[1], fused[2] / 3}, 0);
-  c.s.reserve(0, probabilities(a.cfg));
+  const bool saves = saves_probabilities(c, a.cfg);
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *qkv = c.ptr(c.in(0));
-  return [&k, s, out, qkv, a](const RunOptions &o) {
-    k.attention_forward(out, s->scratch(0), qkv, a.config(o));
+  return [&k, s, out, qkv, a, saves](const RunOptions &o) {
+    k.attention_forward(out, saves ? s->scratch(0) : nullptr, qkv, a.config(o));
   };
 }
 
@@ -142,16 +165,17 @@ Thunk self_attention_grad(OpContext &c) {
   c.expect_shape(c.shape(c.in(0)), {qkv[0], qkv[1], qkv[2] / 3}, "dout");
   c.expect_result_like(0, 1);
   const Kernels &k = c.kernels();
-  c.s.reserve(0, probabilities(a.cfg));
-  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  const bool by_forward = recomputes_by_forward(c, a.cfg, c.elements(c.in(0)));
   ExecState *s = &c.s;
   void *dqkv = c.ptr(c.out(0)), *dout = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
   size_t bytes = c.bytes(c.out(0));
-  return [&k, s, dqkv, dout, x, bytes, a](const RunOptions &o) {
+  return [&k, s, dqkv, dout, x, bytes, a, by_forward](const RunOptions &o) {
     AttentionConfig cfg = a.config(o);
-    k.attention_forward(s->scratch(1), s->scratch(0), x, cfg);
+    float *att = by_forward ? s->scratch(0) : nullptr;
+    if (by_forward)
+      k.attention_forward(s->scratch(1), att, x, cfg);
     s->device.zero(dqkv, bytes);
-    k.attention_backward(dqkv, dout, x, s->scratch(0), cfg);
+    k.attention_backward(dqkv, dout, x, att, cfg);
   };
 }
 
@@ -183,13 +207,14 @@ Thunk grouped_attention(OpContext &c) {
   c.expect_result_like(0, 0);
   a.cfg.mask =
       c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
-  c.s.reserve(0, probabilities(a.cfg));
+  const bool saves = saves_probabilities(c, a.cfg);
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *q = c.ptr(c.in(0)), *kp = c.ptr(c.in(1)),
        *v = c.ptr(c.in(2));
-  return [&k, s, out, q, kp, v, a](const RunOptions &o) {
-    k.gqa_attention_forward(out, s->scratch(0), q, kp, v, a.config(o));
+  return [&k, s, out, q, kp, v, a, saves](const RunOptions &o) {
+    k.gqa_attention_forward(out, saves ? s->scratch(0) : nullptr, q, kp, v,
+                            a.config(o));
   };
 }
 
@@ -203,20 +228,22 @@ Thunk grouped_attention_grad(OpContext &c) {
   c.expect_result_like(1, 2);
   c.expect_result_like(2, 3);
   const Kernels &k = c.kernels();
-  c.s.reserve(0, probabilities(a.cfg));
-  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  const bool by_forward = recomputes_by_forward(c, a.cfg, c.elements(c.in(0)));
   ExecState *s = &c.s;
   void *dq = c.ptr(c.out(0)), *dk = c.ptr(c.out(1)), *dv = c.ptr(c.out(2));
   void *dout = c.ptr(c.in(0)), *q = c.ptr(c.in(1)), *kp = c.ptr(c.in(2)),
        *v = c.ptr(c.in(3));
   size_t bq = c.bytes(c.out(0)), bkv = c.bytes(c.out(1));
-  return [&k, s, dq, dk, dv, dout, q, kp, v, bq, bkv, a](const RunOptions &o) {
+  return [&k, s, dq, dk, dv, dout, q, kp, v, bq, bkv, a,
+          by_forward](const RunOptions &o) {
     AttentionConfig cfg = a.config(o);
-    k.gqa_attention_forward(s->scratch(1), s->scratch(0), q, kp, v, cfg);
+    float *att = by_forward ? s->scratch(0) : nullptr;
+    if (by_forward)
+      k.gqa_attention_forward(s->scratch(1), att, q, kp, v, cfg);
     s->device.zero(dq, bq);
     s->device.zero(dk, bkv);
     s->device.zero(dv, bkv);
-    k.gqa_attention_backward(dq, dk, dv, dout, q, kp, v, s->scratch(0), cfg);
+    k.gqa_attention_backward(dq, dk, dv, dout, q, kp, v, att, cfg);
   };
 }
 
@@ -232,12 +259,13 @@ Attention cross_attention_of(OpContext &c, int q_operand) {
 Thunk cross_attention(OpContext &c) {
   Attention a = cross_attention_of(c, 0);
   c.expect_result_like(0, 0);
-  c.s.reserve(0, probabilities(a.cfg));
+  const bool saves = saves_probabilities(c, a.cfg);
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *q = c.ptr(c.in(0)), *kv = c.ptr(c.in(1));
-  return [&k, s, out, q, kv, a](const RunOptions &o) {
-    k.cross_attention_forward(out, s->scratch(0), q, kv, a.config(o));
+  return [&k, s, out, q, kv, a, saves](const RunOptions &o) {
+    k.cross_attention_forward(out, saves ? s->scratch(0) : nullptr, q, kv,
+                              a.config(o));
   };
 }
 
@@ -247,18 +275,20 @@ Thunk cross_attention_grad(OpContext &c) {
   c.expect_result_like(0, 1);
   c.expect_result_like(1, 2);
   const Kernels &k = c.kernels();
-  c.s.reserve(0, probabilities(a.cfg));
-  c.s.reserve(1, c.elements(c.in(0)) * element_size(k.dtype()));
+  const bool by_forward = recomputes_by_forward(c, a.cfg, c.elements(c.in(0)));
   ExecState *s = &c.s;
   void *dq = c.ptr(c.out(0)), *dkv = c.ptr(c.out(1));
   void *dout = c.ptr(c.in(0)), *q = c.ptr(c.in(1)), *kv = c.ptr(c.in(2));
   size_t bq = c.bytes(c.out(0)), bkv = c.bytes(c.out(1));
-  return [&k, s, dq, dkv, dout, q, kv, bq, bkv, a](const RunOptions &o) {
+  return [&k, s, dq, dkv, dout, q, kv, bq, bkv, a,
+          by_forward](const RunOptions &o) {
     AttentionConfig cfg = a.config(o);
-    k.cross_attention_forward(s->scratch(1), s->scratch(0), q, kv, cfg);
+    float *att = by_forward ? s->scratch(0) : nullptr;
+    if (by_forward)
+      k.cross_attention_forward(s->scratch(1), att, q, kv, cfg);
     s->device.zero(dq, bq);
     s->device.zero(dkv, bkv);
-    k.cross_attention_backward(dq, dkv, dout, q, kv, s->scratch(0), cfg);
+    k.cross_attention_backward(dq, dkv, dout, q, kv, att, cfg);
   };
 }
 

@@ -6,8 +6,9 @@
 // where a group of NH/KVH query heads shares one KV head. Each rotates q and
 // k first when RoPE is on. Only the rows' strides, the KV head each query
 // head reads and the mask differ. The softmax runs in fp32; probabilities
-// are saved (B,NH,T,T) for backward, dropout masks are drawn again from
-// their keys.
+// are saved (B,NH,T,T) for backward, or, without a tensor to save them in,
+// recomputed by the backward a block of query rows at a time; dropout masks
+// are drawn again from their keys.
 //
 //===----------------------------------------------------------------------===//
 
@@ -368,10 +369,10 @@ TPC_ALWAYS_INLINE void softmax_scores(float *a, int n, float scale) {
     a[j] *= inv;
 }
 
-/// Per-thread buffers of a block: n floats in slot 0 to 2, n bytes in
-/// slot 3; kept between calls.
+/// Per-thread buffers of a block: n floats in each of f[0] to f[3], n
+/// bytes in mask; kept between calls.
 struct BlockScratch {
-  std::vector<float> f[3];
+  std::vector<float> f[4];
   std::vector<uint8_t> mask;
 };
 BlockScratch &block_scratch(size_t n) {
@@ -415,35 +416,51 @@ void head_rows(const float *rows[R], Rows x, int b, int T, int t0, int h,
     rows[r] = x.base + (size_t(b) * T + t0 + r) * x.stride + size_t(h) * HS;
 }
 
+/// The probabilities of a block's query rows qr: their scores against the
+/// keys transposed (kt, HS x T), scaled and turned into a softmax over each
+/// row's keys [lo, hi). Row r goes to arow[0] + r * T; its entries outside
+/// [lo, hi) are the caller's. The forward and the backward's recomputation
+/// both come here, so they agree bit for bit.
+template <int W, int R>
+TPC_ALWAYS_INLINE void
+block_probabilities(float *const *arow, const float *const *qr, const float *kt,
+                    const QueryBlock<R> &blk, int T, int HS) {
+  const float scale = 1.0f / std::sqrt(float(HS));
+  if (blk.shi > blk.slo)
+    dot_rows<W, R>(arow[0] + blk.slo, T, qr, kt + blk.slo, transposed_ld(T),
+                   blk.shi - blk.slo, HS);
+  for (int r = 0; r < R; ++r)
+    if (blk.lo[r] < blk.hi[r])
+      softmax_scores<W>(arow[r] + blk.lo[r], blk.hi[r] - blk.lo[r], scale);
+}
+
 /// Forward rows [t0, t0 + R) of sequence b, query head h (KV head kvh):
 /// scores against the keys transposed (kt, HS x T), softmax, the saved
-/// probabilities, dropout and the weighted sum of values.
+/// probabilities (when att is not null), dropout and the weighted sum of
+/// values.
 template <int W, int R>
 TPC_ALWAYS_INLINE void
 block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
               const AttentionConfig &cfg, AttentionMask mask, int b, int h,
               int kvh, int t0) {
   const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
-  const float scale = 1.0f / std::sqrt(float(HS));
   const DropoutDraw draw(cfg.dropout);
   const QueryBlock<R> blk(mask, cfg.window, T, t0);
+  BlockScratch &bs = block_scratch(size_t(R) * T);
   const float *qr[R];
   head_rows<R>(qr, q, b, T, t0, h, HS);
   float *arow[R], *orow[R];
   for (int r = 0; r < R; ++r) {
-    arow[r] = att + ((size_t(b) * NH + h) * T + t0 + r) * T;
+    arow[r] = att ? att + ((size_t(b) * NH + h) * T + t0 + r) * T
+                  : bs.f[1].data() + size_t(r) * T;
     orow[r] = out + (size_t(b) * T + t0 + r) * C + size_t(h) * HS;
     std::fill(orow[r], orow[r] + HS, 0.0f);
   }
-  if (blk.shi > blk.slo)
-    dot_rows<W, R>(arow[0] + blk.slo, T, qr, kt + blk.slo, transposed_ld(T),
-                   blk.shi - blk.slo, HS);
-  for (int r = 0; r < R; ++r) {
+  block_probabilities<W, R>(arow, qr, kt, blk, T, HS);
+  for (int r = 0; r < R && att; ++r) {
     const int lo = blk.lo[r], hi = std::max(blk.lo[r], blk.hi[r]);
     std::fill(arow[r], arow[r] + lo, 0.0f);
     std::fill(arow[r] + hi, arow[r] + T, 0.0f);
-    if (lo < hi)
-      softmax_scores<W>(arow[r] + lo, hi - lo, scale);
   }
   if (blk.shi <= blk.slo)
     return;
@@ -454,7 +471,6 @@ block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
     return;
   }
   // With dropout, kept probabilities scaled and a mask of the kept.
-  BlockScratch &bs = block_scratch(size_t(R) * T);
   const float *pe[R];
   for (int r = 0; r < R; ++r) {
     float *p = bs.f[0].data() + size_t(r) * T;
@@ -505,11 +521,12 @@ void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
 }
 
 /// Backward of rows [t0, t0 + R) of sequence b, query head h (KV head kvh).
-/// vt: the KV head's values transposed (HS, T).
+/// vt: the KV head's values transposed (HS, T); kt: its keys transposed,
+/// from which the block's probabilities are recomputed when att is null.
 template <int W, int R>
 TPC_ALWAYS_INLINE void
 block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
-               Rows k, const float *vt, const float *att,
+               Rows k, const float *vt, const float *kt, const float *att,
                const AttentionConfig &cfg, AttentionMask mask, int b, int h,
                int kvh, int t0) {
   const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
@@ -520,15 +537,19 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
     return;
   BlockScratch &bs = block_scratch(size_t(R) * T);
   const float *go[R], *qr[R], *arow[R];
-  float *datt[R], *dpre[R], *w[R];
+  float *datt[R], *dpre[R], *w[R], *recomputed[R];
+  head_rows<R>(qr, q, b, T, t0, h, HS);
   for (int r = 0; r < R; ++r) {
     go[r] = dout + (size_t(b) * T + t0 + r) * C + size_t(h) * HS;
-    arow[r] = att + ((size_t(b) * NH + h) * T + t0 + r) * T;
+    recomputed[r] = bs.f[3].data() + size_t(r) * T;
+    arow[r] =
+        att ? att + ((size_t(b) * NH + h) * T + t0 + r) * T : recomputed[r];
     datt[r] = bs.f[0].data() + size_t(r) * T;
     dpre[r] = bs.f[1].data() + size_t(r) * T;
     w[r] = bs.f[2].data() + size_t(r) * T;
   }
-  head_rows<R>(qr, q, b, T, t0, h, HS);
+  if (!att)
+    block_probabilities<W, R>(recomputed, qr, kt, blk, T, HS);
 
   // Through out = sum_s drop(p_s) v_s: dp_s = dout_t . v_s.
   dot_rows<W, R>(datt[0] + blk.slo, T, go, vt + blk.slo, transposed_ld(T),
@@ -580,20 +601,21 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
 }
 
 /// Sequence b, query head h (KV head kvh) of attention_core_backward: its
-/// rows in blocks, in order. vt: the KV head's values transposed (HS, T).
+/// rows in blocks, in order. vt, kt: the KV head's values and keys
+/// transposed (HS, T); kt is read only when att is null.
 template <int W>
 TPC_ALWAYS_INLINE void
 head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
-              Rows k, const float *vt, const float *att,
+              Rows k, const float *vt, const float *kt, const float *att,
               const AttentionConfig &cfg, AttentionMask mask, int b, int h,
               int kvh) {
   int t = 0;
   for (; t + kBlock <= cfg.T; t += kBlock)
-    block_backward<W, kBlock>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h,
-                              kvh, t);
+    block_backward<W, kBlock>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b,
+                              h, kvh, t);
   for (; t < cfg.T; ++t)
-    block_backward<W, 1>(dq, dk, dv, dout, q, k, vt, att, cfg, mask, b, h, kvh,
-                         t);
+    block_backward<W, 1>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b, h,
+                         kvh, t);
 }
 struct HeadBackward {
   template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
@@ -613,12 +635,16 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int kvh = 0; kvh < KVH; ++kvh) {
-      float *vt = scratch(size_t(HS) * transposed_ld(T));
+      const size_t head = size_t(HS) * transposed_ld(T);
+      float *vt = scratch(att ? head : 2 * head);
+      float *kt = att ? nullptr : vt + head;
       transpose_head(vt, v, b, kvh, T, HS);
+      if (kt)
+        transpose_head(kt, k, b, kvh, T, HS);
       for (int h = 0; h < NH; ++h)
         if (kv_head_of(cfg, h) == kvh)
-          on_native_lanes<HeadBackward>(dq, dk, dv, dout, q, k, vt, att, cfg,
-                                        mask, b, h, kvh);
+          on_native_lanes<HeadBackward>(dq, dk, dv, dout, q, k, vt, kt, att,
+                                        cfg, mask, b, h, kvh);
     }
 }
 

@@ -185,7 +185,10 @@ void dropout_backward(float *dinp, const uint8_t *mask, const float *dout,
 
 // Self-attention. qkv (B,T,3C) is [q | k | v], each C = NH*HS with head h at
 // columns [h*HS, (h+1)*HS). out (B,T,C); att (B,NH,T,T) saves the softmax
-// probabilities (before dropout; zero where masked) for backward.
+// probabilities (before dropout; zero where masked) for backward, or is
+// null: nothing is saved, and the backward call, given a null att too,
+// recomputes each block of probabilities from q and k as it goes (the
+// forward's bits: the same loops). The same holds for every att below.
 // Probability dropout is keyed by the global head, so tp ranks owning
 // different heads draw different masks and tp=1 draws the same ones.
 // The fused and cross-attention kernels are multi-head: they throw
