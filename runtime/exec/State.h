@@ -150,8 +150,9 @@ struct ExecState {
 
   /// A device buffer of `bytes` that the op at instruction `index` of
   /// function `fn` fills for a later op of that function to read (a loss's
-  /// row statistics for its gradient). Both ops ask for it while preparing
-  /// and get the same buffer.
+  /// or a norm's row statistics for its gradient op). Both ops ask for it
+  /// while preparing and get the same buffer (OpContext::kept_for_grad
+  /// pairs them).
   void *kept(const std::string &fn, int index, size_t bytes);
 
 private:

@@ -12,6 +12,8 @@
 #include "runtime/exec/Executor.h"
 #include "runtime/util/Float16.h"
 
+#include "TestUtil.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -398,3 +400,82 @@ TEST(ExecutorMasterTest, SmallUpdatesAddUpInTheF32Master) {
 }
 
 } // namespace
+
+// A norm's gradient op reads the row statistics that its forward op (the
+// one on the same x and weight) kept, and recomputes them when it has no
+// partner. RMSNorm's epsilon is free, so gradient ops given another
+// epsilon than their forward ops show which statistics they used.
+TEST(ExecutorNormTest, GradientsReadTheStatisticsTheirForwardKept) {
+  constexpr int N = 6, W = 40;
+  Builder b;
+  program::Program &p = b.prog;
+  p.set_version(1);
+  p.set_tp(1);
+  p.set_dp(1);
+  int x1 = b.input({N, W}), x2 = b.input({N, W}), w = b.input({W}),
+      beta = b.input({W}), d = b.input({N, W});
+  auto with_eps = [](program::Instruction *i, double eps) {
+    (*i->mutable_attrs())["epsilon"].set_f(eps);
+  };
+  /// The gradients of both norms at x1 and x2, each op's own results.
+  auto grads = [&](program::Function *fn, double rms_eps) {
+    for (int x : {x2, x1}) {
+      int dx = b.act({N, W}), dw = b.act({W}), db = b.act({W});
+      with_eps(Builder::inst(fn, "layernorm_grad", {d, x, w}, {dx, dw, db}),
+               1e-5);
+      int rx = b.act({N, W}), rw = b.act({W});
+      with_eps(Builder::inst(fn, "rmsnorm_grad", {d, x, w}, {rx, rw}), rms_eps);
+      for (int out : {dx, dw, db, rx, rw})
+        fn->add_outputs(out);
+    }
+  };
+  auto function = [&](const char *name) {
+    program::Function *fn = p.add_functions();
+    fn->set_name(name);
+    for (int in : {x1, x2, w, beta, d})
+      fn->add_inputs(in);
+    return fn;
+  };
+  program::Function *paired = function("paired");
+  for (int x : {x1, x2}) {
+    with_eps(Builder::inst(paired, "layernorm", {x, w, beta}, {b.act({N, W})}),
+             1e-5);
+    with_eps(Builder::inst(paired, "rmsnorm", {x, w}, {b.act({N, W})}), 1e-5);
+  }
+  grads(paired, 0.5);
+  grads(function("alone"), 1e-5);
+  grads(function("alone_other_epsilon"), 0.5);
+  for (program::Function &fn : *p.mutable_functions())
+    fn.set_arena_bytes(b.offset);
+
+  CpuBackend backend;
+  Comm comm(nullptr, nullptr);
+  comm.make_groups(1, 1);
+  Executor ex(p, backend, comm);
+  std::vector<std::vector<float>> inputs = {
+      test::random_vector(N * W, 1, 1.5f), test::random_vector(N * W, 2, 0.5f),
+      test::random_vector(W, 3), test::random_vector(W, 4),
+      test::random_vector(N * W, 5)};
+  auto run = [&](const char *name) {
+    const program::Function &fn = ex.function(name);
+    ex.check(fn);
+    for (int i = 0; i < 5; ++i)
+      ex.set_input(fn, i, inputs[i].data(), inputs[i].size() * sizeof(float));
+    ex.run(fn);
+    std::vector<std::vector<float>> out;
+    for (int i = 0; i < fn.outputs_size(); ++i) {
+      int sizes[] = {N * W, W, W, N * W, W};
+      out.emplace_back(sizes[i % 5]);
+      ex.read_output(fn, i, out.back().data(), out.back().size() * 4);
+    }
+    return out;
+  };
+  auto got = run("paired"), alone = run("alone"),
+       other = run("alone_other_epsilon");
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i], alone[i]) << "output " << i;
+    if (i % 5 >= 3) { // RMSNorm's: the forward's epsilon, not the gradient's
+      EXPECT_NE(got[i], other[i]) << "output " << i;
+    }
+  }
+}

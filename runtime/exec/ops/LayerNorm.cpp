@@ -1,4 +1,10 @@
 //===- LayerNorm.cpp - Layer and RMS normalization, their gradients -------===//
+//
+// When a norm's gradient op follows it in the same function (train_step),
+// the forward op keeps its rows' statistics (mean and rstd, or rstd) for
+// it; a gradient op without a partner recomputes them with a forward call.
+//
+//===----------------------------------------------------------------------===//
 
 #include "runtime/exec/ops/Op.h"
 
@@ -6,6 +12,23 @@
 
 namespace tpc {
 namespace {
+
+/// The mean and rstd of each row (2N floats) that a layer norm keeps for
+/// its gradient op: the same x and gamma (forward operands 0 and 1,
+/// gradient operands 1 and 2).
+float *layernorm_stats(OpContext &c, OpContext::Rows r) {
+  return static_cast<float *>(c.kept_for_grad("layernorm", "layernorm_grad",
+                                              {{0, 1}, {1, 2}},
+                                              2 * size_t(r.N) * sizeof(float)));
+}
+
+/// The rstd of each row (N floats) that an RMSNorm keeps for its gradient
+/// op, paired as layernorm_stats.
+float *rmsnorm_stats(OpContext &c, OpContext::Rows r) {
+  return static_cast<float *>(c.kept_for_grad("rmsnorm", "rmsnorm_grad",
+                                              {{0, 1}, {1, 2}},
+                                              size_t(r.N) * sizeof(float)));
+}
 
 double epsilon(OpContext &c) {
   double eps = c.real("epsilon");
@@ -22,18 +45,22 @@ Thunk layernorm(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), {r.C}, "gamma");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "beta");
   c.expect_result_like(0, 0);
-  c.s.reserve(0, size_t(r.N) * sizeof(float));
-  c.s.reserve(1, size_t(r.N) * sizeof(float));
+  // The means, then the rstds.
+  float *kept = layernorm_stats(c, r);
+  if (!kept)
+    c.s.reserve(0, 2 * size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *g = c.ptr(c.in(1)),
        *b = c.ptr(c.in(2));
-  return [&k, s, out, x, g, b, r](const RunOptions &) {
-    k.layernorm_forward(out, s->scratch(0), s->scratch(1), x, g, b, r.N, r.C);
+  return [&k, s, out, x, g, b, r, kept](const RunOptions &) {
+    float *stats = kept ? kept : s->scratch(0);
+    k.layernorm_forward(out, stats, stats + r.N, x, g, b, r.N, r.C);
   };
 }
 
-// Recomputes the row statistics, then (dx, dgamma, dbeta).
+// Reads the forward op's row statistics, or recomputes them, then (dx,
+// dgamma, dbeta).
 Thunk layernorm_grad(OpContext &c) {
   epsilon(c);
   OpContext::Rows r = c.rows(c.in(1));
@@ -44,25 +71,31 @@ Thunk layernorm_grad(OpContext &c) {
   c.expect_result_like(2, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
-  c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
-  c.s.reserve(1, size_t(r.N) * sizeof(float));
-  c.s.reserve(2, size_t(r.N) * sizeof(float));
-  c.s.reserve(3, size_t(r.C) * esize); // a zero beta
+  const float *kept = layernorm_stats(c, r);
+  if (!kept) {
+    c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
+    c.s.reserve(1, 2 * size_t(r.N) * sizeof(float));
+    c.s.reserve(2, size_t(r.C) * esize); // a zero beta
+  }
   ExecState *s = &c.s;
   void *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *g = c.ptr(c.in(2));
   void *dx = c.ptr(c.out(0)), *dg = c.ptr(c.out(1)), *db = c.ptr(c.out(2));
   size_t bx = c.bytes(c.out(0)), bg = c.bytes(c.out(1)), bb = c.bytes(c.out(2));
-  return
-      [&k, s, d, x, g, dx, dg, db, bx, bg, bb, r, esize](const RunOptions &) {
-        float *mean = s->scratch(1), *rstd = s->scratch(2);
-        s->device.zero(s->scratch(3), size_t(r.C) * esize);
-        k.layernorm_forward(s->scratch(0), mean, rstd, x, g, s->scratch(3), r.N,
-                            r.C);
-        s->device.zero(dx, bx);
-        s->device.zero(dg, bg);
-        s->device.zero(db, bb);
-        k.layernorm_backward(dx, dg, db, d, x, g, mean, rstd, r.N, r.C);
-      };
+  return [&k, s, d, x, g, dx, dg, db, bx, bg, bb, r, esize,
+          kept](const RunOptions &) {
+    const float *stats = kept;
+    if (!stats) {
+      float *mean = s->scratch(1);
+      s->device.zero(s->scratch(2), size_t(r.C) * esize);
+      k.layernorm_forward(s->scratch(0), mean, mean + r.N, x, g, s->scratch(2),
+                          r.N, r.C);
+      stats = mean;
+    }
+    s->device.zero(dx, bx);
+    s->device.zero(dg, bg);
+    s->device.zero(db, bb);
+    k.layernorm_backward(dx, dg, db, d, x, g, stats, stats + r.N, r.N, r.C);
+  };
 }
 
 /// Any finite epsilon > 0 (Llama uses 1e-5 or 1e-6); the verifier checks
@@ -81,16 +114,19 @@ Thunk rmsnorm(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "weight");
   c.expect_result_like(0, 0);
-  c.s.reserve(0, size_t(r.N) * sizeof(float));
+  float *kept = rmsnorm_stats(c, r);
+  if (!kept)
+    c.s.reserve(0, size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *w = c.ptr(c.in(1));
-  return [&k, s, out, x, w, r, eps](const RunOptions &) {
-    k.rmsnorm_forward(out, s->scratch(0), x, w, r.N, r.C, eps);
+  return [&k, s, out, x, w, r, eps, kept](const RunOptions &) {
+    k.rmsnorm_forward(out, kept ? kept : s->scratch(0), x, w, r.N, r.C, eps);
   };
 }
 
-// Recomputes the row statistics, then (dx, dweight).
+// Reads the forward op's row statistics, or recomputes them, then (dx,
+// dweight).
 Thunk rmsnorm_grad(OpContext &c) {
   float eps = rms_epsilon(c);
   OpContext::Rows r = c.rows(c.in(1));
@@ -100,15 +136,21 @@ Thunk rmsnorm_grad(OpContext &c) {
   c.expect_result_like(1, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
-  c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
-  c.s.reserve(1, size_t(r.N) * sizeof(float));
+  const float *kept = rmsnorm_stats(c, r);
+  if (!kept) {
+    c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
+    c.s.reserve(1, size_t(r.N) * sizeof(float));
+  }
   ExecState *s = &c.s;
   void *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *w = c.ptr(c.in(2));
   void *dx = c.ptr(c.out(0)), *dw = c.ptr(c.out(1));
   size_t bx = c.bytes(c.out(0)), bw = c.bytes(c.out(1));
-  return [&k, s, d, x, w, dx, dw, bx, bw, r, eps](const RunOptions &) {
-    float *rstd = s->scratch(1);
-    k.rmsnorm_forward(s->scratch(0), rstd, x, w, r.N, r.C, eps);
+  return [&k, s, d, x, w, dx, dw, bx, bw, r, eps, kept](const RunOptions &) {
+    const float *rstd = kept;
+    if (!rstd) {
+      k.rmsnorm_forward(s->scratch(0), s->scratch(1), x, w, r.N, r.C, eps);
+      rstd = s->scratch(1);
+    }
     s->device.zero(dx, bx);
     s->device.zero(dw, bw);
     k.rmsnorm_backward(dx, dw, d, x, w, rstd, r.N, r.C);

@@ -23,33 +23,13 @@ OpContext::Rows logits_and_targets(OpContext &c) {
   return r;
 }
 
-/// The index in this function of the loss op `loss` whose statistics this
-/// op shares: this op itself when `grad`, its gradient op, comes later on
-/// the same logits and targets; the earlier `loss` on them when this op is
-/// that gradient. -1 when there is no such pair.
-int loss_of_pair(OpContext &c, const char *loss, const char *grad) {
-  const program::Instruction &self = c.inst;
-  bool is_grad = self.op() == grad;
-  int begin = is_grad ? 0 : c.index + 1;
-  int end = is_grad ? c.index : c.fn.body_size();
-  for (int j = begin; j < end; ++j) {
-    const program::Instruction &other = c.fn.body(j);
-    if (other.op() == (is_grad ? loss : grad) && other.inputs_size() >= 2 &&
-        other.inputs(0) == self.inputs(0) && other.inputs(1) == self.inputs(1))
-      return is_grad ? j : c.index;
-  }
-  return -1;
-}
-
-/// The statistics (`floats` of them) that the loss op and its gradient op
-/// share, or null when this op has no partner.
+/// The row statistics (`floats` of them) that the loss op `loss` and its
+/// gradient op `grad`, on the same logits and targets, share; null when
+/// this op has no partner.
 float *kept_stats(OpContext &c, const char *loss, const char *grad,
                   size_t floats) {
-  int index = loss_of_pair(c, loss, grad);
-  if (index < 0)
-    return nullptr;
   return static_cast<float *>(
-      c.s.kept(c.fn.name(), index, floats * sizeof(float)));
+      c.kept_for_grad(loss, grad, {{0, 0}, {1, 1}}, floats * sizeof(float)));
 }
 
 // logits (N,V), targets (N) -> loss sum, target count.

@@ -192,6 +192,45 @@ int OpContext::position(int operand) const {
   return id;
 }
 
+void *OpContext::kept_for_grad(const char *forward_op, const char *grad_op,
+                               std::initializer_list<SameOperand> same,
+                               size_t bytes) const {
+  const bool is_grad = inst.op() == grad_op;
+  // Whether instruction j is a forward op (as_grad false) or a gradient op
+  // on the operands this op has in its own role.
+  auto matches = [&](int j, bool as_grad) {
+    const program::Instruction &other = fn.body(j);
+    if (other.op() != (as_grad ? grad_op : forward_op))
+      return false;
+    for (const SameOperand &o : same) {
+      int mine = is_grad ? o.grad : o.forward;
+      int theirs = as_grad ? o.grad : o.forward;
+      if (mine >= inst.inputs_size() || theirs >= other.inputs_size() ||
+          inst.inputs(mine) != other.inputs(theirs))
+        return false;
+    }
+    return true;
+  };
+  int forward = -1;
+  if (is_grad) {
+    for (int j = index - 1; j >= 0 && forward < 0; --j)
+      if (matches(j, false))
+        forward = j;
+  } else {
+    for (int j = index + 1; j < fn.body_size(); ++j) {
+      if (matches(j, false))
+        break; // a later forward op pairs instead
+      if (matches(j, true)) {
+        forward = index;
+        break;
+      }
+    }
+  }
+  if (forward < 0)
+    return nullptr;
+  return s.kept(fn.name(), forward, bytes);
+}
+
 void OpRegistry::add(const std::string &op, PrepareFn prepare) {
   if (!prepare_.emplace(op, prepare).second)
     throw std::logic_error("op '" + op + "' is registered twice");

@@ -22,6 +22,7 @@
 #include "runtime/program/ProgramFile.h"
 
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -122,6 +123,21 @@ public:
   /// function (its value is known on the host from set_input, so checks of
   /// it read nothing back from the device). Returns the tensor id.
   int position(int operand) const;
+
+  /// Operands that a forward op and its gradient op share: forward operand
+  /// `forward` is gradient operand `grad`.
+  struct SameOperand {
+    int forward, grad;
+  };
+  /// A buffer of `bytes` that the forward op `forward_op` fills with values
+  /// its gradient op `grad_op` reads (row statistics), or null when this op
+  /// has no partner in its function. They pair when the gradient op comes
+  /// later with the `same` operands and no other such forward op lies
+  /// between them (a recomputed forward pairs, the original does not).
+  /// Both ops call this while preparing and get the same buffer.
+  void *kept_for_grad(const char *forward_op, const char *grad_op,
+                      std::initializer_list<SameOperand> same,
+                      size_t bytes) const;
 };
 
 using PrepareFn = Thunk (*)(OpContext &);
