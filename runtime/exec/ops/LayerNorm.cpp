@@ -9,25 +9,20 @@
 #include "runtime/exec/ops/Op.h"
 
 #include <cmath>
+#include <string>
 
 namespace tpc {
 namespace {
 
-/// The mean and rstd of each row (2N floats) that a layer norm keeps for
-/// its gradient op: the same x and gamma (forward operands 0 and 1,
-/// gradient operands 1 and 2).
-float *layernorm_stats(OpContext &c, OpContext::Rows r) {
-  return static_cast<float *>(c.kept_for_grad("layernorm", "layernorm_grad",
-                                              {{0, 1}, {1, 2}},
-                                              2 * size_t(r.N) * sizeof(float)));
-}
-
-/// The rstd of each row (N floats) that an RMSNorm keeps for its gradient
-/// op, paired as layernorm_stats.
-float *rmsnorm_stats(OpContext &c, OpContext::Rows r) {
-  return static_cast<float *>(c.kept_for_grad("rmsnorm", "rmsnorm_grad",
-                                              {{0, 1}, {1, 2}},
-                                              size_t(r.N) * sizeof(float)));
+/// The row statistics (`floats` of them) that the norm op `forward_op`
+/// keeps for its gradient op `<forward_op>_grad` on the same x and weight
+/// (forward operands 0 and 1, gradient operands 1 and 2): a layer norm's
+/// means then rstds, an RMSNorm's rstds.
+float *norm_stats(OpContext &c, const std::string &forward_op, size_t floats) {
+  const std::string grad_op = forward_op + "_grad";
+  return static_cast<float *>(c.kept_for_grad(forward_op.c_str(),
+                                              grad_op.c_str(), {{0, 1}, {1, 2}},
+                                              floats * sizeof(float)));
 }
 
 double epsilon(OpContext &c) {
@@ -45,8 +40,7 @@ Thunk layernorm(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), {r.C}, "gamma");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "beta");
   c.expect_result_like(0, 0);
-  // The means, then the rstds.
-  float *kept = layernorm_stats(c, r);
+  float *kept = norm_stats(c, "layernorm", 2 * size_t(r.N));
   if (!kept)
     c.s.reserve(0, 2 * size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
@@ -71,7 +65,7 @@ Thunk layernorm_grad(OpContext &c) {
   c.expect_result_like(2, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
-  const float *kept = layernorm_stats(c, r);
+  const float *kept = norm_stats(c, "layernorm", 2 * size_t(r.N));
   if (!kept) {
     c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
     c.s.reserve(1, 2 * size_t(r.N) * sizeof(float));
@@ -114,7 +108,7 @@ Thunk rmsnorm(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "weight");
   c.expect_result_like(0, 0);
-  float *kept = rmsnorm_stats(c, r);
+  float *kept = norm_stats(c, "rmsnorm", size_t(r.N));
   if (!kept)
     c.s.reserve(0, size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
@@ -136,7 +130,7 @@ Thunk rmsnorm_grad(OpContext &c) {
   c.expect_result_like(1, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
-  const float *kept = rmsnorm_stats(c, r);
+  const float *kept = norm_stats(c, "rmsnorm", size_t(r.N));
   if (!kept) {
     c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
     c.s.reserve(1, size_t(r.N) * sizeof(float));
