@@ -1080,6 +1080,42 @@ TEST(Attention, EveryVectorWidthOnVectorShapes) {
   }
 }
 
+// The softmax subtracts each row's largest score before exponentiating:
+// one key scores 160 (e^160 overflows a float) and the others 0. Put at
+// every position, in a vector's every lane and in the scalar tail, at every
+// width, it must be found, or its exponential overflows to inf and the
+// output to NaN. Each query that sees it then returns its value.
+TEST(Attention, SoftmaxFindsTheLargestScoreAtEveryPosition) {
+  const int t = 75, hs = 16;
+  AttentionConfig cfg;
+  cfg.B = 1;
+  cfg.T = t;
+  cfg.NH = 1;
+  cfg.HS = hs;
+  cfg.mask = AttentionMask::Causal;
+  for (int lanes : {16, 8, 4}) {
+    if (lanes > cpu_lanes())
+      continue;
+    LanesCap cap(lanes);
+    for (int top = 0; top < t; ++top) {
+      std::vector<float> qkv(size_t(t) * 3 * hs, 0.0f);
+      for (int s = 0; s < t; ++s)
+        for (int i = 0; i < hs; ++i) {
+          qkv[size_t(s) * 3 * hs + i] = 1.0f;                      // q
+          qkv[size_t(s) * 3 * hs + hs + i] = s == top ? 40.0f : 0; // k
+          qkv[size_t(s) * 3 * hs + 2 * hs + i] = float(s + i);     // v
+        }
+      std::vector<float> out(size_t(t) * hs);
+      attention_forward(out.data(), nullptr, qkv.data(), cfg);
+      for (int q = top; q < t; ++q)
+        for (int i = 0; i < hs; ++i)
+          ASSERT_NEAR(out[size_t(q) * hs + i], float(top + i), 1e-3f)
+              << lanes << " lanes, largest score at key " << top << ", query "
+              << q << ", element " << i;
+    }
+  }
+}
+
 // A 16-bit cache holds each row rounded once and is read only where the
 // attention looks: with keys and values that bf16 represents exactly, the
 // bf16 cache decodes as the fp32 one bit for bit, and the rows past the

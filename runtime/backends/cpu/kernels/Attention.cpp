@@ -86,29 +86,6 @@ uint64_t dropout_row_base(const AttentionConfig &cfg, int b, int h, int t) {
 /// products' loads evict each other.
 size_t transposed_ld(int n) { return ((size_t(n) + 31) / 16 | 1) * 16; }
 
-/// dst (HS, n), rows transposed_ld(n) apart: column j = the HS elements
-/// of row(j) (of storage type S) in fp32; the columns past n are zero.
-template <class S = F32Storage, class Row>
-void transpose_rows(float *dst, int n, int HS, Row row) {
-  const size_t ld = transposed_ld(n);
-  for (int j = 0; j < n; ++j) {
-    const typename S::type *x = row(j);
-    for (int i = 0; i < HS; ++i)
-      dst[size_t(i) * ld + j] = S::load(x[i]);
-  }
-  for (int i = 0; i < HS; ++i)
-    std::fill(dst + size_t(i) * ld + n, dst + (size_t(i) + 1) * ld, 0.0f);
-}
-
-/// dst = the T rows of one head of src, transposed (transpose_rows): the
-/// dot products of a query with every key then run along contiguous
-/// memory.
-void transpose_head(float *dst, Rows src, int b, int h, int T, int HS) {
-  transpose_rows(dst, T, HS, [&](int s) {
-    return src.base + (size_t(b) * T + s) * src.stride + size_t(h) * HS;
-  });
-}
-
 /// Per-thread scratch of n floats, kept between calls: no allocation per
 /// step once a shape has been seen.
 float *scratch(size_t n) {
@@ -147,6 +124,80 @@ template <int W> using Vec = typename Lanes<W>::V;
 #define TPC_LAMBDA_INLINE __attribute__((always_inline))
 #define LOAD_VEC(p) (*reinterpret_cast<const typename Lanes<W>::U *>(p))
 #define STORE_VEC(p, v) (*reinterpret_cast<typename Lanes<W>::U *>(p) = (v))
+
+/// The even (Hi = 0) or odd (Hi = 1) halves of a and b interleaved:
+/// a[o], b[o], a[o + 1], b[o + 1], ... from o = Hi * W / 2.
+template <int W, int Hi, int... I>
+TPC_ALWAYS_INLINE void zip(Vec<W> &out, const Vec<W> &a, const Vec<W> &b,
+                           std::integer_sequence<int, I...>) {
+  out =
+      __builtin_shufflevector(a, b, ((I % 2 ? W : 0) + Hi * W / 2 + I / 2)...);
+}
+
+/// t[r][c] = t[c][r]: log2(W) rounds of interleaving row i with row
+/// i + W/2 (a perfect shuffle of the rows) transpose a W x W tile.
+template <int W> TPC_ALWAYS_INLINE void transpose_tile(Vec<W> *t) {
+  constexpr auto lanes = std::make_integer_sequence<int, W>();
+  for (int round = 1; round < W; round *= 2) {
+    Vec<W> u[W];
+    for (int i = 0; i < W / 2; ++i) {
+      zip<W, 0>(u[2 * i], t[i], t[i + W / 2], lanes);
+      zip<W, 1>(u[2 * i + 1], t[i], t[i + W / 2], lanes);
+    }
+    for (int i = 0; i < W; ++i)
+      t[i] = u[i];
+  }
+}
+
+/// dst (HS, n), rows transposed_ld(n) apart: column j = the HS elements
+/// of row(j) (of storage type S) in fp32; the columns past n are zero.
+/// W x W tiles go through registers (copied a column at a time, every
+/// element would be stored ld floats from the last).
+template <int W, class S = F32Storage, class Row>
+TPC_ALWAYS_INLINE void transpose_rows(float *dst, int n, int HS, Row row) {
+  const size_t ld = transposed_ld(n);
+  for (int j0 = 0; j0 < n; j0 += W) {
+    // The last tile's rows past n are zero; its stores stay within ld,
+    // which leaves a whole vector past the last tile.
+    const int rows = std::min(W, n - j0);
+    const typename S::type *x[W];
+    for (int r = 0; r < rows; ++r)
+      x[r] = row(j0 + r);
+    int i0 = 0;
+    for (; i0 + W <= HS; i0 += W) {
+      Vec<W> t[W];
+      for (int r = 0; r < W; ++r) {
+        if constexpr (kIsF32<S>) {
+          t[r] = r < rows ? LOAD_VEC(x[r] + i0) : Vec<W>{};
+        } else {
+          float wide[W] = {};
+          for (int l = 0; l < W && r < rows; ++l)
+            wide[l] = S::load(x[r][i0 + l]);
+          t[r] = LOAD_VEC(wide);
+        }
+      }
+      transpose_tile<W>(t);
+      for (int c = 0; c < W; ++c)
+        STORE_VEC(dst + size_t(i0 + c) * ld + j0, t[c]);
+    }
+    for (; i0 < HS; ++i0)
+      for (int r = 0; r < rows; ++r)
+        dst[size_t(i0) * ld + j0 + r] = S::load(x[r][i0]);
+  }
+  for (int i = 0; i < HS; ++i)
+    std::fill(dst + size_t(i) * ld + n, dst + (size_t(i) + 1) * ld, 0.0f);
+}
+
+/// dst = the T rows of one head of src, transposed (transpose_rows): the
+/// dot products of a query with every key then run along contiguous
+/// memory.
+template <int W>
+TPC_ALWAYS_INLINE void transpose_head(float *dst, Rows src, int b, int h, int T,
+                                      int HS) {
+  transpose_rows<W>(dst, T, HS, [&](int s) {
+    return src.base + (size_t(b) * T + s) * src.stride + size_t(h) * HS;
+  });
+}
 
 /// Vectors of partial sums per row of a block, at most: AVX-512's 32
 /// registers hold a block's 4 x 4 with room for the operands, AVX2's and
@@ -209,6 +260,28 @@ struct Terms {
   TPC_ALWAYS_INLINE bool takes(int r, int s) const {
     return s >= lo[r] && s < hi[r] && (!use || use[r * ldu + s]);
   }
+  /// Calls step(s, std::bool_constant<every>()) for s in [s0, s1), in
+  /// order, where `every` is true in a run of keys that all R rows take:
+  /// without a mask, those in every row's range. There the loops need no
+  /// test per row and key.
+  template <int R, class F>
+  TPC_ALWAYS_INLINE void keys(int s0, int s1, F step) const {
+    int a = s0, e = s0;
+    if (!use) {
+      for (int r = 0; r < R; ++r) {
+        a = std::max(a, lo[r]);
+        e = r ? std::min(e, hi[r]) : std::min(s1, hi[r]);
+      }
+      a = std::min(a, s1);
+      e = std::max(a, e);
+    }
+    for (int s = s0; s < a; ++s)
+      step(s, std::false_type());
+    for (int s = a; s < e; ++s)
+      step(s, std::true_type());
+    for (int s = e; s < s1; ++s)
+      step(s, std::false_type());
+  }
 };
 
 /// Calls chunk(std::integral_constant<int, NV>(), i0) over the columns
@@ -241,22 +314,19 @@ accumulate_chunk(float *const *acc, const float *const *c, Terms terms,
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
       o[r][v] = LOAD_VEC(acc[r] + i0 + v * W);
-  for (int s = s0; s < s1; ++s) {
+  terms.keys<R>(s0, s1, [&](int s, auto every) TPC_LAMBDA_INLINE {
     const float *xs = X + size_t(s) * ldx + i0;
     Vec<W> xv[NV];
     for (int v = 0; v < NV; ++v)
       xv[v] = LOAD_VEC(xs + v * W);
-    bool all = true;
-    for (int r = 0; r < R; ++r)
-      all = all && terms.takes(r, s);
     for (int r = 0; r < R; ++r) {
-      if (!all && !terms.takes(r, s))
+      if (!every && !terms.takes(r, s))
         continue;
       const float cr = c[r][s];
       for (int v = 0; v < NV; ++v)
         o[r][v] += cr * xv[v];
     }
-  }
+  });
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
       STORE_VEC(acc[r] + i0 + v * W, o[r][v]);
@@ -297,13 +367,13 @@ TPC_ALWAYS_INLINE void update_chunk(float *Y, size_t ldy, const float *const *c,
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
       xr[r][v] = LOAD_VEC(x[r] + i0 + v * W);
-  for (int s = s0; s < s1; ++s) {
+  terms.keys<R>(s0, s1, [&](int s, auto every) TPC_LAMBDA_INLINE {
     float *ys = Y + size_t(s) * ldy + i0;
     Vec<W> y[NV];
     for (int v = 0; v < NV; ++v)
       y[v] = LOAD_VEC(ys + v * W);
     for (int r = 0; r < R; ++r) {
-      if (!terms.takes(r, s))
+      if (!every && !terms.takes(r, s))
         continue;
       const float cr = c[r][s];
       for (int v = 0; v < NV; ++v)
@@ -311,7 +381,7 @@ TPC_ALWAYS_INLINE void update_chunk(float *Y, size_t ldy, const float *const *c,
     }
     for (int v = 0; v < NV; ++v)
       STORE_VEC(ys + v * W, y[v]);
-  }
+  });
 }
 
 /// Y[s * ldy + i] += sum over the block's rows r, in order, of c[r][s] *
@@ -345,11 +415,23 @@ TPC_ALWAYS_INLINE void update_rows(float *Y, size_t ldy, const float *const *c,
 /// vectorized reduction's order would follow the row's alignment.
 template <int W>
 TPC_ALWAYS_INLINE void softmax_scores(float *a, int n, float scale) {
-  float maxv = -std::numeric_limits<float>::infinity();
-#pragma omp simd reduction(max : maxv)
-  for (int j = 0; j < n; ++j) {
-    a[j] *= scale;
-    maxv = std::max(maxv, a[j]);
+  // The maximum in W lanes (GCC leaves a scalar loop for a reduction by
+  // std::max): a maximum is exact in any order, and a NaN score is skipped
+  // as std::max(maxv, a[j]) skips it.
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  Vec<W> top = Vec<W>{} + kNegInf;
+  int m = 0;
+  for (; m + W <= n; m += W) {
+    const Vec<W> x = LOAD_VEC(a + m) * scale;
+    STORE_VEC(a + m, x);
+    top = x > top ? x : top;
+  }
+  float maxv = kNegInf;
+  for (int l = 0; l < W; ++l)
+    maxv = std::max(maxv, top[l]);
+  for (; m < n; ++m) {
+    a[m] *= scale;
+    maxv = std::max(maxv, a[m]);
   }
 #pragma omp simd
   for (int j = 0; j < n; ++j)
@@ -486,13 +568,14 @@ block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
                         v.stride, blk.slo, blk.shi, HS);
 }
 
-/// Sequence b, query head h (KV head kvh) of attention_core_forward: its
-/// rows in blocks. kt: the KV head's keys transposed (HS, T).
+/// Sequence b, query head h (KV head kvh) of attention_core_forward: the
+/// KV head's keys transposed (kt, HS x T), then the rows in blocks.
 template <int W>
-TPC_ALWAYS_INLINE void head_forward(float *out, float *att, Rows q,
-                                    const float *kt, Rows v,
-                                    const AttentionConfig &cfg,
+TPC_ALWAYS_INLINE void head_forward(float *out, float *att, Rows q, Rows k,
+                                    Rows v, const AttentionConfig &cfg,
                                     AttentionMask mask, int b, int h, int kvh) {
+  float *kt = scratch(size_t(cfg.HS) * transposed_ld(cfg.T));
+  transpose_head<W>(kt, k, b, kvh, cfg.T, cfg.HS);
   int t = 0;
   for (; t + kBlock <= cfg.T; t += kBlock)
     block_forward<W, kBlock>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
@@ -512,12 +595,9 @@ void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
   // group's heads each transpose the shared keys, T*HS against T*T*HS.
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
-    for (int h = 0; h < NH; ++h) {
-      float *kt = scratch(size_t(cfg.HS) * transposed_ld(cfg.T));
-      int kvh = kv_head_of(cfg, h);
-      transpose_head(kt, k, b, kvh, cfg.T, cfg.HS);
-      on_native_lanes<HeadForward>(out, att, q, kt, v, cfg, mask, b, h, kvh);
-    }
+    for (int h = 0; h < NH; ++h)
+      on_native_lanes<HeadForward>(out, att, q, k, v, cfg, mask, b, h,
+                                   kv_head_of(cfg, h));
 }
 
 /// Backward of rows [t0, t0 + R) of sequence b, query head h (KV head kvh).
@@ -617,9 +697,30 @@ head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
     block_backward<W, 1>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b, h,
                          kvh, t);
 }
-struct HeadBackward {
+
+/// Sequence b, KV head kvh of attention_core_backward: its values and, to
+/// recompute probabilities when att is null, its keys transposed (HS, T),
+/// then the query heads that read it, in order.
+template <int W>
+TPC_ALWAYS_INLINE void
+kv_head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
+                 Rows k, Rows v, const float *att, const AttentionConfig &cfg,
+                 AttentionMask mask, int b, int kvh) {
+  const int T = cfg.T, HS = cfg.HS;
+  const size_t head = size_t(HS) * transposed_ld(T);
+  float *vt = scratch(att ? head : 2 * head);
+  float *kt = att ? nullptr : vt + head;
+  transpose_head<W>(vt, v, b, kvh, T, HS);
+  if (kt)
+    transpose_head<W>(kt, k, b, kvh, T, HS);
+  for (int h = 0; h < cfg.NH; ++h)
+    if (kv_head_of(cfg, h) == kvh)
+      head_backward<W>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b, h,
+                       kvh);
+}
+struct KvHeadBackward {
   template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
-    head_backward<W>(a...);
+    kv_head_backward<W>(a...);
   }
 };
 
@@ -627,25 +728,15 @@ void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
                              const float *dout, Rows q, Rows k, Rows v,
                              const float *att, const AttentionConfig &cfg,
                              AttentionMask mask) {
-  const int B = cfg.B, KVH = cfg.kv_heads(), NH = cfg.NH, T = cfg.T,
-            HS = cfg.HS;
+  const int B = cfg.B, KVH = cfg.kv_heads();
   // Each (b, KV head) owns its columns of dk and dv and its query heads'
   // columns of dq: no two tasks write the same element, and the query
   // heads of a group add to dk and dv in order, whatever the thread count.
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
-    for (int kvh = 0; kvh < KVH; ++kvh) {
-      const size_t head = size_t(HS) * transposed_ld(T);
-      float *vt = scratch(att ? head : 2 * head);
-      float *kt = att ? nullptr : vt + head;
-      transpose_head(vt, v, b, kvh, T, HS);
-      if (kt)
-        transpose_head(kt, k, b, kvh, T, HS);
-      for (int h = 0; h < NH; ++h)
-        if (kv_head_of(cfg, h) == kvh)
-          on_native_lanes<HeadBackward>(dq, dk, dv, dout, q, k, vt, kt, att,
-                                        cfg, mask, b, h, kvh);
-    }
+    for (int kvh = 0; kvh < KVH; ++kvh)
+      on_native_lanes<KvHeadBackward>(dq, dk, dv, dout, q, k, v, att, cfg, mask,
+                                      b, kvh);
 }
 
 /// One query row per (b, h) against cached keys and values [lo, hi) of
@@ -666,7 +757,7 @@ decode_head(float *o, const float *qt, const typename S::type *kcache,
   const size_t Ckv = size_t(cfg.C_kv()), ld = transposed_ld(n);
   const float scale = 1.0f / std::sqrt(float(HS));
   float *kt = a + n;
-  transpose_rows<S>(kt, n, HS, [&](int j) {
+  transpose_rows<W, S>(kt, n, HS, [&](int j) {
     return kcache + (row0 + lo + j) * Ckv + size_t(kvh) * HS;
   });
   if (fresh_k)
