@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -154,6 +155,10 @@ struct ExecState {
   /// while preparing and get the same buffer (OpContext::kept_for_grad
   /// pairs them).
   void *kept(const std::string &fn, int index, size_t bytes);
+
+  /// Values of function `fn` whose op writes them into their gradient
+  /// buffer on a step's first micro-batch (OpContext::first_writes_grad).
+  std::set<std::pair<std::string, int>> written_into_grad;
 
 private:
   /// The constructor's work; it may throw on a malformed program.

@@ -295,6 +295,74 @@ TEST_P(ExecutorStepTest, FirstMicroBatchWritesTheGradients) {
   EXPECT_TRUE(nonzero);
 }
 
+// On a step's first micro-batch, linear_grad writes wte's first gradient
+// term straight into the gradient buffer, where accumulate_grad would have
+// copied it from the term's own buffer; later micro-batches write that
+// buffer and add it, as before. The gradients match, bit for bit, those of
+// a program whose term is also an output of train_step (so it stays in its
+// own buffer), and a second micro-batch adds the same terms again. A
+// gradient of another type than the term (bf16 compute, f32 gradient) is
+// still converted by accumulate_grad.
+TEST_P(ExecutorStepTest, FirstWeightGradientGoesStraightIntoItsBuffer) {
+  const auto [compute, grad] = GetParam();
+  program::Program direct = bigram_program(compute, grad), kept = direct;
+  int term = -1;
+  for (program::Function &fn : *kept.mutable_functions())
+    if (fn.name() == "train_step")
+      for (const program::Instruction &inst : fn.body())
+        if (inst.op() == "linear_grad") {
+          term = inst.outputs(1);
+          fn.add_outputs(term);
+        }
+  ASSERT_GE(term, 0);
+  std::vector<int> ids(B * T), tg(B * T);
+  for (int i = 0; i < B * T; ++i) {
+    ids[i] = (i * 3) % V;
+    tg[i] = (ids[i] + 5) % V;
+  }
+  const size_t term_bytes = size_t(V) * C * (compute == program::F32 ? 4 : 2);
+  struct Run {
+    std::vector<float> first, second;
+    std::vector<char> term; // the term's own buffer after the first
+  };
+  auto run = [&](program::Program p) {
+    CpuBackend backend;
+    Comm comm(nullptr, nullptr);
+    comm.make_groups(1, 1);
+    Executor ex(std::move(p), backend, comm);
+    ex.init_parameters(7);
+    const program::Function &train = ex.function("train_step");
+    ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
+    ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
+    Run r;
+    RunOptions options{true, 1, 1};
+    options.first_micro_batch = true;
+    ex.run(train, options);
+    r.first = ex.read_gradient("wte");
+    r.term.resize(term_bytes);
+    backend.synchronize();
+    backend.copy_device_to_host(r.term.data(), ex.device_ptr(term), term_bytes);
+    options.first_micro_batch = false;
+    ex.run(train, options);
+    r.second = ex.read_gradient("wte");
+    return r;
+  };
+  Run got = run(direct), want = run(kept);
+  EXPECT_EQ(got.first, want.first);
+  EXPECT_EQ(got.second, want.second);
+  const float tolerance = compute == program::F32 ? 1e-6f : 2e-2f;
+  float largest = 0.0f;
+  for (size_t i = 0; i < got.first.size(); ++i) {
+    largest = std::max(largest, std::fabs(got.first[i]));
+    EXPECT_NEAR(got.second[i], 2.0f * got.first[i],
+                tolerance * (1.0f + std::fabs(got.first[i])))
+        << "element " << i;
+  }
+  EXPECT_GT(largest, 0.0f);
+  // Only where the types agree did the term skip its own buffer.
+  EXPECT_EQ(got.term == want.term, compute != grad);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Dtypes, ExecutorStepTest,
     ::testing::Values(std::pair{program::F32, program::F32},

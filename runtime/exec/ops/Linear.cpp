@@ -56,9 +56,14 @@ Thunk linear_grad(OpContext &c) {
   void *dx = c.ptr(c.out(0)), *dw = c.ptr(c.out(1));
   void *db = results == 3 ? c.ptr(c.out(2)) : nullptr;
   void *dout = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *w = c.ptr(c.in(2));
+  // The weight's gradient, on a step's first micro-batch, straight into its
+  // gradient buffer when nothing else reads it.
+  void *dw_grad = c.first_writes_grad(1);
   // The results are new values: the GEMMs write them (beta 0).
-  return [&k, dx, dw, db, dout, x, w, r, OC, transposed](const RunOptions &) {
-    k.matmul_backward(dx, dw, db, dout, x, w, r.N, r.C, OC, transposed,
+  return [&k, dx, dw, dw_grad, db, dout, x, w, r, OC,
+          transposed](const RunOptions &o) {
+    k.matmul_backward(dx, dw_grad && o.first_micro_batch ? dw_grad : dw, db,
+                      dout, x, w, r.N, r.C, OC, transposed,
                       /*accumulate=*/false);
   };
 }

@@ -231,6 +231,46 @@ void *OpContext::kept_for_grad(const char *forward_op, const char *grad_op,
   return s.kept(fn.name(), forward, bytes);
 }
 
+void *OpContext::first_writes_grad(int result) const {
+  const int value = out(result);
+  if (std::find(fn.outputs().begin(), fn.outputs().end(), value) !=
+      fn.outputs().end())
+    return nullptr;
+  int sink = -1;
+  for (int j = index + 1; j < fn.body_size(); ++j) {
+    const program::Instruction &other = fn.body(j);
+    for (int operand : other.inputs())
+      if (operand == value) {
+        if (sink >= 0 || other.op() != "accumulate_grad")
+          return nullptr; // a second use, or one that reads it
+        sink = j;
+      }
+  }
+  if (sink < 0)
+    return nullptr;
+  auto name = fn.body(sink).attrs().find("name");
+  if (name == fn.body(sink).attrs().end())
+    return nullptr;
+  auto param = s.param_index.find(name->second.s());
+  if (param == s.param_index.end() || !s.grads)
+    return nullptr;
+  // Nothing before the sink may name the parameter: an earlier
+  // accumulate_grad would make the sink add, a get_grad between the two
+  // would read the new gradient early.
+  for (int j = 0; j < sink; ++j) {
+    auto other = fn.body(j).attrs().find("name");
+    if (other != fn.body(j).attrs().end() &&
+        other->second.s() == name->second.s())
+      return nullptr;
+  }
+  const int p = param->second;
+  if (s.grad_types[p] != dtype(value) ||
+      s.slices[p].local_elements() != elements(value))
+    return nullptr;
+  s.written_into_grad.insert({fn.name(), value});
+  return s.grad(p);
+}
+
 void OpRegistry::add(const std::string &op, PrepareFn prepare) {
   if (!prepare_.emplace(op, prepare).second)
     throw std::logic_error("op '" + op + "' is registered twice");

@@ -138,6 +138,16 @@ public:
   void *kept_for_grad(const char *forward_op, const char *grad_op,
                       std::initializer_list<SameOperand> same,
                       size_t bytes) const;
+
+  /// The gradient buffer that result `result` may be written into on a
+  /// step's first micro-batch, in place of its own buffer and of the copy
+  /// that accumulate_grad makes there: when the result's only use is the
+  /// parameter's first accumulate_grad in the function, with the
+  /// gradient's element type and size, and no instruction in between names
+  /// the parameter. Null otherwise. That accumulate_grad then copies
+  /// nothing (ExecState::written_into_grad); later micro-batches write the
+  /// result's own buffer and accumulate it as before.
+  void *first_writes_grad(int result) const;
 };
 
 using PrepareFn = Thunk (*)(OpContext &);

@@ -34,11 +34,17 @@ Thunk accumulate_grad(OpContext &c) {
     first = !(earlier.op() == "accumulate_grad" &&
               it != earlier.attrs().end() && it->second.s() == name);
   }
-  return [&k, g, type, x, n, first](const RunOptions &o) {
-    if (o.first_micro_batch && first)
-      k.cast(g, type, x, n);
-    else
+  // Its producer may have written the first micro-batch's value into the
+  // gradient buffer itself (OpContext::first_writes_grad).
+  const bool written =
+      first && c.s.written_into_grad.count({c.fn.name(), c.in(0)});
+  return [&k, g, type, x, n, first, written](const RunOptions &o) {
+    if (o.first_micro_batch && first) {
+      if (!written)
+        k.cast(g, type, x, n);
+    } else {
       k.accumulate(g, type, x, n);
+    }
   };
 }
 
