@@ -106,8 +106,10 @@ public:
                                bool transposed, bool accumulate) const = 0;
 
   virtual void gelu_forward(void *out, const void *inp, size_t n) const = 0;
+  /// dinp gets dout * gelu'(inp) added when `accumulate`, else written
+  /// (its old contents are not read).
   virtual void gelu_backward(void *dinp, const void *inp, const void *dout,
-                             size_t n) const = 0;
+                             size_t n, bool accumulate) const = 0;
   /// out (n) = silu(gate) * up; backward: dgate += dout * up * silu'(gate),
   /// dup += dout * silu(gate).
   virtual void swiglu_forward(void *out, const void *gate, const void *up,

@@ -377,7 +377,7 @@ TYPED_TEST(Elementwise, Gelu) {
 
   Buf<T> dgot = this->rnd(kN, 5), dwant = dgot; // accumulates
   gpu::gelu_backward<T>(l, dgot.data(), x.data(), dout.data(), kN);
-  cpu.gelu_backward(dwant.data(), x.data(), dout.data(), kN);
+  cpu.gelu_backward(dwant.data(), x.data(), dout.data(), kN, true);
   this->close(dgot, dwant, "gelu_backward");
   gpu::gelu_backward<T>(l, nullptr, x.data(), dout.data(), kN);
 }

@@ -593,14 +593,18 @@ TEST_P(Conformance, Elementwise) {
 
   k_->gelu_forward(out, X, n);
   expect_near(read(out, n), gelu_ref(rx), "gelu_forward");
-  void *dx = tensor(std::vector<float>(n, 0.0f));
-  k_->gelu_backward(dx, X, D, n);
-  Ref gd(n);
+  // Accumulated onto 0.5, then written over it: the same gradient.
+  void *dx = tensor(std::vector<float>(n, 0.5f));
+  k_->gelu_backward(dx, X, D, n, /*accumulate=*/true);
+  Ref gd(n), gd_half(n);
   for (size_t i = 0; i < n; ++i) {
     Ref one = {rx[i]}, dd = {rd[i]};
     gd[i] = numeric_grad(one, dd, gelu_ref)[0];
+    gd_half[i] = 0.5 + gd[i];
   }
-  expect_near(read(dx, n), gd, "gelu_backward");
+  expect_near(read(dx, n), gd_half, "gelu_backward accumulating");
+  k_->gelu_backward(dx, X, D, n, /*accumulate=*/false);
+  expect_near(read(dx, n), gd, "gelu_backward writing");
 
   k_->residual_forward(out, X, Y, n);
   Ref sum(n), scaled(n);

@@ -38,6 +38,31 @@ TEST(Gelu, BackwardMatchesFiniteDifferences) {
   expect_grad_close(dx, numeric_grad(x, objective, 1e-3f), 2e-3, "gelu");
 }
 
+// Written (not accumulated), the gradient is the one added to a zeroed
+// buffer, bit for bit, whatever the buffer held: fp32 and bf16, with zero
+// and negative upstream gradients (whose -0 products become +0 either way).
+TEST(Gelu, WrittenGradientIsTheOneAddedToZeros) {
+  const size_t n = 1000;
+  auto x = random_vector(n, 4, 3.0f), dy = random_vector(n, 5);
+  for (size_t i = 0; i < n; i += 7)
+    dy[i] = i % 2 ? -0.0f : 0.0f;
+  std::vector<float> added(n, 0.0f), written(n, 123.0f);
+  gelu_backward(added.data(), x.data(), dy.data(), n, /*accumulate=*/true);
+  gelu_backward(written.data(), x.data(), dy.data(), n, /*accumulate=*/false);
+  for (size_t i = 0; i < n; ++i)
+    ASSERT_EQ(std::signbit(written[i]), std::signbit(added[i])) << i;
+  EXPECT_EQ(written, added);
+
+  std::vector<uint16_t> xb(n), db(n), addb(n, 0), writeb(n, 0x4000);
+  for (size_t i = 0; i < n; ++i) {
+    xb[i] = f32_to_bf16(x[i]);
+    db[i] = f32_to_bf16(dy[i]);
+  }
+  gelu_backward<BF16Storage>(addb.data(), xb.data(), db.data(), n, true);
+  gelu_backward<BF16Storage>(writeb.data(), xb.data(), db.data(), n, false);
+  EXPECT_EQ(writeb, addb);
+}
+
 TEST(Elementwise, ResidualAndScale) {
   auto a = random_vector(29, 4), b = random_vector(29, 5),
        g = random_vector(29, 6);

@@ -427,9 +427,9 @@ public:
   void gelu_forward(void *out, const void *inp, size_t n) const override {
     cpu::gelu_forward<S>(typed(out), typed(inp), n);
   }
-  void gelu_backward(void *dinp, const void *inp, const void *dout,
-                     size_t n) const override {
-    cpu::gelu_backward<S>(typed(dinp), typed(inp), typed(dout), n);
+  void gelu_backward(void *dinp, const void *inp, const void *dout, size_t n,
+                     bool accumulate) const override {
+    cpu::gelu_backward<S>(typed(dinp), typed(inp), typed(dout), n, accumulate);
   }
   void swiglu_forward(void *out, const void *gate, const void *up,
                       size_t n) const override {

@@ -314,8 +314,11 @@ public:
   void gelu_forward(void *out, const void *inp, size_t n) const override {
     cuda::gelu_forward<T>(l_, t(out), t(inp), n);
   }
-  void gelu_backward(void *dinp, const void *inp, const void *dout,
-                     size_t n) const override {
+  void gelu_backward(void *dinp, const void *inp, const void *dout, size_t n,
+                     bool accumulate) const override {
+    // A written result starts from zeros on the stream, then accumulates.
+    if (!accumulate && dinp)
+      cudaCheck(cudaMemsetAsync(dinp, 0, n * sizeof(T), l_.stream));
     cuda::gelu_backward<T>(l_, t(dinp), t(inp), t(dout), n);
   }
   void swiglu_forward(void *out, const void *gate, const void *up,

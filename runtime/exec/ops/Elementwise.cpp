@@ -19,12 +19,11 @@ Thunk gelu_grad(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "the input");
   c.expect_result_like(0, 0);
   const Kernels &k = c.kernels();
-  Device *dev = &c.s.device;
   void *dx = c.ptr(c.out(0)), *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
-  size_t n = c.elements(c.in(0)), bytes = c.bytes(c.out(0));
-  return [&k, dev, dx, d, x, n, bytes](const RunOptions &) {
-    dev->zero(dx, bytes);
-    k.gelu_backward(dx, x, d, n);
+  size_t n = c.elements(c.in(0));
+  // The result is a new value: written, not added to zeros.
+  return [&k, dx, d, x, n](const RunOptions &) {
+    k.gelu_backward(dx, x, d, n, /*accumulate=*/false);
   };
 }
 

@@ -30,7 +30,9 @@ gelu_forward_chunk(typename S::type *out, const typename S::type *inp,
   }
 }
 
-template <class S>
+/// Accumulate: dinp += grad * dout; else dinp = 0 + grad * dout, the same
+/// sum as added to a zeroed dinp (-0 products become +0 alike).
+template <class S, bool Accumulate>
 TPC_VECTOR_CLONES_TEMPLATE static void
 gelu_backward_chunk(typename S::type *dinp, const typename S::type *inp,
                     const typename S::type *dout, size_t n) {
@@ -41,7 +43,8 @@ gelu_backward_chunk(typename S::type *dinp, const typename S::type *inp,
     float th = tanh_approx(u);
     float du = kGeluScale * (1.0f + 3.0f * kGeluCube * x * x);
     float grad = 0.5f * (1.0f + th) + 0.5f * x * (1.0f - th * th) * du;
-    dinp[i] = S::store(S::load(dinp[i]) + grad * S::load(dout[i]));
+    const float old = Accumulate ? S::load(dinp[i]) : 0.0f;
+    dinp[i] = S::store(old + grad * S::load(dout[i]));
   }
 }
 
@@ -99,9 +102,12 @@ void gelu_forward(typename S::type *out, const typename S::type *inp,
 
 template <class S>
 void gelu_backward(typename S::type *dinp, const typename S::type *inp,
-                   const typename S::type *dout, size_t n) {
+                   const typename S::type *dout, size_t n, bool accumulate) {
   in_chunks(n, [=](size_t i, size_t k) {
-    gelu_backward_chunk<S>(dinp + i, inp + i, dout + i, k);
+    if (accumulate)
+      gelu_backward_chunk<S, true>(dinp + i, inp + i, dout + i, k);
+    else
+      gelu_backward_chunk<S, false>(dinp + i, inp + i, dout + i, k);
   });
 }
 
@@ -129,7 +135,7 @@ void swiglu_backward(typename S::type *dgate, typename S::type *dup,
 #define TPC_INSTANTIATE(S)                                                     \
   template void gelu_forward<S>(S::type *, const S::type *, size_t);           \
   template void gelu_backward<S>(S::type *, const S::type *, const S::type *,  \
-                                 size_t);                                      \
+                                 size_t, bool);                                \
   template void swiglu_forward<S>(S::type *, const S::type *, const S::type *, \
                                   size_t);                                     \
   template void swiglu_backward<S>(S::type *, S::type *, const S::type *,      \

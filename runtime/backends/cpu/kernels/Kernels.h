@@ -125,9 +125,11 @@ void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
 // out (n) = gelu(inp), tanh approximation as in GPT-2.
 template <class S = F32Storage>
 void gelu_forward(typename S::type *out, const typename S::type *inp, size_t n);
+// dinp (n) += dout * gelu'(inp), or = when not `accumulate`.
 template <class S = F32Storage>
 void gelu_backward(typename S::type *dinp, const typename S::type *inp,
-                   const typename S::type *dout, size_t n);
+                   const typename S::type *dout, size_t n,
+                   bool accumulate = true);
 
 // SwiGLU (Llama's MLP): out (n) = silu(gate) * up, silu(x) = x * sigmoid(x).
 // Finite for any finite input: the sigmoid never forms e^|x|.
