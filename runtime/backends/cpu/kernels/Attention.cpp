@@ -266,11 +266,12 @@ struct Terms {
   /// test per row and key.
   template <int R, class F>
   TPC_ALWAYS_INLINE void keys(int s0, int s1, F step) const {
-    int a = s0, e = s0;
+    int a = s0, e = s0; // [a, e): taken by every row
     if (!use) {
+      e = s1;
       for (int r = 0; r < R; ++r) {
         a = std::max(a, lo[r]);
-        e = r ? std::min(e, hi[r]) : std::min(s1, hi[r]);
+        e = std::min(e, hi[r]);
       }
       a = std::min(a, s1);
       e = std::max(a, e);
