@@ -41,9 +41,12 @@ if runtime_tools_dir:
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 # Optional capabilities become features so that gated tests skip cleanly.
-# cuda: this build has the CUDA backend; gpu: this machine has a GPU.
+# cuda: this build has the CUDA backend; gpu: this machine has a GPU;
+# onednn: the CPU backend's GEMMs can run on oneDNN.
 if getattr(config, "tpc_have_cuda", False):
     config.available_features.add("cuda")
+if getattr(config, "tpc_have_dnnl", False):
+    config.available_features.add("onednn")
 smi = shutil.which("nvidia-smi")
 if smi:
     try:

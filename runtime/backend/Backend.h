@@ -58,9 +58,17 @@ public:
 };
 
 /// What `tpc-run --backend` may choose beyond the name.
+/// The library that runs the CPU backend's fp32 and bf16 GEMMs. Auto:
+/// bf16 on oneDNN (the CPU's bf16 dot products or AMX tiles); fp32 on
+/// OpenBLAS where it runs its AVX-512 kernels, else on oneDNN (whose
+/// AVX-512 kernels beat OpenBLAS's AVX2 ones). Without oneDNN in the build,
+/// or where it has only a reference kernel for a shape, OpenBLAS runs them.
+enum class CpuGemm { Auto, OneDnn, OpenBlas };
+
 struct BackendOptions {
   int device = -1;   // a GPU's ordinal; -1: the process's local rank
   bool tf32 = false; // fp32 GEMMs on TF32 tensor cores (GPUs)
+  CpuGemm cpu_gemm = CpuGemm::Auto;
 };
 
 /// A backend this build has that cannot run here: no device, no driver,
@@ -97,8 +105,8 @@ std::unique_ptr<Backend> make_backend(const std::string &name,
 
 /// Lines for `tpc-run info` about the devices `name` would run on (for
 /// cuda: the GPU, its memory, the driver, cuBLASLt and NCCL, or why there
-/// is none); empty for the CPU. Throws std::invalid_argument as
-/// make_backend for a name this build does not have.
+/// is none; for the CPU: the libraries that run its GEMMs). Throws
+/// std::invalid_argument as make_backend for a name this build does not have.
 std::string describe_backend(const std::string &name,
                              const BackendOptions &options = {});
 

@@ -42,7 +42,7 @@ namespace {
 std::unique_ptr<Backend> make_backend(const std::string &name,
                                       const BackendOptions &options) {
   if (name == "cpu")
-    return std::make_unique<CpuBackend>();
+    return std::make_unique<CpuBackend>(options.cpu_gemm);
 #ifdef TPC_HAVE_CUDA
   if (name == "cuda")
     return std::make_unique<CudaBackend>(options);
@@ -55,7 +55,7 @@ std::unique_ptr<Backend> make_backend(const std::string &name,
 std::string describe_backend(const std::string &name,
                              const BackendOptions &options) {
   if (name == "cpu")
-    return "";
+    return CpuBackend::describe(options.cpu_gemm);
 #ifdef TPC_HAVE_CUDA
   if (name == "cuda")
     return describe_cuda(options.device);

@@ -29,6 +29,7 @@ struct CommandOptions {
   std::string backend = "cpu";
   int device = -1; // the GPU; -1: the local rank
   bool tf32 = false;
+  CpuGemm cpu_gemm = CpuGemm::Auto;
   int threads = 0;
   double comm_timeout = 600.0;
   uint64_t seed = 1337;

@@ -119,7 +119,8 @@ int info_command(const std::string &path, const program::Program &prog,
   if (!prog.summary().empty())
     std::printf("summary      %s\n", prog.summary().c_str());
   print_memory(prog);
-  std::string device = describe_backend(opt.backend, {opt.device, opt.tf32});
+  std::string device =
+      describe_backend(opt.backend, {opt.device, opt.tf32, opt.cpu_gemm});
   if (!device.empty())
     std::printf("%s", device.c_str());
   return 0;

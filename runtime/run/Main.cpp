@@ -116,7 +116,7 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     std::unique_ptr<Backend> backend;
     std::unique_ptr<Executor> ex;
     together(comm, [&] {
-      backend = make_backend(opt.backend, {opt.device, opt.tf32});
+      backend = make_backend(opt.backend, {opt.device, opt.tf32, opt.cpu_gemm});
       ex = std::make_unique<Executor>(prog, *backend, comm);
     });
     Session session{comm, prog, *ex, root};

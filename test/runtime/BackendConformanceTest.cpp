@@ -17,6 +17,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 
 using namespace tpc;
@@ -27,14 +28,27 @@ namespace {
 struct Case {
   std::string backend;
   ElementType type;
+  CpuGemm gemm = CpuGemm::Auto; // the CPU backend's GEMM library
 };
+
+const char *gemm_name(CpuGemm g) {
+  return g == CpuGemm::OneDnn     ? "onednn"
+         : g == CpuGemm::OpenBlas ? "openblas"
+                                  : "auto";
+}
 
 void PrintTo(const Case &c, std::ostream *os) {
   *os << c.backend << " " << element_type_name(c.type);
+  if (c.backend == "cpu")
+    *os << " " << gemm_name(c.gemm);
 }
 
 std::string case_name(const testing::TestParamInfo<Case> &info) {
-  return info.param.backend + "_" + element_type_name(info.param.type);
+  std::string name =
+      info.param.backend + "_" + element_type_name(info.param.type);
+  if (info.param.backend == "cpu")
+    name += std::string("_") + gemm_name(info.param.gemm);
+  return name;
 }
 
 using Ref = std::vector<double>;
@@ -54,9 +68,14 @@ float rounded(ElementType to, float v) {
 class Conformance : public testing::TestWithParam<Case> {
 protected:
   void SetUp() override {
+    BackendOptions options;
+    options.cpu_gemm = GetParam().gemm;
     try {
-      be_ = make_backend(GetParam().backend);
+      be_ = make_backend(GetParam().backend, options);
     } catch (const BackendUnavailable &e) {
+      GTEST_SKIP() << e.what();
+    } catch (const std::invalid_argument &e) {
+      // --cpu-gemm onednn in a build without oneDNN.
       GTEST_SKIP() << e.what();
     }
     k_ = be_->kernels(GetParam().type);
@@ -1183,8 +1202,17 @@ TEST_P(Conformance, UpdatesRoundIntoTheWorkingCopy) {
 std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (const std::string &name : backend_names())
-    for (ElementType t : kFloatElementTypes)
-      cases.push_back({name, t});
+    for (ElementType t : kFloatElementTypes) {
+      if (name != "cpu") {
+        cases.push_back({name, t});
+        continue;
+      }
+      // Each library the fp32 and bf16 GEMMs can run on; 16-bit f16 widens
+      // for OpenBLAS under either.
+      cases.push_back({name, t, CpuGemm::OpenBlas});
+      if (t != ElementType::F16)
+        cases.push_back({name, t, CpuGemm::OneDnn});
+    }
   return cases;
 }
 

@@ -1,5 +1,6 @@
 //===- CpuBackendTest.cpp - The Backend interface on the CPU --------------===//
 
+#include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/backend/Backend.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/util/Philox.h"
@@ -46,6 +47,39 @@ TEST(CpuBackend, MemoryRoundTrip) {
   be->zero(b.ptr, 13 * sizeof(float));
   EXPECT_EQ(b.download(), std::vector<float>(13, 0.0f));
   EXPECT_THROW(make_backend("tpu"), std::invalid_argument);
+}
+
+// --cpu-gemm: each table's GEMMs run on the library asked for; auto sends
+// bf16 to oneDNN and fp32 to OpenBLAS exactly when OpenBLAS runs AVX-512
+// kernels.
+TEST(CpuBackend, GemmLibraryFollowsTheChoice) {
+  auto starts = [](const std::string &s, const std::string &prefix) {
+    return s.compare(0, prefix.size(), prefix) == 0;
+  };
+  CpuBackend openblas(CpuGemm::OpenBlas);
+  for (ElementType t : kFloatElementTypes)
+    EXPECT_TRUE(starts(openblas.gemm_library(t), "OpenBLAS "))
+        << openblas.gemm_library(t);
+  std::unique_ptr<CpuBackend> onednn;
+  try {
+    onednn = std::make_unique<CpuBackend>(CpuGemm::OneDnn);
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("libdnnl-dev"), std::string::npos);
+    GTEST_SKIP() << "no oneDNN in this build";
+  }
+  EXPECT_TRUE(starts(onednn->gemm_library(ElementType::F32), "oneDNN "));
+  EXPECT_TRUE(starts(onednn->gemm_library(ElementType::BF16), "oneDNN "));
+  EXPECT_TRUE(starts(onednn->gemm_library(ElementType::F16), "OpenBLAS "));
+  CpuBackend automatic(CpuGemm::Auto);
+  EXPECT_EQ(automatic.gemm_library(ElementType::F32),
+            cpu::openblas_runs_avx512()
+                ? openblas.gemm_library(ElementType::F32)
+                : onednn->gemm_library(ElementType::F32));
+  EXPECT_EQ(automatic.gemm_library(ElementType::BF16),
+            onednn->gemm_library(ElementType::BF16));
+  EXPECT_NE(
+      CpuBackend::describe(CpuGemm::Auto).find("cpu gemms    bf16 on oneDNN"),
+      std::string::npos);
 }
 
 // Blocks of several MiB are zeroed and copied by every thread, in pieces:

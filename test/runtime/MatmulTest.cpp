@@ -92,7 +92,8 @@ static void check_backward(bool transposed) {
     return weighted(out, dy);
   };
   std::vector<float> dx(N * C, 1.0f), dw(C * OC, 1.0f), db(OC, 1.0f);
-  bwd(dx.data(), dw.data(), db.data(), dy.data(), x.data(), w.data(), N, C, OC);
+  bwd(dx.data(), dw.data(), db.data(), dy.data(), x.data(), w.data(), N, C, OC,
+      true);
   for (auto *g : {&dx, &dw, &db})
     for (float &v : *g)
       v -= 1.0f; // backward accumulates onto the ones
@@ -101,8 +102,21 @@ static void check_backward(bool transposed) {
   expect_grad_close(dw, numeric_grad(w, objective), 1e-3, tag + "dweight");
   expect_grad_close(db, numeric_grad(b, objective), 1e-3, tag + "dbias");
 
+  // Written (beta 0): dinp and dweight are what adding onto zeros gives,
+  // without reading them (NaN here); dbias still adds.
+  std::vector<float> zx(N * C, 0.0f), zw(C * OC, 0.0f), zb(OC, 0.0f);
+  std::vector<float> nx(N * C, NAN), nw(C * OC, NAN), nb(OC, 0.0f);
+  bwd(zx.data(), zw.data(), zb.data(), dy.data(), x.data(), w.data(), N, C, OC,
+      true);
+  bwd(nx.data(), nw.data(), nb.data(), dy.data(), x.data(), w.data(), N, C, OC,
+      false);
+  EXPECT_EQ(nx, zx) << tag << "written dinp";
+  EXPECT_EQ(nw, zw) << tag << "written dweight";
+  EXPECT_EQ(nb, zb) << tag << "dbias";
+
   // Null gradients are skipped.
-  bwd(nullptr, nullptr, db.data(), dy.data(), x.data(), w.data(), N, C, OC);
+  bwd(nullptr, nullptr, db.data(), dy.data(), x.data(), w.data(), N, C, OC,
+      true);
 }
 
 TEST(Matmul, BackwardMatchesFiniteDifferences) { check_backward(false); }

@@ -11,6 +11,9 @@
 
 #include "tools/common/Cli.h"
 
+#include <map>
+#include <string>
+
 using namespace tpc;
 
 int main(int argc, char **argv) {
@@ -35,6 +38,19 @@ int main(int argc, char **argv) {
   app.add_flag("--tf32", opt.tf32,
                "Under --backend cuda, run fp32 GEMMs on TF32 tensor cores "
                "(10-bit mantissas; off by default, so fp32 stays fp32)");
+  const std::map<std::string, CpuGemm> cpu_gemms = {
+      {"auto", CpuGemm::Auto},
+      {"onednn", CpuGemm::OneDnn},
+      {"openblas", CpuGemm::OpenBlas}};
+  app.add_option_function<std::string>(
+         "--cpu-gemm",
+         [&](const std::string &name) { opt.cpu_gemm = cpu_gemms.at(name); },
+         "The library of the CPU backend's GEMMs: auto (bf16 on "
+         "oneDNN; fp32 on OpenBLAS where it runs AVX-512 kernels, "
+         "else on oneDNN), onednn or openblas (bf16 widened to fp32 "
+         "for sgemm); `info` says what runs")
+      ->check(CLI::IsMember({"auto", "onednn", "openblas"}))
+      ->default_str("auto");
   app.add_option("--threads", opt.threads,
                  "Threads per rank (default: the node's cores divided by the "
                  "ranks on the node)")

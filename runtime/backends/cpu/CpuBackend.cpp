@@ -287,12 +287,18 @@ size_t sz(int64_t a) { return size_t(a); }
 
 template <class S> class CpuKernels final : public Kernels {
 public:
-  CpuKernels() {
+  /// With `dnnl`, the GEMMs run on oneDNN where it has more than a
+  /// reference kernel (f32 and bf16 tables only).
+  explicit CpuKernels(bool dnnl) {
 #ifdef TPC_HAVE_DNNL
+    if (!dnnl)
+      return;
     if constexpr (kIsF32<S>)
       dnnl_ = std::make_unique<cpu::DnnlGemm>(cpu::DnnlGemm::Type::F32);
     else if constexpr (kIsBF16<S>)
       dnnl_ = std::make_unique<cpu::DnnlGemm>(cpu::DnnlGemm::Type::BF16);
+#else
+    (void)dnnl;
 #endif
   }
 
@@ -408,20 +414,18 @@ public:
       return;
 #endif
     In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
-    // The fp32 views start zeroed when the results are written; f32 results
-    // are their own views.
-    if (!accumulate && kIsF32<S>)
-      for (auto [p, n] :
-           {std::pair{dinp, sz(N) * C}, std::pair{dweight, sz(C) * OC},
-            std::pair{dbias, size_t(OC)}})
-        if (p)
-          zero_in_blocks(p, n * sizeof(float));
+    // Written f32 results are their own views and the GEMMs write them (beta
+    // 0); the bias's column sums add to a zeroed one. The fp32 views of
+    // 16-bit results start zeroed when the results are written.
+    if (!accumulate && kIsF32<S> && dbias)
+      zero_in_blocks(dbias, size_t(OC) * sizeof(float));
     Out<S> dx(dinp, sz(N) * C, accumulate), dw(dweight, sz(C) * OC, accumulate),
         db(dbias, OC, accumulate);
+    bool add = accumulate || !kIsF32<S>;
     if (transposed)
-      cpu::matmul_nt_backward(dx, dw, db, d, x, w, N, C, OC);
+      cpu::matmul_nt_backward(dx, dw, db, d, x, w, N, C, OC, add);
     else
-      cpu::matmul_backward(dx, dw, db, d, x, w, N, C, OC);
+      cpu::matmul_backward(dx, dw, db, d, x, w, N, C, OC, add);
   }
 
   void gelu_forward(void *out, const void *inp, size_t n) const override {
@@ -719,10 +723,84 @@ private:
 
 } // namespace
 
-CpuBackend::CpuBackend()
-    : f32_(std::make_unique<CpuKernels<F32Storage>>()),
-      bf16_(std::make_unique<CpuKernels<BF16Storage>>()),
-      f16_(std::make_unique<CpuKernels<F16Storage>>()) {}
+namespace {
+
+#ifdef TPC_HAVE_DNNL
+constexpr bool kHaveDnnl = true;
+#else
+constexpr bool kHaveDnnl = false;
+#endif
+
+std::string dnnl_library() {
+#ifdef TPC_HAVE_DNNL
+  return cpu::DnnlGemm::library();
+#else
+  return "";
+#endif
+}
+
+/// The kernel oneDNN picks for a 1024^3 GEMM of `type`, for `info`.
+std::string dnnl_kernel([[maybe_unused]] ElementType type) {
+#ifdef TPC_HAVE_DNNL
+  cpu::DnnlGemm g(type == ElementType::BF16 ? cpu::DnnlGemm::Type::BF16
+                                            : cpu::DnnlGemm::Type::F32);
+  return g.implementation(false, false, 1024, 1024, 1024, 1.0f, 1024, 1024,
+                          0.0f, 1024);
+#else
+  return "";
+#endif
+}
+
+/// Whether the f32 (or bf16) table runs its GEMMs on oneDNN under `choice`.
+bool dnnl_runs(CpuGemm choice, ElementType dtype) {
+  if (!kHaveDnnl || choice == CpuGemm::OpenBlas)
+    return false;
+  if (choice == CpuGemm::OneDnn || dtype == ElementType::BF16)
+    return true;
+  // fp32 GEMMs of a GPT-2 124M step (tpc-bench-gemm, 2 threads): oneDNN's
+  // AVX-512 kernels at 1.6x OpenBLAS's AVX2 (Haswell) ones on an AMD Zen 4;
+  // OpenBLAS's AVX-512 (SkylakeX) ones at 1.4x oneDNN's on an Intel Xeon
+  // with AMX, where oneDNN falls to 130-150 GFLOP/s on the MLP's GEMMs.
+  return !cpu::openblas_runs_avx512();
+}
+
+} // namespace
+
+CpuBackend::CpuBackend(CpuGemm gemm) {
+  if (gemm == CpuGemm::OneDnn && !kHaveDnnl)
+    throw std::invalid_argument(
+        "--cpu-gemm onednn: this build has no oneDNN (install libdnnl-dev "
+        "and ocl-icd-opencl-dev, then reconfigure and rebuild), or use "
+        "--cpu-gemm auto or openblas");
+  f32_ = std::make_unique<CpuKernels<F32Storage>>(
+      dnnl_runs(gemm, ElementType::F32));
+  bf16_ = std::make_unique<CpuKernels<BF16Storage>>(
+      dnnl_runs(gemm, ElementType::BF16));
+  f16_ = std::make_unique<CpuKernels<F16Storage>>(false);
+  for (ElementType t : {ElementType::F32, ElementType::BF16})
+    gemm_library_[t == ElementType::BF16] =
+        dnnl_runs(gemm, t) ? dnnl_library() : cpu::openblas_library();
+}
+
+std::string CpuBackend::gemm_library(ElementType dtype) const {
+  if (dtype == ElementType::F32 || dtype == ElementType::BF16)
+    return gemm_library_[dtype == ElementType::BF16];
+  return cpu::openblas_library() + ", operands widened to fp32";
+}
+
+std::string CpuBackend::describe(CpuGemm gemm) {
+  CpuBackend backend(gemm);
+  std::string text;
+  for (ElementType t :
+       {ElementType::F32, ElementType::BF16, ElementType::F16}) {
+    text += std::string("cpu gemms    ") + element_type_name(t) + " on " +
+            backend.gemm_library(t);
+    if (t != ElementType::F16 && dnnl_runs(gemm, t))
+      text += " (" + dnnl_kernel(t) + " at 1024^3)";
+    text += "\n";
+  }
+  return text;
+}
 
 CpuBackend::~CpuBackend() = default;
 

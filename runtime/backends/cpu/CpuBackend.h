@@ -7,7 +7,8 @@
 // fp32 kernel and round the results once. Built with oneDNN, the bf16 table's
 // GEMMs (gemm, matmul_forward, matmul_backward) run oneDNN's bf16 matmul on
 // the bf16 operands instead, with the same fp32 sums and single rounding
-// (kernels/DnnlMatmul.h).
+// (kernels/DnnlMatmul.h), and the f32 table's run on oneDNN or OpenBLAS,
+// whichever CpuGemm picks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "runtime/backend/Backend.h"
 
 #include <memory>
+#include <string>
 
 namespace tpc {
 
@@ -38,15 +40,24 @@ public:
 
 class CpuBackend final : public Backend {
 public:
-  CpuBackend();
+  /// Throws std::invalid_argument for CpuGemm::OneDnn in a build without
+  /// oneDNN.
+  explicit CpuBackend(CpuGemm gemm = CpuGemm::Auto);
   ~CpuBackend() override;
   std::string name() const override { return "cpu"; }
   Device &device() override { return device_; }
   const Kernels *kernels(ElementType dtype) const override;
 
+  /// The library that runs the GEMMs of `dtype`'s table ("oneDNN 2.6.3,
+  /// OpenMP threads", "OpenBLAS 0.3.21 (SkylakeX kernels)").
+  std::string gemm_library(ElementType dtype) const;
+  /// `tpc-run info`'s lines: each table's GEMM library and oneDNN's kernel.
+  static std::string describe(CpuGemm gemm);
+
 private:
   CpuDevice device_;
   std::unique_ptr<Kernels> f32_, bf16_, f16_;
+  std::string gemm_library_[2]; // f32, bf16
 };
 
 } // namespace tpc

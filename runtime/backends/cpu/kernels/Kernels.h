@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace tpc::cpu {
 
@@ -103,9 +104,11 @@ void gemm_strided_batched(bool trans_a, bool trans_b, int M, int N, int K,
 // out (N,OC) = inp (N,C) . weight (C,OC) + bias (OC); bias may be null.
 void matmul_forward(float *out, const float *inp, const float *weight,
                     const float *bias, int N, int C, int OC);
+// dinp and dweight accumulate, or are written when not `accumulate` (their
+// GEMMs' beta 0: nothing is read); dbias accumulates. Null ones are skipped.
 void matmul_backward(float *dinp, float *dweight, float *dbias,
                      const float *dout, const float *inp, const float *weight,
-                     int N, int C, int OC);
+                     int N, int C, int OC, bool accumulate = true);
 
 // out (N,OC) = inp (N,C) . weight^T with weight (OC,C) (the tied output
 // layer: weight is wte); bias may be null.
@@ -113,7 +116,14 @@ void matmul_nt_forward(float *out, const float *inp, const float *weight,
                        const float *bias, int N, int C, int OC);
 void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
                         const float *dout, const float *inp,
-                        const float *weight, int N, int C, int OC);
+                        const float *weight, int N, int C, int OC,
+                        bool accumulate = true);
+
+// Whether OpenBLAS runs AVX-512 kernels on this CPU (its SkylakeX,
+// Cooperlake or SapphireRapids cores, as picked at load time or pinned by
+// OPENBLAS_CORETYPE), and "OpenBLAS 0.3.21 (SkylakeX kernels)".
+bool openblas_runs_avx512();
+std::string openblas_library();
 
 //===----------------------------------------------------------------------===//
 // Activation (Activation.cpp)

@@ -10,6 +10,10 @@
 
 #include <cblas.h>
 
+#include <algorithm>
+#include <cctype>
+#include <string>
+
 namespace tpc::cpu {
 
 void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
@@ -51,11 +55,12 @@ void matmul_forward(float *out, const float *inp, const float *weight,
 
 void matmul_backward(float *dinp, float *dweight, float *dbias,
                      const float *dout, const float *inp, const float *weight,
-                     int N, int C, int OC) {
+                     int N, int C, int OC, bool accumulate) {
+  float beta = accumulate ? 1.0f : 0.0f;
   if (dinp) // (N,C) += dout (N,OC) . weight^T
-    gemm(false, true, N, C, OC, 1.0f, dout, OC, weight, OC, 1.0f, dinp, C);
+    gemm(false, true, N, C, OC, 1.0f, dout, OC, weight, OC, beta, dinp, C);
   if (dweight) // (C,OC) += inp^T . dout
-    gemm(true, false, C, OC, N, 1.0f, inp, C, dout, OC, 1.0f, dweight, OC);
+    gemm(true, false, C, OC, N, 1.0f, inp, C, dout, OC, beta, dweight, OC);
   if (dbias)
     column_sum_accumulate(dbias, dout, N, OC);
 }
@@ -68,13 +73,35 @@ void matmul_nt_forward(float *out, const float *inp, const float *weight,
 
 void matmul_nt_backward(float *dinp, float *dweight, float *dbias,
                         const float *dout, const float *inp,
-                        const float *weight, int N, int C, int OC) {
+                        const float *weight, int N, int C, int OC,
+                        bool accumulate) {
+  float beta = accumulate ? 1.0f : 0.0f;
   if (dinp) // (N,C) += dout (N,OC) . weight (OC,C)
-    gemm(false, false, N, C, OC, 1.0f, dout, OC, weight, C, 1.0f, dinp, C);
+    gemm(false, false, N, C, OC, 1.0f, dout, OC, weight, C, beta, dinp, C);
   if (dweight) // (OC,C) += dout^T . inp
-    gemm(true, false, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dweight, C);
+    gemm(true, false, OC, C, N, 1.0f, dout, OC, inp, C, beta, dweight, C);
   if (dbias)
     column_sum_accumulate(dbias, dout, N, OC);
+}
+
+static std::string openblas_core() {
+  const char *name = openblas_get_corename();
+  return name ? name : "";
+}
+
+bool openblas_runs_avx512() {
+  std::string core = openblas_core();
+  std::transform(core.begin(), core.end(), core.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return core == "skylakex" || core == "cooperlake" || core == "sapphirerapids";
+}
+
+std::string openblas_library() {
+  // openblas_get_config(): "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ...".
+  const char *config = openblas_get_config();
+  std::string text = config ? config : "OpenBLAS";
+  size_t space = text.find(' ', text.find(' ') + 1);
+  return text.substr(0, space) + " (" + openblas_core() + " kernels)";
 }
 
 } // namespace tpc::cpu
