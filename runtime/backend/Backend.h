@@ -60,9 +60,11 @@ public:
 /// What `tpc-run --backend` may choose beyond the name.
 /// The library that runs the CPU backend's fp32 and bf16 GEMMs. Auto:
 /// bf16 on oneDNN (the CPU's bf16 dot products or AMX tiles); fp32 on
-/// OpenBLAS where it runs its AVX-512 kernels, else on oneDNN (whose
-/// AVX-512 kernels beat OpenBLAS's AVX2 ones). Without oneDNN in the build,
-/// or where it has only a reference kernel for a shape, OpenBLAS runs them.
+/// OpenBLAS where it runs its AVX-512 kernels (but for GEMMs of fewer than
+/// 32 result rows, decoding's, where oneDNN stays faster), else on oneDNN
+/// (whose AVX-512 kernels beat OpenBLAS's AVX2 ones). Without oneDNN in the
+/// build, or where it has only a reference kernel for a shape, OpenBLAS runs
+/// them.
 enum class CpuGemm { Auto, OneDnn, OpenBlas };
 
 struct BackendOptions {

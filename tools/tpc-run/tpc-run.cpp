@@ -47,7 +47,8 @@ int main(int argc, char **argv) {
          [&](const std::string &name) { opt.cpu_gemm = cpu_gemms.at(name); },
          "The library of the CPU backend's GEMMs: auto (bf16 on "
          "oneDNN; fp32 on OpenBLAS where it runs AVX-512 kernels, "
-         "else on oneDNN), onednn or openblas (bf16 widened to fp32 "
+         "but for GEMMs of fewer than 32 rows, else on oneDNN), onednn or "
+         "openblas (bf16 widened to fp32 "
          "for sgemm); `info` says what runs")
       ->check(CLI::IsMember({"auto", "onednn", "openblas"}))
       ->default_str("auto");

@@ -285,11 +285,16 @@ private:
 
 size_t sz(int64_t a) { return size_t(a); }
 
+/// Result rows below which the f32 table keeps its GEMMs on oneDNN when
+/// the rest go to OpenBLAS (CpuGemm::Auto with OpenBLAS on AVX-512).
+constexpr int kSkinnyRows = 32;
+
 template <class S> class CpuKernels final : public Kernels {
 public:
   /// With `dnnl`, the GEMMs run on oneDNN where it has more than a
-  /// reference kernel (f32 and bf16 tables only).
-  explicit CpuKernels(bool dnnl) {
+  /// reference kernel (f32 and bf16 tables only); with `skinny_only` too,
+  /// only those of fewer than kSkinnyRows result rows.
+  CpuKernels(bool dnnl, bool skinny_only) : skinny_only_(skinny_only) {
 #ifdef TPC_HAVE_DNNL
     if (!dnnl)
       return;
@@ -320,8 +325,9 @@ public:
             const void *A, int lda, const void *B, int ldb, float beta, void *C,
             int ldc) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ && dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb,
-                             beta, C, ldc))
+    if (dnnl_ && takes(M) &&
+        dnnl_->gemm(trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C,
+                    ldc))
       return;
 #endif
     // Row-major extents of the stored operands.
@@ -393,7 +399,7 @@ public:
                       const void *bias, int N, int C, int OC,
                       bool transposed) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ &&
+    if (dnnl_ && takes(N) &&
         dnnl_->matmul_forward(out, inp, weight, bias, N, C, OC, transposed))
       return;
 #endif
@@ -409,8 +415,9 @@ public:
                        int OC, bool transposed,
                        bool accumulate) const override {
 #ifdef TPC_HAVE_DNNL
-    if (dnnl_ && dnnl_->matmul_backward(dinp, dweight, dbias, dout, inp, weight,
-                                        N, C, OC, transposed, accumulate))
+    if (dnnl_ && takes(N) &&
+        dnnl_->matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C,
+                               OC, transposed, accumulate))
       return;
 #endif
     In<S> d(dout, sz(N) * OC), x(inp, sz(N) * C), w(weight, sz(C) * OC);
@@ -713,6 +720,9 @@ private:
   }
   static Elem *typed(void *p) { return static_cast<Elem *>(p); }
 
+  /// Whether oneDNN takes a GEMM of `rows` result rows.
+  bool takes(int rows) const { return !skinny_only_ || rows < kSkinnyRows; }
+  bool skinny_only_;
 #ifdef TPC_HAVE_DNNL
   // The fp32 and bf16 tables' GEMMs and their cached primitives; null in
   // the fp16 table. Calls fall back to OpenBLAS (on bf16 widened to fp32)
@@ -751,6 +761,13 @@ std::string dnnl_kernel([[maybe_unused]] ElementType type) {
 #endif
 }
 
+/// Whether the f32 table sends only its skinny GEMMs (fewer than
+/// kSkinnyRows result rows: decoding's) to oneDNN under `choice`.
+bool skinny_only(CpuGemm choice, ElementType dtype) {
+  return kHaveDnnl && choice == CpuGemm::Auto && dtype == ElementType::F32 &&
+         cpu::openblas_runs_avx512();
+}
+
 /// Whether the f32 (or bf16) table runs its GEMMs on oneDNN under `choice`.
 bool dnnl_runs(CpuGemm choice, ElementType dtype) {
   if (!kHaveDnnl || choice == CpuGemm::OpenBlas)
@@ -760,8 +777,10 @@ bool dnnl_runs(CpuGemm choice, ElementType dtype) {
   // fp32 GEMMs of a GPT-2 124M step (tpc-bench-gemm, 2 threads): oneDNN's
   // AVX-512 kernels at 1.6x OpenBLAS's AVX2 (Haswell) ones on an AMD Zen 4;
   // OpenBLAS's AVX-512 (SkylakeX) ones at 1.4x oneDNN's on an Intel Xeon
-  // with AMX, where oneDNN falls to 130-150 GFLOP/s on the MLP's GEMMs.
-  return !cpu::openblas_runs_avx512();
+  // with AMX, where oneDNN falls to 130-150 GFLOP/s on the MLP's GEMMs;
+  // there oneDNN still wins below 32 rows (1024 x 3072 x 768 at 4 rows:
+  // 2.3x; decoding GPT-2 124M: 2.0x), so those stay on it.
+  return true;
 }
 
 } // namespace
@@ -773,13 +792,18 @@ CpuBackend::CpuBackend(CpuGemm gemm) {
         "and ocl-icd-opencl-dev, then reconfigure and rebuild), or use "
         "--cpu-gemm auto or openblas");
   f32_ = std::make_unique<CpuKernels<F32Storage>>(
-      dnnl_runs(gemm, ElementType::F32));
+      dnnl_runs(gemm, ElementType::F32), skinny_only(gemm, ElementType::F32));
   bf16_ = std::make_unique<CpuKernels<BF16Storage>>(
-      dnnl_runs(gemm, ElementType::BF16));
-  f16_ = std::make_unique<CpuKernels<F16Storage>>(false);
-  for (ElementType t : {ElementType::F32, ElementType::BF16})
-    gemm_library_[t == ElementType::BF16] =
-        dnnl_runs(gemm, t) ? dnnl_library() : cpu::openblas_library();
+      dnnl_runs(gemm, ElementType::BF16), false);
+  f16_ = std::make_unique<CpuKernels<F16Storage>>(false, false);
+  for (ElementType t : {ElementType::F32, ElementType::BF16}) {
+    std::string &lib = gemm_library_[t == ElementType::BF16];
+    if (skinny_only(gemm, t))
+      lib = cpu::openblas_library() + "; below " + std::to_string(kSkinnyRows) +
+            " rows on " + dnnl_library();
+    else
+      lib = dnnl_runs(gemm, t) ? dnnl_library() : cpu::openblas_library();
+  }
 }
 
 std::string CpuBackend::gemm_library(ElementType dtype) const {
@@ -795,7 +819,7 @@ std::string CpuBackend::describe(CpuGemm gemm) {
        {ElementType::F32, ElementType::BF16, ElementType::F16}) {
     text += std::string("cpu gemms    ") + element_type_name(t) + " on " +
             backend.gemm_library(t);
-    if (t != ElementType::F16 && dnnl_runs(gemm, t))
+    if (t != ElementType::F16 && dnnl_runs(gemm, t) && !skinny_only(gemm, t))
       text += " (" + dnnl_kernel(t) + " at 1024^3)";
     text += "\n";
   }
