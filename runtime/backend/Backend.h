@@ -57,7 +57,6 @@ public:
   }
 };
 
-/// What `tpc-run --backend` may choose beyond the name.
 /// The library that runs the CPU backend's fp32 and bf16 GEMMs. Auto:
 /// bf16 on oneDNN (the CPU's bf16 dot products or AMX tiles); fp32 on
 /// OpenBLAS where it runs its AVX-512 kernels (but for GEMMs of fewer than
@@ -67,6 +66,7 @@ public:
 /// them.
 enum class CpuGemm { Auto, OneDnn, OpenBlas };
 
+/// What `tpc-run --backend` may choose beyond the name.
 struct BackendOptions {
   int device = -1;   // a GPU's ordinal; -1: the process's local rank
   bool tf32 = false; // fp32 GEMMs on TF32 tensor cores (GPUs)

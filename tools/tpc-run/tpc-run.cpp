@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
          "but for GEMMs of fewer than 32 rows, else on oneDNN), onednn or "
          "openblas (bf16 widened to fp32 "
          "for sgemm); `info` says what runs")
-      ->check(CLI::IsMember({"auto", "onednn", "openblas"}))
+      ->check(CLI::IsMember(cpu_gemms))
       ->default_str("auto");
   app.add_option("--threads", opt.threads,
                  "Threads per rank (default: the node's cores divided by the "

@@ -761,55 +761,45 @@ std::string dnnl_kernel([[maybe_unused]] ElementType type) {
 #endif
 }
 
-/// Whether the f32 table sends only its skinny GEMMs (fewer than
-/// kSkinnyRows result rows: decoding's) to oneDNN under `choice`.
-bool skinny_only(CpuGemm choice, ElementType dtype) {
-  return kHaveDnnl && choice == CpuGemm::Auto && dtype == ElementType::F32 &&
-         cpu::openblas_runs_avx512();
+/// Whether the f32 (or bf16) table runs its GEMMs on oneDNN under `choice`.
+bool dnnl_runs(CpuGemm choice) {
+  return kHaveDnnl && choice != CpuGemm::OpenBlas;
 }
 
-/// Whether the f32 (or bf16) table runs its GEMMs on oneDNN under `choice`.
-bool dnnl_runs(CpuGemm choice, ElementType dtype) {
-  if (!kHaveDnnl || choice == CpuGemm::OpenBlas)
-    return false;
-  if (choice == CpuGemm::OneDnn || dtype == ElementType::BF16)
-    return true;
-  // fp32 GEMMs of a GPT-2 124M step (tpc-bench-gemm, 2 threads): oneDNN's
-  // AVX-512 kernels at 1.6x OpenBLAS's AVX2 (Haswell) ones on an AMD Zen 4;
-  // OpenBLAS's AVX-512 (SkylakeX) ones at 1.4x oneDNN's on an Intel Xeon
-  // with AMX, where oneDNN falls to 130-150 GFLOP/s on the MLP's GEMMs;
-  // there oneDNN still wins below 32 rows (1024 x 3072 x 768 at 4 rows:
-  // 2.3x; decoding GPT-2 124M: 2.0x), so those stay on it.
-  return true;
+/// Whether the f32 table keeps only its skinny GEMMs (fewer than
+/// kSkinnyRows result rows: decoding's) on oneDNN under `choice`. fp32 GEMMs
+/// of a GPT-2 124M step (tpc-bench-gemm, 2 threads): oneDNN's AVX-512
+/// kernels at 1.6x OpenBLAS's AVX2 (Haswell) ones on an AMD Zen 4;
+/// OpenBLAS's AVX-512 (SkylakeX) ones at 1.4x oneDNN's on an Intel Xeon with
+/// AMX, where oneDNN falls to 130-150 GFLOP/s on the MLP's GEMMs. There
+/// oneDNN still wins below 32 rows (1024 x 3072 x 768 at 4 rows: 2.3x;
+/// decoding GPT-2 124M: 2.0x).
+bool skinny_only(CpuGemm choice, ElementType dtype) {
+  return dnnl_runs(choice) && choice == CpuGemm::Auto &&
+         dtype == ElementType::F32 && cpu::openblas_runs_avx512();
 }
 
 } // namespace
 
-CpuBackend::CpuBackend(CpuGemm gemm) {
+CpuBackend::CpuBackend(CpuGemm gemm) : gemm_(gemm) {
   if (gemm == CpuGemm::OneDnn && !kHaveDnnl)
     throw std::invalid_argument(
         "--cpu-gemm onednn: this build has no oneDNN (install libdnnl-dev "
         "and ocl-icd-opencl-dev, then reconfigure and rebuild), or use "
         "--cpu-gemm auto or openblas");
   f32_ = std::make_unique<CpuKernels<F32Storage>>(
-      dnnl_runs(gemm, ElementType::F32), skinny_only(gemm, ElementType::F32));
-  bf16_ = std::make_unique<CpuKernels<BF16Storage>>(
-      dnnl_runs(gemm, ElementType::BF16), false);
+      dnnl_runs(gemm), skinny_only(gemm, ElementType::F32));
+  bf16_ = std::make_unique<CpuKernels<BF16Storage>>(dnnl_runs(gemm), false);
   f16_ = std::make_unique<CpuKernels<F16Storage>>(false, false);
-  for (ElementType t : {ElementType::F32, ElementType::BF16}) {
-    std::string &lib = gemm_library_[t == ElementType::BF16];
-    if (skinny_only(gemm, t))
-      lib = cpu::openblas_library() + "; below " + std::to_string(kSkinnyRows) +
-            " rows on " + dnnl_library();
-    else
-      lib = dnnl_runs(gemm, t) ? dnnl_library() : cpu::openblas_library();
-  }
 }
 
 std::string CpuBackend::gemm_library(ElementType dtype) const {
-  if (dtype == ElementType::F32 || dtype == ElementType::BF16)
-    return gemm_library_[dtype == ElementType::BF16];
-  return cpu::openblas_library() + ", operands widened to fp32";
+  if (dtype != ElementType::F32 && dtype != ElementType::BF16)
+    return cpu::openblas_library() + ", operands widened to fp32";
+  if (skinny_only(gemm_, dtype))
+    return cpu::openblas_library() + "; below " + std::to_string(kSkinnyRows) +
+           " rows on " + dnnl_library();
+  return dnnl_runs(gemm_) ? dnnl_library() : cpu::openblas_library();
 }
 
 std::string CpuBackend::describe(CpuGemm gemm) {
@@ -819,7 +809,7 @@ std::string CpuBackend::describe(CpuGemm gemm) {
        {ElementType::F32, ElementType::BF16, ElementType::F16}) {
     text += std::string("cpu gemms    ") + element_type_name(t) + " on " +
             backend.gemm_library(t);
-    if (t != ElementType::F16 && dnnl_runs(gemm, t) && !skinny_only(gemm, t))
+    if (t != ElementType::F16 && dnnl_runs(gemm) && !skinny_only(gemm, t))
       text += " (" + dnnl_kernel(t) + " at 1024^3)";
     text += "\n";
   }

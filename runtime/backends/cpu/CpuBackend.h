@@ -57,7 +57,7 @@ public:
 private:
   CpuDevice device_;
   std::unique_ptr<Kernels> f32_, bf16_, f16_;
-  std::string gemm_library_[2]; // f32, bf16
+  CpuGemm gemm_;
 };
 
 } // namespace tpc
