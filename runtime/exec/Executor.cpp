@@ -8,6 +8,7 @@
 #include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -351,6 +352,7 @@ Plan &Executor::prepare(const program::Function &fn) {
                     "the program");
     check_schema(c, *schema);
     plan->thunks.push_back(prepare(c));
+    plan->slots.push_back(op_slot(fn.name(), c.inst.op()));
   }
   if (overlap_grad_reduce_ && fn.name() == abi::kTrainStep &&
       has_function(abi::kApplyStep))
@@ -374,6 +376,7 @@ void Executor::start_reductions_early(const program::Function &train_step,
   // In apply_step's order, which is the order every rank starts them in.
   const program::Function &apply = function(abi::kApplyStep);
   std::vector<std::vector<Thunk>> after(plan.thunks.size());
+  std::vector<std::vector<size_t>> after_slots(plan.thunks.size());
   for (int k = 0; k < apply.body_size(); ++k) {
     if (!is_bucket_reduction(apply.body(k).op()))
       continue;
@@ -384,15 +387,21 @@ void Executor::start_reductions_early(const program::Function &train_step,
       at = std::max(at, final_at[size_t(p)]);
     // A bucket no instruction writes is final from the start.
     after[size_t(std::max(at, 0))].push_back(std::move(r.start));
+    after_slots[size_t(std::max(at, 0))].push_back(
+        op_slot(train_step.name(), apply.body(k).op() + " (started early)"));
     plan.starts_collectives = true;
   }
   std::vector<Thunk> thunks;
+  std::vector<size_t> slots;
   for (size_t k = 0; k < plan.thunks.size(); ++k) {
     thunks.push_back(std::move(plan.thunks[k]));
+    slots.push_back(plan.slots[k]);
     for (Thunk &start : after[k])
       thunks.push_back(std::move(start));
+    slots.insert(slots.end(), after_slots[k].begin(), after_slots[k].end());
   }
   plan.thunks = std::move(thunks);
+  plan.slots = std::move(slots);
 }
 
 void Executor::check(const program::Function &fn) { prepare(fn); }
@@ -432,7 +441,19 @@ void Executor::run(const program::Function &fn, const RunOptions &options) {
   Plan &plan = prepare(fn);
   for (const auto &check : plan.before)
     check();
-  if (plan.starts_collectives) {
+  if (profiling_) {
+    using Clock = std::chrono::steady_clock;
+    for (size_t k = 0; k < plan.thunks.size(); ++k) {
+      Clock::time_point start = Clock::now();
+      plan.thunks[k](options);
+      if (plan.starts_collectives)
+        state_->collectives->progress();
+      backend_.synchronize();
+      OpTime &t = op_times_[plan.slots[k]];
+      t.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+      ++t.calls;
+    }
+  } else if (plan.starts_collectives) {
     for (const Thunk &thunk : plan.thunks) {
       thunk(options);
       state_->collectives->progress();
@@ -443,6 +464,24 @@ void Executor::run(const program::Function &fn, const RunOptions &options) {
   }
   for (const auto &update : plan.after)
     update();
+}
+
+size_t Executor::op_slot(const std::string &function, const std::string &op) {
+  auto [it, added] = op_slots_.try_emplace({function, op}, op_times_.size());
+  if (added)
+    op_times_.push_back(OpTime{function, op});
+  return it->second;
+}
+
+std::vector<Executor::OpTime> Executor::op_times() const {
+  std::vector<OpTime> ran;
+  for (const OpTime &t : op_times_)
+    if (t.calls > 0)
+      ran.push_back(t);
+  std::stable_sort(
+      ran.begin(), ran.end(),
+      [](const OpTime &a, const OpTime &b) { return a.seconds > b.seconds; });
+  return ran;
 }
 
 void Executor::reset_kv_caches() {

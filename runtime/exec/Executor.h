@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tpc {
@@ -157,6 +158,26 @@ public:
   /// Runs `fn`'s plan, preparing it first if needed.
   void run(const program::Function &fn, const RunOptions &options = {});
 
+  //===--------------------------------------------------------------------===//
+  // Profiling (tpc-run train --profile)
+  //===--------------------------------------------------------------------===//
+
+  /// The time of one op in one entry point, summed over the runs since
+  /// profiling was turned on.
+  struct OpTime {
+    std::string function, op;
+    int64_t calls = 0;
+    double seconds = 0.0;
+  };
+  /// While on, run() waits for the device after every instruction and adds
+  /// the instruction's wall time to its op's OpTime: each op's own time, at
+  /// the cost of any overlap between the host and the device. A collective
+  /// started early (set_overlap_grad_reduce) is timed where it starts and
+  /// where apply_step waits for it.
+  void set_profiling(bool on) { profiling_ = on; }
+  /// The ops timed so far that ran, slowest first.
+  std::vector<OpTime> op_times() const;
+
   /// Empties the KV caches of the decode ops (decode_step's
   /// decode_attention and decode_cross_attention), so that the next call
   /// starts a new sequence at position 0.
@@ -169,6 +190,8 @@ private:
   /// With overlapped gradient reduction, puts apply_step's bucket
   /// reductions into train_step's plan `plan`.
   void start_reductions_early(const program::Function &train_step, Plan &plan);
+  /// The index in op_times_ of op `op` of entry point `function`.
+  size_t op_slot(const std::string &function, const std::string &op);
   /// Throws naming a parameter the program lacks.
   int parameter_index(const std::string &name) const;
   /// Writes local_elements floats to parameter `param`'s master (the part
@@ -185,6 +208,9 @@ private:
   std::unique_ptr<ExecState> state_;
   std::map<const program::Function *, std::unique_ptr<Plan>> plans_;
   bool overlap_grad_reduce_ = false;
+  bool profiling_ = false;
+  std::vector<OpTime> op_times_;
+  std::map<std::pair<std::string, std::string>, size_t> op_slots_;
 };
 
 } // namespace tpc

@@ -115,6 +115,42 @@ std::string step_line(const StepResult &r, int64_t steps,
   return text;
 }
 
+std::string profile_table(const std::vector<Executor::OpTime> &times,
+                          int64_t first, int64_t steps, double seconds) {
+  if (steps <= 0)
+    return "profile: no step was timed\n";
+  double per_step = 1e3 / double(steps), in_ops = 0.0;
+  for (const Executor::OpTime &t : times)
+    in_ops += t.seconds;
+  std::string range = steps > 1 ? "steps " + std::to_string(first + 1) + "-" +
+                                      std::to_string(first + steps)
+                                : "step " + std::to_string(first + 1);
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "profile of %s: %.3f ms per step, each op timed alone (the "
+                "device synchronized after it)\n",
+                range.c_str(), seconds * per_step);
+  std::string text = line;
+  text += "| entry point | op | calls per step | ms per step | share |\n"
+          "|---|---|---:|---:|---:|\n";
+  auto row = [&](const std::string &fn, const std::string &op,
+                 const std::string &calls, double s) {
+    std::snprintf(line, sizeof(line), "| %s | %s | %s | %.3f | %.1f%% |\n",
+                  fn.c_str(), op.c_str(), calls.c_str(), s * per_step,
+                  seconds > 0.0 ? 100.0 * s / seconds : 0.0);
+    text += line;
+  };
+  for (const Executor::OpTime &t : times) {
+    char calls[32];
+    std::snprintf(calls, sizeof(calls), "%.4g",
+                  double(t.calls) / double(steps));
+    row(t.function, t.op, calls, t.seconds);
+  }
+  row("", "outside ops (data, host work, logging)", "",
+      std::max(0.0, seconds - in_ops));
+  return text;
+}
+
 JsonLog::JsonLog(const std::string &path) {
   if (!path.empty() && !(file_ = std::fopen(path.c_str(), "w")))
     throw std::runtime_error("cannot write the log " + path);

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tpc {
 
@@ -43,6 +44,13 @@ std::string duration(double seconds);
 /// known.
 std::string step_line(const StepResult &r, int64_t steps,
                       std::optional<double> mfu, double eta_seconds);
+
+/// The table of `tpc-run train --profile`: for each op of `times` (slowest
+/// first), its calls and milliseconds per step and its share of the wall
+/// time of the `steps` steps from 0-based step `first` on (`seconds` in
+/// all), then the time spent outside ops.
+std::string profile_table(const std::vector<Executor::OpTime> &times,
+                          int64_t first, int64_t steps, double seconds);
 
 /// Writes the JSON lines of the training log: one object per step.
 class JsonLog {

@@ -164,8 +164,13 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   std::vector<int> inputs(n), targets(n);
   uint64_t global = uint64_t(comm.dp_size()) * entry.B * entry.T;
   bool saved = false; // the newest state is in save_dir
+  // The first step creates primitives and touches fresh memory: a profile
+  // starts after it unless it is the only one.
+  out.first_profiled = c.steps - start.step > 1 ? start.step + 1 : start.step;
   for (int64_t step = start.step; step < c.steps; ++step) {
     comm.set_step(step + 1);
+    if (c.profile && step == out.first_profiled)
+      ex.set_profiling(true);
     auto start = std::chrono::steady_clock::now();
     StepResult r;
     r.step = step;
@@ -285,6 +290,10 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     r.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
+    if (c.profile && step >= out.first_profiled) {
+      ++out.profiled_steps;
+      out.profiled_seconds += r.seconds;
+    }
     on_step(r);
     out.state.step = step + 1;
     out.state.data_position = batcher->position();
@@ -306,6 +315,10 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     }
   }
   comm.set_step(0);
+  if (c.profile) {
+    ex.set_profiling(false);
+    out.op_times = ex.op_times();
+  }
   if (!c.save_dir.empty() && !saved && out.state.step > start.step) {
     out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
     comm.set_last_checkpoint(out.last_checkpoint);

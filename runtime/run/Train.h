@@ -24,6 +24,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tpc {
 
@@ -68,6 +69,9 @@ struct TrainConfig {
   std::optional<double> init_scale;
   std::optional<int64_t> growth_interval;
   std::optional<double> fixed_loss_scale;
+  /// Time every op of the steps (Executor::set_profiling) from the run's
+  /// second step on, or of its only step; TrainOutcome gets the times.
+  bool profile = false;
   /// Set (to the signal number) by a signal handler: every rank finishes
   /// its step, the ranks agree at the step boundary, save, and stop.
   const volatile std::sig_atomic_t *stop = nullptr;
@@ -92,6 +96,12 @@ struct TrainOutcome {
   TrainState state;
   int stopped_by = 0;          // the signal that stopped the run, 0: none
   std::string last_checkpoint; // the newest file in save_dir, "" if none
+  /// With TrainConfig::profile: the steps timed (0-based steps
+  /// [first_profiled, first_profiled + profiled_steps)), their wall time
+  /// and this rank's time per op over them.
+  int64_t first_profiled = 0, profiled_steps = 0;
+  double profiled_seconds = 0.0;
+  std::vector<Executor::OpTime> op_times;
 };
 
 /// The learning rate of step `step` (0-based): linear warmup to lr over

@@ -118,6 +118,11 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
                "reduce-scatter) during the last micro-batch's backward, as "
                "soon as its gradients are final, instead of after it; the "
                "log's dp_comm_s is the part the step still waits for");
+  app.add_flag("--profile", t.profile,
+               "After the run, print the time of each op per step (rank "
+               "0's, from the second step on): every op is timed alone, "
+               "the device synchronized after it, so steps run slower on "
+               "a GPU");
 }
 
 namespace {
@@ -284,6 +289,13 @@ int train_command(Session &s, const CommandOptions &opt) {
     throw;
   }
   progress.finish();
+  if (config.profile && root) {
+    std::fputs(profile_table(outcome.op_times, outcome.first_profiled,
+                             outcome.profiled_steps, outcome.profiled_seconds)
+                   .c_str(),
+               stdout);
+    std::fflush(stdout);
+  }
   if (!opt.save.empty()) {
     ex.save_checkpoint(opt.save, train_metadata(config, outcome.state), true);
     if (root)

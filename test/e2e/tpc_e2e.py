@@ -250,6 +250,32 @@ def main(argv):
             if not abs(s['mfu'] - want) <= 1e-4 * want:
                 sys.exit('step %d: mfu %.9g, expected %.9g' % (s['step'], s['mfu'], want))
         print('mfu agrees with %g FLOPs per token' % flops)
+    elif cmd == 'profile':
+        # The --profile table of argv[1] against the log argv[2], whose
+        # steps from 0-based step argv[3] on were profiled: the rows' ms per
+        # step add up to the header's, their shares to 100%, and the header
+        # is the mean of those steps' seconds in the log.
+        text, first = open(argv[1]).read(), int(argv[3])
+        m = re.search(r'^profile of steps? [0-9-]+: ([0-9.]+) ms per step', text, re.M)
+        if not m:
+            sys.exit('%s: no profile header' % argv[1])
+        total = float(m.group(1))
+        rows = re.findall(r'^\| ([a-z_]*) \| ([^|]+) \| ([0-9.e+]*) \| ([0-9.]+) \| ([0-9.]+)% \|$',
+                          text[m.end():], re.M)
+        if len(rows) < 2 or not rows[-1][1].startswith('outside ops'):
+            sys.exit('%s: no op rows ending with the time outside ops' % argv[1])
+        ms = sum(float(r[3]) for r in rows)
+        if not abs(ms - total) <= 0.0005 * len(rows) + 1e-6 * total:
+            sys.exit('rows add up to %.4f ms per step, the header says %.4f' % (ms, total))
+        share = sum(float(r[4]) for r in rows)
+        if not abs(share - 100.0) <= 0.05 * len(rows):
+            sys.exit('shares add up to %.2f%%' % share)
+        steps = [s for s in steps_of(argv[2]) if s['step'] >= first]
+        logged = 1e3 * sum(s['tokens'] / s['tokens_per_s'] for s in steps) / len(steps)
+        if not abs(logged - total) <= 1e-3 * total + 0.0005:
+            sys.exit('the log gives %.4f ms per step from step %d on, the profile %.4f'
+                     % (logged, first, total))
+        print('%d rows add up to %.3f ms per step' % (len(rows), total))
     elif cmd == 'header':
         header, _ = header_of(argv[1])
         for key, val in sorted(header.get('__metadata__', {}).items()):

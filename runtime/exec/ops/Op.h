@@ -37,6 +37,8 @@ using Thunk = std::function<void(const RunOptions &)>;
 /// What running an entry point does, prepared once.
 struct Plan {
   std::vector<Thunk> thunks;
+  /// Each thunk's entry in the executor's op times (Executor::op_slot).
+  std::vector<size_t> slots;
   /// Host-side checks and per-step device scalar writes before the first
   /// thunk (a decode position against its KV cache), and bookkeeping after
   /// the last one.
