@@ -486,7 +486,11 @@ def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
     and given back after its last use (results that a function returns live
     to its end); freed ranges are reused first-fit and merged with their
     neighbours. Parameters, their gradient buffers (`tpc.get_grad`) and
-    function arguments have storage of their own.
+    function arguments have storage of their own. The result of `tpc.f`,
+    `tpc.g` or `tpc.all_reduce` takes its operand's bytes when the operand
+    dies there (the runtime then skips f's copy and reduces in place),
+    unless the function's arena comes out smaller without that: first fit
+    can place the other buffers worse around a result in place.
     Offsets are recorded on each op as `tpc.offsets`, the arena size on the
     function as `tpc.arena_bytes`. All shapes must be static: run
     `tpc-specialize` first.

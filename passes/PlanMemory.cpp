@@ -4,6 +4,7 @@
 #include "runtime/program/Abi.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 
@@ -100,6 +101,21 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
   LogicalResult plan(func::FuncOp func) {
     if (!func.getBody().hasOneBlock())
       return func.emitError("memory planning needs single-block functions");
+    // Results in place usually make the arena smaller, but first fit can
+    // then place the other buffers worse: the smaller plan is kept.
+    FailureOr<int64_t> inPlace = place(func, true, false);
+    if (failed(inPlace))
+      return failure();
+    FailureOr<int64_t> apart = place(func, false, false);
+    if (failed(apart))
+      return failure();
+    return success(succeeded(place(func, *inPlace <= *apart, true)));
+  }
+
+  /// Places every result of `func`; with `inPlace`, those of
+  /// abi::reuses_operand_bytes ops on a dying operand. Returns the arena
+  /// size, and with `record` writes the offsets and the size on the ops.
+  FailureOr<int64_t> place(func::FuncOp func, bool inPlace, bool record) {
     Block &body = func.getBody().front();
     // Last user position of every value; returned values live to the end.
     llvm::DenseMap<Operation *, int64_t> position;
@@ -116,6 +132,8 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
     }
     Arena arena(alignment);
     llvm::DenseMap<Value, int64_t> offsets;
+    // Operands whose bytes a result took over (abi::reuses_operand_bytes).
+    llvm::DenseSet<Value> handedOver;
     // Values whose buffers are released after the op at a position.
     std::vector<SmallVector<Value>> dying(end + 1);
     Builder builder(func.getContext());
@@ -132,21 +150,37 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
                    << " has no static shape; fix the batch and sequence "
                       "length first (tpc-specialize, or tpc-compile "
                       "--micro-batch --seq)";
-          int64_t offset = arena.allocate(*bytes);
+          Value input =
+              inPlace &&
+                      abi::reuses_operand_bytes(op.getName().stripDialect()) &&
+                      op.getNumOperands() == 1
+                  ? op.getOperand(0)
+                  : Value();
+          bool takes =
+              input && offsets.count(input) && lastUse.lookup(input) == at;
+          int64_t offset = takes ? offsets[input] : arena.allocate(*bytes);
+          if (takes)
+            handedOver.insert(input);
           offsets[result] = offset;
           opOffsets.push_back(offset);
           // A result nobody reads dies right after its op.
           dying[lastUse.count(result) ? lastUse[result] : at].push_back(result);
         }
-        op.setAttr(abi::kOffsetsAttr, builder.getDenseI64ArrayAttr(opOffsets));
+        if (record)
+          op.setAttr(abi::kOffsetsAttr,
+                     builder.getDenseI64ArrayAttr(opOffsets));
       }
       // Inputs whose last use is this op are released only after its outputs
-      // are placed, so an op never writes over what it reads.
+      // are placed, so an op never writes over what it reads (but for a
+      // result that took its operand's bytes).
       for (Value v : dying[at])
-        arena.release(offsets[v], *bytesOf(v.getType()));
+        if (!handedOver.count(v))
+          arena.release(offsets[v], *bytesOf(v.getType()));
     }
-    func->setAttr(abi::kArenaBytesAttr, builder.getI64IntegerAttr(arena.size()));
-    return success();
+    if (record)
+      func->setAttr(abi::kArenaBytesAttr,
+                    builder.getI64IntegerAttr(arena.size()));
+    return arena.size();
   }
 };
 } // namespace

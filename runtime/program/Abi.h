@@ -13,6 +13,7 @@
 #define TPC_RUNTIME_PROGRAM_ABI_H
 
 #include <cstdint>
+#include <string_view>
 
 namespace tpc::abi {
 
@@ -49,6 +50,12 @@ inline constexpr char kDecodeHead[] = "decode_head";
 inline constexpr char kCompilerAttrPrefix[] = "tpc.";
 /// On an op: the arena byte offset of each result (tpc-plan-memory).
 inline constexpr char kOffsetsAttr[] = "tpc.offsets";
+/// Ops whose result may lie on the arena bytes of their one operand where
+/// the operand is read for the last time (tpc-plan-memory places them so):
+/// the runtime then copies nothing and reduces in place.
+inline bool reuses_operand_bytes(std::string_view op) {
+  return op == "f" || op == "g" || op == "all_reduce";
+}
 /// On a function: the bytes of its arena (tpc-plan-memory).
 inline constexpr char kArenaBytesAttr[] = "tpc.arena_bytes";
 /// On the module: the cost report's model FLOPs of one training step per

@@ -2,6 +2,7 @@
 
 #include "runtime/program/ProgramFile.h"
 #include "runtime/io/FileUtil.h"
+#include "runtime/program/Abi.h"
 
 #include <algorithm>
 #include <cmath>
@@ -295,6 +296,14 @@ std::string check_arena(const program::Program &prog, const program::Function &f
       }
       if (bytes == 0)
         continue;
+      // The result of an in-place op may lie on its operand, read for the
+      // last time here.
+      if (abi::reuses_operand_bytes(inst.op()) && inst.inputs_size() == 1) {
+        auto operand = live.find(t.offset());
+        if (operand != live.end() && operand->second.id == inst.inputs(0) &&
+            operand->second.end == stop && operand->second.last_use == k)
+          live.erase(operand);
+      }
       auto next = live.lower_bound(t.offset());
       const Live *clash = nullptr;
       if (next != live.end() && next->first < stop)

@@ -92,3 +92,50 @@ func.func @dynamic(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
   %a = tpc.gelu %x : tensor<?x8xf32>
   return %a : tensor<?x8xf32>
 }
+
+// -----
+
+// f, g and all_reduce take the bytes of an operand that dies there; one
+// read again later, or a function argument, keeps its own.
+// CHECK-LABEL: func.func @in_place
+// CHECK-SAME: tpc.arena_bytes = 768
+func.func @in_place(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  // CHECK: tpc.gelu %{{.*}} {tpc.offsets = array<i64: 0>}
+  %a = tpc.gelu %x : tensor<4x8xf32>
+  // CHECK: tpc.f %{{.*}} {tpc.offsets = array<i64: 0>}
+  %b = tpc.f %a group tp : tensor<4x8xf32>
+  // CHECK: tpc.g %{{.*}} {tpc.offsets = array<i64: 0>}
+  %c = tpc.g %b group tp : tensor<4x8xf32>
+  // CHECK: tpc.all_reduce %{{.*}} {tpc.offsets = array<i64: 256>}
+  %d = tpc.all_reduce %c max group dp : tensor<4x8xf32>
+  // CHECK: tpc.add %{{.*}} {tpc.offsets = array<i64: 512>}
+  %e = tpc.add %c, %d : tensor<4x8xf32>
+  // CHECK: tpc.all_reduce %{{.*}} {tpc.offsets = array<i64: 512>}
+  %f = tpc.all_reduce %e sum group dp : tensor<4x8xf32>
+  // CHECK: tpc.f %{{.*}} {tpc.offsets = array<i64: 0>}
+  %g = tpc.f %x group tp : tensor<4x8xf32>
+  return %f, %g : tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// In place, %b would keep %a's bytes, %d would go on top and %e (two
+// buffers' worth) above it: 1280 bytes. Apart, %d takes %a's freed bytes
+// and %e grows the arena from %b's: 1024, so the plan keeps %b apart.
+tpc.param @w : tensor<8x32xf32> init <normal, std = 2.000000e-02>
+// CHECK-LABEL: func.func @in_place_only_where_smaller
+// CHECK-SAME: tpc.arena_bytes = 1024
+func.func @in_place_only_where_smaller(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x32xf32>) {
+  // CHECK: tpc.gelu %{{.*}} {tpc.offsets = array<i64: 0>}
+  %a = tpc.gelu %x : tensor<4x8xf32>
+  // CHECK: tpc.gelu %{{.*}} {tpc.offsets = array<i64: 256>}
+  %y = tpc.gelu %x : tensor<4x8xf32>
+  // CHECK: tpc.f %{{.*}} {tpc.offsets = array<i64: 512>}
+  %b = tpc.f %a group tp : tensor<4x8xf32>
+  // CHECK: tpc.gelu %{{.*}} {tpc.offsets = array<i64: 0>}
+  %d = tpc.gelu %b : tensor<4x8xf32>
+  %w = tpc.get_param @w : tensor<8x32xf32>
+  // CHECK: tpc.linear %{{.*}} {tpc.offsets = array<i64: 512>}
+  %e = tpc.linear %d, %w : tensor<4x8xf32>, tensor<8x32xf32>
+  return %y, %e : tensor<4x8xf32>, tensor<4x32xf32>
+}

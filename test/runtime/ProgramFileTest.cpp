@@ -283,8 +283,24 @@ TEST(ProgramFile, LiveBuffersMustNotOverlap) {
             std::string::npos)
       << error;
   error = validate_program(chainProgram(16, 24));
-  EXPECT_NE(error.find("tensor 3 (z) overlaps tensor 2 (y)"),
-            std::string::npos)
+  EXPECT_NE(error.find("tensor 3 (z) overlaps tensor 2 (y)"), std::string::npos)
+      << error;
+}
+
+TEST(ProgramFile, InPlaceOpsMayTakeTheirDyingOperandsBytes) {
+  // y on x's bytes: not for gelu, but for f, g and all_reduce, whose
+  // operand dies there (abi::reuses_operand_bytes).
+  program::Program prog = chainProgram(0, 16);
+  for (const char *op : {"f", "g", "all_reduce"}) {
+    prog.mutable_functions(0)->mutable_body(1)->set_op(op);
+    EXPECT_EQ(validate_program(prog), "") << op;
+  }
+  // Not while a later op still reads the operand.
+  auto *last = prog.mutable_functions(0)->mutable_body(2);
+  last->set_op("add");
+  last->add_inputs(1);
+  std::string error = validate_program(prog);
+  EXPECT_NE(error.find("tensor 2 (y) overlaps tensor 1 (x)"), std::string::npos)
       << error;
 }
 
