@@ -141,6 +141,7 @@ template <class T> void check_all_transposes_and_betas() {
       {33, 65, 1000, 1, 2, 3}, // long K with padding
       {8, 24, 1, 0, 0, 0},     // bias broadcast: ones (N,1) . bias (1,C)
       {1, 24, 50, 0, 0, 0},    // column sums: ones (1,N) . x (N,C)
+      {9, 20, 40000, 1, 2, 3}, // bf16: summed over depth chunks
   };
   uint32_t seed = 10;
   for (const Shape &s : shapes)
@@ -165,39 +166,64 @@ TEST(DnnlMatmul, Fp32GemmAllTransposesAndBetas) {
 // The product and the old value are summed in fp32 and rounded once: rounding
 // the product to bf16 first would land on a tie and round the other way.
 // Dense operands and a padded C take different oneDNN kernels (brgemm and
-// its jit gemm on this machine's CPU).
+// its jit gemm on this machine's CPU). At K = 40000 the two terms fall into
+// the first and the last depth chunk, which must not be rounded apart.
 TEST(DnnlMatmul, AccumulatesIntoBf16RoundingOnce) {
   DnnlGemm g(DnnlGemm::Type::BF16);
-  const int M = 16, N = 32, K = 32;
-  for (int pad : {0, 3})
-    for (bool ta : {false, true})
-      for (bool tb : {false, true}) {
-        const int ldc = N + pad;
-        // Every row of op(A) is [1, 1, 0, ...] and every column of op(B)
-        // [2^-8, 2^-17, 0, ...]: the product is 2^-8 + 2^-17, which bf16
-        // rounds to 2^-8; 1 + 2^-8 is halfway between bf16's 1 and 1 + 2^-7.
-        std::vector<uint16_t> A(M * K, 0), B(K * N, 0), C(M * ldc);
-        for (int i = 0; i < M; ++i)
-          for (int k = 0; k < 2; ++k)
-            (ta ? A[k * M + i] : A[i * K + k]) = f32_to_bf16(1.0f);
-        for (int j = 0; j < N; ++j) {
-          (tb ? B[j * K + 0] : B[0 * N + j]) =
-              f32_to_bf16(std::ldexp(1.0f, -8));
-          (tb ? B[j * K + 1] : B[1 * N + j]) =
-              f32_to_bf16(std::ldexp(1.0f, -17));
+  const int M = 16, N = 32;
+  for (int K : {32, 40000})
+    for (int pad : {0, 3})
+      for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+          const int ldc = N + pad, last = K - 1;
+          // Every row of op(A) is 1 at k = 0 and k = K-1, 0 elsewhere, and
+          // every column of op(B) 2^-8 at k = 0 and 2^-17 at k = K-1: the
+          // product is 2^-8 + 2^-17, which bf16 rounds to 2^-8; 1 + 2^-8 is
+          // halfway between bf16's 1 and 1 + 2^-7.
+          std::vector<uint16_t> A(size_t(M) * K, 0), B(size_t(K) * N, 0),
+              C(M * ldc);
+          for (int i = 0; i < M; ++i)
+            for (int k : {0, last})
+              (ta ? A[size_t(k) * M + i] : A[size_t(i) * K + k]) =
+                  f32_to_bf16(1.0f);
+          for (int j = 0; j < N; ++j) {
+            (tb ? B[size_t(j) * K] : B[j]) = f32_to_bf16(std::ldexp(1.0f, -8));
+            (tb ? B[size_t(j) * K + last] : B[size_t(last) * N + j]) =
+                f32_to_bf16(std::ldexp(1.0f, -17));
+          }
+          std::fill(C.begin(), C.end(), f32_to_bf16(1.0f));
+          ASSERT_TRUE(g.gemm(ta, tb, M, N, K, 1.0f, A.data(), ta ? M : K,
+                             B.data(), tb ? K : N, 1.0f, C.data(), ldc));
+          for (int i = 0; i < M; ++i)
+            for (int j = 0; j < N; ++j)
+              ASSERT_EQ(bf16_to_f32(C[i * ldc + j]),
+                        1.0f + std::ldexp(1.0f, -7))
+                  << "K=" << K << " trans_a=" << ta << " trans_b=" << tb
+                  << " ldc=" << ldc << " ("
+                  << g.implementation(ta, tb, M, N, K, 1.0f, ta ? M : K,
+                                      tb ? K : N, 1.0f, ldc)
+                  << ")";
         }
-        std::fill(C.begin(), C.end(), f32_to_bf16(1.0f));
-        ASSERT_TRUE(g.gemm(ta, tb, M, N, K, 1.0f, A.data(), ta ? M : K,
-                           B.data(), tb ? K : N, 1.0f, C.data(), ldc));
-        for (int i = 0; i < M; ++i)
-          for (int j = 0; j < N; ++j)
-            ASSERT_EQ(bf16_to_f32(C[i * ldc + j]), 1.0f + std::ldexp(1.0f, -7))
-                << "trans_a=" << ta << " trans_b=" << tb << " ldc=" << ldc
-                << " ("
-                << g.implementation(ta, tb, M, N, K, 1.0f, ta ? M : K,
-                                    tb ? K : N, 1.0f, ldc)
-                << ")";
-      }
+}
+
+// Deep bf16 products run in depth chunks; fp32 ones and shallow ones in one
+// primitive.
+TEST(DnnlMatmul, DeepBf16ProductsRunInDepthChunks) {
+  DnnlGemm bf16(DnnlGemm::Type::BF16), f32(DnnlGemm::Type::F32);
+  auto impl = [](DnnlGemm &g, int K) {
+    return g.implementation(false, false, 1024, 768, K, 1.0f, K, 768, 0.0f,
+                            768);
+  };
+  EXPECT_NE(impl(bf16, 50304).find(" in 4 chunks of K <= 12576"),
+            std::string::npos)
+      << impl(bf16, 50304);
+  EXPECT_NE(impl(bf16, 25152).find(" in 2 chunks of K <= 12576"),
+            std::string::npos)
+      << impl(bf16, 25152);
+  EXPECT_EQ(impl(bf16, 16384).find("chunks"), std::string::npos)
+      << impl(bf16, 16384);
+  EXPECT_EQ(impl(f32, 50304).find("chunks"), std::string::npos)
+      << impl(f32, 50304);
 }
 
 template <class T> void check_matmul_forward_and_backward() {

@@ -5,6 +5,10 @@
 // copy. beta becomes a sum post-op and alpha an output scale: oneDNN applies
 // both to the fp32 accumulator and converts to bf16 once, when it stores.
 //
+// A bf16 GEMM deeper than kMaxDepth runs as several shallower ones summed
+// into an fp32 accumulator, rounded to bf16 once at the end (see
+// kMaxDepth).
+//
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backends/cpu/kernels/DnnlMatmul.h"
@@ -30,13 +34,14 @@ using dnnl::memory;
 /// thread count it sees at creation, so that is part of the key too.
 struct Key {
   bool trans_a = false, trans_b = false, bias = false;
+  bool f32_dst = false; // a depth chunk's dense fp32 accumulator
   int M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldc = 0;
   uint32_t alpha = 0, beta = 0; // bit patterns
   int threads = 0;
 
   auto fields() const {
-    return std::tie(trans_a, trans_b, bias, M, N, K, lda, ldb, ldc, alpha, beta,
-                    threads);
+    return std::tie(trans_a, trans_b, bias, f32_dst, M, N, K, lda, ldb, ldc,
+                    alpha, beta, threads);
   }
   bool operator<(const Key &o) const { return fields() < o.fields(); }
 };
@@ -85,7 +90,28 @@ struct Entry {
   memory::desc a, b, c, bias;
 };
 
+/// How a call runs: one primitive, or `chunks` depth chunks of `depth`
+/// (the last one shallower) through `first`, `middle` and `last`.
+struct Plan {
+  const Entry *whole = nullptr;
+  int chunks = 0, depth = 0;
+  const Entry *first = nullptr, *middle = nullptr, *last = nullptr;
+  bool usable() const {
+    return whole ? whole->usable
+                 : first && first->usable && (!middle || middle->usable) &&
+                       last->usable;
+  }
+};
+
 } // namespace
+
+/// oneDNN 2.6's bf16 matmul slows down by about half when K is large: the
+/// tied output layer's input gradient, (B*T, V) . (V, C) with V = 50304,
+/// ran at 630-820 GFLOP/s on two AMX cores where the same product in four
+/// chunks of K = 12576 summed in fp32 ran at 1290 (1024 x 768 results; one
+/// thread at V = 25152, tp = 2's slice: 420 against 720). Chunks of 2048 to
+/// 32768 all did about as well. Shallower products are left alone.
+constexpr int kMaxDepth = 16384;
 
 /// A program has a few dozen GEMM shapes. Should a caller keep bringing new
 /// ones, the cache starts over rather than grow without bound.
@@ -101,6 +127,8 @@ struct DnnlGemm::Impl {
   dnnl::stream stream{engine};
   std::map<Key, Entry> cache;
   std::mutex mutex;
+  /// The fp32 sums of a call split by depth (M*N floats, kept).
+  std::vector<float> acc;
 
   /// The primitive for k, created on first use. Call with mutex held;
   /// entries stay put until the next begin().
@@ -112,6 +140,11 @@ struct DnnlGemm::Impl {
   }
   void run(const Entry &e, const void *A, const void *B, const void *bias,
            void *C);
+  /// The primitives for k, split by depth where kMaxDepth says so. Call
+  /// with mutex held.
+  Plan plan(const Key &k);
+  /// Runs a usable plan for k. Call with mutex held.
+  void run(const Plan &p, const Key &k, const void *A, const void *B, void *C);
 };
 
 const Entry &DnnlGemm::Impl::entry(const Key &k) {
@@ -125,7 +158,8 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
     try {
       e.a = matrix(data_type, k.M, k.K, k.lda, k.trans_a);
       e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
-      e.c = matrix(data_type, k.M, k.N, k.ldc, false);
+      e.c = matrix(k.f32_dst ? memory::data_type::f32 : data_type, k.M, k.N,
+                   k.ldc, false);
       dnnl::primitive_attr attr;
       if (value(k.alpha) != 1.0f)
         attr.set_output_scales(0, {value(k.alpha)});
@@ -174,6 +208,67 @@ void DnnlGemm::Impl::run(const Entry &e, const void *A, const void *B,
   stream.wait();
 }
 
+Plan DnnlGemm::Impl::plan(const Key &k) {
+  Plan p;
+  if (type != Type::BF16 || k.bias || k.K <= kMaxDepth) {
+    p.whole = &entry(k);
+    return p;
+  }
+  p.chunks = (k.K + kMaxDepth - 1) / kMaxDepth;
+  p.depth = (k.K + p.chunks - 1) / p.chunks;
+  // Chunks write a dense (M,N) fp32 accumulator; the first one adds beta
+  // times the old values, which the accumulator starts from, and the others
+  // add to it. std::map entries stay put while others are added.
+  auto chunk = [&](int depth, float beta) {
+    Key c = k;
+    c.K = depth;
+    c.f32_dst = true;
+    c.ldc = k.N;
+    c.beta = bits(beta);
+    return &entry(c);
+  };
+  p.first = chunk(p.depth, value(k.beta));
+  if (p.chunks > 2)
+    p.middle = chunk(p.depth, 1.0f);
+  p.last = chunk(k.K - (p.chunks - 1) * p.depth, 1.0f);
+  return p;
+}
+
+void DnnlGemm::Impl::run(const Plan &p, const Key &k, const void *A,
+                         const void *B, void *C) {
+  if (p.whole) {
+    run(*p.whole, A, B, nullptr, C);
+    return;
+  }
+  const size_t M = size_t(k.M), N = size_t(k.N), ldc = size_t(k.ldc);
+  if (acc.size() < M * N)
+    acc.resize(M * N);
+  float *sums = acc.data();
+  auto *c = static_cast<uint16_t *>(C);
+  if (value(k.beta) != 0.0f) {
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < M; ++i)
+      for (size_t j = 0; j < N; ++j)
+        sums[i * N + j] = bf16_to_f32(c[i * ldc + j]);
+  }
+  const auto *a = static_cast<const uint16_t *>(A);
+  const auto *b = static_cast<const uint16_t *>(B);
+  for (int i = 0; i < p.chunks; ++i) {
+    const size_t k0 = size_t(i) * p.depth;
+    // Where chunk i's first column of op(A) and first row of op(B) start.
+    const uint16_t *ai = a + (k.trans_a ? k0 * k.lda : k0);
+    const uint16_t *bi = b + (k.trans_b ? k0 : k0 * k.ldb);
+    const Entry &e = i == 0              ? *p.first
+                     : i == p.chunks - 1 ? *p.last
+                                         : *p.middle;
+    run(e, ai, bi, nullptr, sums);
+  }
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < M; ++i)
+    for (size_t j = 0; j < N; ++j)
+      c[i * ldc + j] = f32_to_bf16(sums[i * N + j]);
+}
+
 DnnlGemm::DnnlGemm(Type type) : impl_(std::make_unique<Impl>(type)) {}
 DnnlGemm::~DnnlGemm() = default;
 
@@ -184,10 +279,10 @@ bool DnnlGemm::gemm(bool trans_a, bool trans_b, int M, int N, int K,
       make_key(trans_a, trans_b, false, M, N, K, alpha, lda, ldb, beta, ldc);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->begin();
-  const Entry &e = impl_->entry(k);
-  if (!e.usable)
+  const Plan p = impl_->plan(k);
+  if (!p.usable())
     return false;
-  impl_->run(e, A, B, nullptr, C);
+  impl_->run(p, k, A, B, C);
   return true;
 }
 
@@ -213,32 +308,28 @@ bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
   // must find its gradients untouched.
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->begin();
-  const Entry *dx = nullptr, *dw = nullptr;
   // Written results: beta 0, no sum post-op, C not read.
   const float beta = accumulate ? 1.0f : 0.0f;
-  if (dinp) {
-    // (N,C) += dout (N,OC) . weight^T, or . weight (OC,C) when transposed.
-    dx = &impl_->entry(make_key(false, !transposed, false, N, C, OC, 1.0f, OC,
-                                transposed ? C : OC, beta, C));
-    if (!dx->usable)
-      return false;
-  }
+  // (N,C) += dout (N,OC) . weight^T, or . weight (OC,C) when transposed.
+  const Key kx = make_key(false, !transposed, false, N, C, OC, 1.0f, OC,
+                          transposed ? C : OC, beta, C);
+  // (C,OC) += inp^T . dout, or (OC,C) += dout^T . inp when transposed.
+  const Key kw =
+      transposed
+          ? make_key(true, false, false, OC, C, N, 1.0f, OC, C, beta, C)
+          : make_key(true, false, false, C, OC, N, 1.0f, C, OC, beta, OC);
+  Plan dx, dw;
+  if (dinp && !(dx = impl_->plan(kx)).usable())
+    return false;
+  if (dweight && !(dw = impl_->plan(kw)).usable())
+    return false;
+  if (dinp)
+    impl_->run(dx, kx, dout, weight, dinp);
   if (dweight) {
-    // (C,OC) += inp^T . dout, or (OC,C) += dout^T . inp when transposed.
-    Key k = transposed
-                ? make_key(true, false, false, OC, C, N, 1.0f, OC, C, beta, C)
-                : make_key(true, false, false, C, OC, N, 1.0f, C, OC, beta, OC);
-    dw = &impl_->entry(k);
-    if (!dw->usable)
-      return false;
-  }
-  if (dx)
-    impl_->run(*dx, dout, weight, nullptr, dinp);
-  if (dw) {
     if (transposed)
-      impl_->run(*dw, dout, inp, nullptr, dweight);
+      impl_->run(dw, kw, dout, inp, dweight);
     else
-      impl_->run(*dw, inp, dout, nullptr, dweight);
+      impl_->run(dw, kw, inp, dout, dweight);
   }
   if (dbias && impl_->type == Type::F32) {
     if (!accumulate)
@@ -267,7 +358,11 @@ std::string DnnlGemm::implementation(bool trans_a, bool trans_b, int M, int N,
       make_key(trans_a, trans_b, false, M, N, K, alpha, lda, ldb, beta, ldc);
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->begin();
-  return impl_->entry(k).impl;
+  const Plan p = impl_->plan(k);
+  if (p.whole)
+    return p.whole->impl;
+  return p.first->impl + " in " + std::to_string(p.chunks) +
+         " chunks of K <= " + std::to_string(p.depth);
 }
 
 size_t DnnlGemm::cached_primitives() const {
