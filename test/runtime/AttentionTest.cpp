@@ -1269,3 +1269,140 @@ TEST(Attention, RecomputedProbabilitiesGiveTheSavedResultsBitForBit) {
           }
   }
 }
+
+namespace {
+
+/// fp32 values rounded to storage type S, and their exact fp32 widening.
+template <class S> struct Stored {
+  std::vector<typename S::type> s;
+  std::vector<float> f;
+  Stored(size_t n, uint32_t seed) : s(n), f(n) {
+    auto x = random_vector(n, seed);
+    for (size_t i = 0; i < n; ++i)
+      f[i] = S::load(s[i] = S::store(x[i]));
+  }
+  typename S::type *data() { return s.data(); }
+  /// The fp32 result `wide` rounded to S, bit for bit equal to s?
+  bool rounds_to(const std::vector<float> &wide) const {
+    for (size_t i = 0; i < s.size(); ++i)
+      if (S::store(wide[i]) != s[i])
+        return false;
+    return true;
+  }
+};
+
+template <class S> void check_stored_attention() {
+  const int b = 2, t = 37, nh = 4, hs = 22, c = nh * hs;
+  const size_t rows = size_t(b) * t;
+  for (int lanes : {16, 8, 4}) {
+    if (lanes > cpu_lanes())
+      continue;
+    LanesCap cap(lanes);
+    for (AttentionMask mask :
+         {AttentionMask::Causal, AttentionMask::Bidirectional})
+      for (int window : {0, 5})
+        for (float p : {0.0f, 0.25f})
+          for (bool save : {false, true}) {
+            AttentionConfig cfg;
+            cfg.B = b;
+            cfg.T = t;
+            cfg.NH = nh;
+            cfg.HS = hs;
+            cfg.mask = mask;
+            cfg.window = window;
+            cfg.dropout = DropoutParams{p, 5, 2, fnv1a64("h.1.attn.dropout")};
+            const std::string what = std::to_string(lanes) + " lanes, mask " +
+                                     std::to_string(int(mask)) + ", window " +
+                                     std::to_string(window) + ", dropout " +
+                                     std::to_string(p) +
+                                     (save ? ", saved" : ", recomputed");
+            std::vector<float> att(save ? rows * nh * t : 0);
+            float *a = save ? att.data() : nullptr;
+
+            // Fused self-attention; the gradient adds to what is there.
+            Stored<S> qkv(rows * 3 * c, 81), dy(rows * c, 82),
+                dqkv(rows * 3 * c, 83), out(rows * c, 84);
+            std::vector<float> want(rows * c), dwant = dqkv.f;
+            attention_forward(want.data(), a, qkv.f.data(), cfg);
+            attention_forward<S>(out.data(), a, qkv.data(), cfg);
+            ASSERT_TRUE(out.rounds_to(want)) << what << " forward";
+            attention_backward(dwant.data(), dy.f.data(), qkv.f.data(), a, cfg);
+            attention_backward<S>(dqkv.data(), dy.data(), qkv.data(), a, cfg);
+            ASSERT_TRUE(dqkv.rounds_to(dwant)) << what << " backward";
+
+            // Cross-attention.
+            AttentionConfig x = cfg;
+            x.mask = AttentionMask::StrictlyEarlier;
+            Stored<S> q(rows * c, 85), kv(rows * 2 * c, 86), dq(rows * c, 87),
+                dkv(rows * 2 * c, 88);
+            std::vector<float> dqw = dq.f, dkvw = dkv.f;
+            cross_attention_forward(want.data(), a, q.f.data(), kv.f.data(), x);
+            cross_attention_forward<S>(out.data(), a, q.data(), kv.data(), x);
+            ASSERT_TRUE(out.rounds_to(want)) << what << " cross forward";
+            cross_attention_backward(dqw.data(), dkvw.data(), dy.f.data(),
+                                     q.f.data(), kv.f.data(), a, x);
+            cross_attention_backward<S>(dq.data(), dkv.data(), dy.data(),
+                                        q.data(), kv.data(), a, x);
+            ASSERT_TRUE(dq.rounds_to(dqw)) << what << " cross dq";
+            ASSERT_TRUE(dkv.rounds_to(dkvw)) << what << " cross dkv";
+
+            // Two query heads per KV head; each gradient may be left out.
+            AttentionConfig g = cfg;
+            g.KVH = 2;
+            const size_t ckv = size_t(g.C_kv());
+            Stored<S> k(rows * ckv, 89), v(rows * ckv, 90);
+            gqa_attention_forward(want.data(), a, q.f.data(), k.f.data(),
+                                  v.f.data(), g);
+            gqa_attention_forward<S>(out.data(), a, q.data(), k.data(),
+                                     v.data(), g);
+            ASSERT_TRUE(out.rounds_to(want)) << what << " gqa forward";
+            for (int only = -1; only < 3; ++only) {
+              Stored<S> d[3] = {Stored<S>(rows * c, 91),
+                                Stored<S>(rows * ckv, 92),
+                                Stored<S>(rows * ckv, 93)};
+              std::vector<float> w[3] = {d[0].f, d[1].f, d[2].f};
+              auto on = [&](int i) { return only < 0 || only == i; };
+              gqa_attention_backward(on(0) ? w[0].data() : nullptr,
+                                     on(1) ? w[1].data() : nullptr,
+                                     on(2) ? w[2].data() : nullptr, dy.f.data(),
+                                     q.f.data(), k.f.data(), v.f.data(), a, g);
+              gqa_attention_backward<S>(
+                  on(0) ? d[0].data() : nullptr, on(1) ? d[1].data() : nullptr,
+                  on(2) ? d[2].data() : nullptr, dy.data(), q.data(), k.data(),
+                  v.data(), a, g);
+              for (int i = 0; i < 3; ++i)
+                ASSERT_TRUE(d[i].rounds_to(w[i]))
+                    << what << " gqa gradient " << i << " of "
+                    << (only < 0 ? std::string("all") : std::to_string(only));
+            }
+          }
+  }
+
+  // RoPE rotates fp32 copies: 16-bit tensors are refused, with the fix.
+  AttentionConfig r;
+  r.B = 1;
+  r.T = 4;
+  r.NH = 2;
+  r.HS = 4;
+  r.mask = AttentionMask::Causal;
+  r.rope = RopeParams{10000.0, 0};
+  Stored<S> qkv(size_t(r.T) * 3 * r.C(), 94), out(size_t(r.T) * r.C(), 95);
+  try {
+    attention_forward<S>(out.data(), nullptr, qkv.data(), r);
+    FAIL() << "RoPE on 16-bit tensors was accepted";
+  } catch (const std::invalid_argument &e) {
+    EXPECT_NE(std::string(e.what()).find("fp32 copies"), std::string::npos)
+        << e.what();
+  }
+}
+
+} // namespace
+
+// 16-bit tensors are read as stored, a (sequence, head) at a time: the
+// results are the fp32 kernels' on widened copies, rounded once.
+TEST(Attention, Bf16TensorsGiveTheWidenedFp32ResultsBitForBit) {
+  check_stored_attention<BF16Storage>();
+}
+TEST(Attention, F16TensorsGiveTheWidenedFp32ResultsBitForBit) {
+  check_stored_attention<F16Storage>();
+}

@@ -1,6 +1,7 @@
 //===- CpuBackend.cpp - Backend on OpenMP threads and OpenBLAS ------------===//
 
 #include "runtime/backends/cpu/CpuBackend.h"
+#include "runtime/backend/KernelChecks.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/Storage.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
@@ -529,8 +530,15 @@ public:
     cpu::dropout_forward(o, nullptr, x, n, d, map);
   }
 
+  // Attention reads 16-bit tensors as stored (Kernels.h) except with RoPE,
+  // which rotates whole fp32 copies.
+  static bool stored_as_is(const AttentionConfig &cfg) {
+    return kIsF32<S> || !rope_on(cfg);
+  }
   void attention_forward(void *out, float *att, const void *qkv,
                          const AttentionConfig &cfg) const override {
+    if (stored_as_is(cfg))
+      return cpu::attention_forward<S>(typed(out), att, typed(qkv), cfg);
     size_t rows = sz(cfg.B) * cfg.T;
     In<S> x(qkv, rows * 3 * cfg.C());
     Out<S> o(out, rows * cfg.C(), false);
@@ -539,6 +547,9 @@ public:
   void attention_backward(void *dqkv, const void *dout, const void *qkv,
                           const float *att,
                           const AttentionConfig &cfg) const override {
+    if (stored_as_is(cfg))
+      return cpu::attention_backward<S>(typed(dqkv), typed(dout), typed(qkv),
+                                        att, cfg);
     size_t rows = sz(cfg.B) * cfg.T;
     In<S> d(dout, rows * cfg.C()), x(qkv, rows * 3 * cfg.C());
     Out<S> dx(dqkv, rows * 3 * cfg.C(), true);
@@ -547,6 +558,9 @@ public:
   void cross_attention_forward(void *out, float *att, const void *q,
                                const void *kv,
                                const AttentionConfig &cfg) const override {
+    if (stored_as_is(cfg))
+      return cpu::cross_attention_forward<S>(typed(out), att, typed(q),
+                                             typed(kv), cfg);
     size_t rows = sz(cfg.B) * cfg.T;
     In<S> q_(q, rows * cfg.C()), kv_(kv, rows * 2 * cfg.C());
     Out<S> o(out, rows * cfg.C(), false);
@@ -555,6 +569,9 @@ public:
   void cross_attention_backward(void *dq, void *dkv, const void *dout,
                                 const void *q, const void *kv, const float *att,
                                 const AttentionConfig &cfg) const override {
+    if (stored_as_is(cfg))
+      return cpu::cross_attention_backward<S>(
+          typed(dq), typed(dkv), typed(dout), typed(q), typed(kv), att, cfg);
     size_t rows = sz(cfg.B) * cfg.T;
     In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
         kv_(kv, rows * 2 * cfg.C());
@@ -582,6 +599,9 @@ public:
   void gqa_attention_forward(void *out, float *att, const void *q,
                              const void *k, const void *v,
                              const AttentionConfig &cfg) const override {
+    if (stored_as_is(cfg))
+      return cpu::gqa_attention_forward<S>(typed(out), att, typed(q), typed(k),
+                                           typed(v), cfg);
     size_t rows = sz(cfg.B) * cfg.T;
     In<S> q_(q, rows * cfg.C()), k_(k, rows * cfg.C_kv()),
         v_(v, rows * cfg.C_kv());
@@ -592,6 +612,10 @@ public:
                               const void *q, const void *k, const void *v,
                               const float *att,
                               const AttentionConfig &cfg) const override {
+    if (stored_as_is(cfg))
+      return cpu::gqa_attention_backward<S>(typed(dq), typed(dk), typed(dv),
+                                            typed(dout), typed(q), typed(k),
+                                            typed(v), att, cfg);
     size_t rows = sz(cfg.B) * cfg.T;
     In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
         k_(k, rows * cfg.C_kv()), v_(v, rows * cfg.C_kv());

@@ -8,7 +8,9 @@
 // head reads and the mask differ. The softmax runs in fp32; probabilities
 // are saved (B,NH,T,T) for backward, or, without a tensor to save them in,
 // recomputed by the backward a block of query rows at a time; dropout masks
-// are drawn again from their keys.
+// are drawn again from their keys. bf16 and f16 tensors are read and
+// written as stored, one (sequence, head) at a time (head views, below),
+// except with RoPE, whose rotation runs on fp32 copies the backend makes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,17 +30,21 @@
 namespace tpc::cpu {
 namespace {
 
-/// Rows of one operand: row (b, t), head h starts at
+/// Rows of one operand of storage type S: row (b, t), head h starts at
 /// base + (b*T + t) * stride + h * HS. Query rows are indexed by query
 /// head, key and value rows by KV head (see group_size).
-struct Rows {
-  const float *base;
+template <class S> struct TypedRows {
+  const typename S::type *base;
   size_t stride;
 };
-struct MutRows {
-  float *base;
+template <class S> struct MutTypedRows {
+  typename S::type *base;
   size_t stride;
 };
+/// fp32 rows: an operand as above, or one (sequence, head)'s view, whose
+/// row t starts at base + t * stride (head_in, head_out).
+using Rows = TypedRows<F32Storage>;
+using MutRows = MutTypedRows<F32Storage>;
 
 /// Keys [lo, hi) that query t sees.
 void key_range(AttentionMask mask, int window, int T, int t, int &lo, int &hi) {
@@ -188,15 +194,102 @@ TPC_ALWAYS_INLINE void transpose_rows(float *dst, int n, int HS, Row row) {
     std::fill(dst + size_t(i) * ld + n, dst + (size_t(i) + 1) * ld, 0.0f);
 }
 
-/// dst = the T rows of one head of src, transposed (transpose_rows): the
-/// dot products of a query with every key then run along contiguous
-/// memory.
-template <int W>
-TPC_ALWAYS_INLINE void transpose_head(float *dst, Rows src, int b, int h, int T,
-                                      int HS) {
-  transpose_rows<W>(dst, T, HS, [&](int s) {
+/// dst = the T rows of sequence b, head h of src in fp32, transposed
+/// (transpose_rows): the dot products of a query with every key then run
+/// along contiguous memory.
+template <int W, class S>
+TPC_ALWAYS_INLINE void transpose_head(float *dst, TypedRows<S> src, int b,
+                                      int h, int T, int HS) {
+  transpose_rows<W, S>(dst, T, HS, [&](int s) {
     return src.base + (size_t(b) * T + s) * src.stride + size_t(h) * HS;
   });
+}
+
+//===----------------------------------------------------------------------===//
+// Head views
+//
+// The blocked loops below see one (sequence, head) at a time, through views
+// whose row t is base + t * stride. In fp32 a view points into the tensor;
+// for 16-bit tensors the task that owns a (sequence, head) widens its rows
+// into per-thread buffers, exactly, and rounds its results back once when
+// it is done: the same bits as the fp32 loops on widened copies of the
+// whole tensors, with the data in the cache and no whole-tensor passes.
+//===----------------------------------------------------------------------===//
+
+/// Per-thread buffers of n floats for head views, kept between calls;
+/// apart from scratch(), block_scratch() and operand_buffer().
+float *stage_buffer(int slot, size_t n) {
+  thread_local std::vector<float> buf[6];
+  if (buf[slot].size() < n)
+    buf[slot].resize(n);
+  return buf[slot].data();
+}
+
+template <class S>
+TPC_ALWAYS_INLINE void widen_row(float *dst, const typename S::type *src,
+                                 int n) {
+#pragma omp simd
+  for (int i = 0; i < n; ++i)
+    dst[i] = S::load(src[i]);
+}
+
+/// Sequence b, head h of x as a view: x's own rows in fp32, otherwise its T
+/// rows widened into stage buffer `slot`. A null x gives a null view.
+template <class S>
+TPC_ALWAYS_INLINE Rows head_in(TypedRows<S> x, int b, int h,
+                               const AttentionConfig &cfg, int slot) {
+  const int T = cfg.T, HS = cfg.HS;
+  if (!x.base)
+    return {nullptr, 0};
+  const auto *src = x.base + size_t(b) * T * x.stride + size_t(h) * HS;
+  if constexpr (kIsF32<S>) {
+    return {src, x.stride};
+  } else {
+    float *buf = stage_buffer(slot, size_t(T) * HS);
+    for (int t = 0; t < T; ++t)
+      widen_row<S>(buf + size_t(t) * HS, src + size_t(t) * x.stride, HS);
+    return {buf, size_t(HS)};
+  }
+}
+
+/// The same for a result; `load`: the loops add to it, so a widened view
+/// starts from its values (an fp32 one is the tensor itself).
+template <class S>
+TPC_ALWAYS_INLINE MutRows head_out(MutTypedRows<S> x, int b, int h,
+                                   const AttentionConfig &cfg, int slot,
+                                   bool load) {
+  const int T = cfg.T, HS = cfg.HS;
+  if (!x.base)
+    return {nullptr, 0};
+  auto *dst = x.base + size_t(b) * T * x.stride + size_t(h) * HS;
+  if constexpr (kIsF32<S>) {
+    return {dst, x.stride};
+  } else {
+    float *buf = stage_buffer(slot, size_t(T) * HS);
+    for (int t = 0; t < T && load; ++t)
+      widen_row<S>(buf + size_t(t) * HS, dst + size_t(t) * x.stride, HS);
+    return {buf, size_t(HS)};
+  }
+}
+
+/// Rounds a widened view back into sequence b, head h of x (nothing to do
+/// in fp32).
+template <class S>
+TPC_ALWAYS_INLINE void head_store(MutTypedRows<S> x, MutRows view, int b, int h,
+                                  const AttentionConfig &cfg) {
+  if constexpr (!kIsF32<S>) {
+    const int T = cfg.T, HS = cfg.HS;
+    if (!x.base)
+      return;
+    auto *dst = x.base + size_t(b) * T * x.stride + size_t(h) * HS;
+    for (int t = 0; t < T; ++t) {
+      const float *src = view.base + size_t(t) * HS;
+      auto *row = dst + size_t(t) * x.stride;
+#pragma omp simd
+      for (int i = 0; i < HS; ++i)
+        row[i] = S::store(src[i]);
+    }
+  }
 }
 
 /// Vectors of partial sums per row of a block, at most: AVX-512's 32
@@ -491,12 +584,10 @@ template <int R> struct QueryBlock {
   }
 };
 
-/// Rows [t0, t0 + R) of sequence b, head h of a (B,T,stride) operand.
-template <int R>
-void head_rows(const float *rows[R], Rows x, int b, int T, int t0, int h,
-               int HS) {
+/// Rows [t0, t0 + R) of a head view.
+template <int R> void head_rows(const float *rows[R], Rows x, int t0) {
   for (int r = 0; r < R; ++r)
-    rows[r] = x.base + (size_t(b) * T + t0 + r) * x.stride + size_t(h) * HS;
+    rows[r] = x.base + size_t(t0 + r) * x.stride;
 }
 
 /// The probabilities of a block's query rows qr: their scores against the
@@ -517,26 +608,26 @@ block_probabilities(float *const *arow, const float *const *qr, const float *kt,
       softmax_scores<W>(arow[r] + blk.lo[r], blk.hi[r] - blk.lo[r], scale);
 }
 
-/// Forward rows [t0, t0 + R) of sequence b, query head h (KV head kvh):
-/// scores against the keys transposed (kt, HS x T), softmax, the saved
-/// probabilities (when att is not null), dropout and the weighted sum of
-/// values.
+/// Forward rows [t0, t0 + R) of sequence b, query head h, on head views
+/// of out, q and v: scores against the keys transposed (kt, HS x T),
+/// softmax, the saved probabilities (when att is not null), dropout and the
+/// weighted sum of values.
 template <int W, int R>
-TPC_ALWAYS_INLINE void
-block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
-              const AttentionConfig &cfg, AttentionMask mask, int b, int h,
-              int kvh, int t0) {
-  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
+TPC_ALWAYS_INLINE void block_forward(MutRows out, float *att, Rows q,
+                                     const float *kt, Rows v,
+                                     const AttentionConfig &cfg,
+                                     AttentionMask mask, int b, int h, int t0) {
+  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS;
   const DropoutDraw draw(cfg.dropout);
   const QueryBlock<R> blk(mask, cfg.window, T, t0);
   BlockScratch &bs = block_scratch(size_t(R) * T);
   const float *qr[R];
-  head_rows<R>(qr, q, b, T, t0, h, HS);
+  head_rows<R>(qr, q, t0);
   float *arow[R], *orow[R];
   for (int r = 0; r < R; ++r) {
     arow[r] = att ? att + ((size_t(b) * NH + h) * T + t0 + r) * T
                   : bs.f[1].data() + size_t(r) * T;
-    orow[r] = out + (size_t(b) * T + t0 + r) * C + size_t(h) * HS;
+    orow[r] = out.base + size_t(t0 + r) * out.stride;
     std::fill(orow[r], orow[r] + HS, 0.0f);
   }
   block_probabilities<W, R>(arow, qr, kt, blk, T, HS);
@@ -547,9 +638,8 @@ block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
   }
   if (blk.shi <= blk.slo)
     return;
-  const float *vbase = v.base + size_t(b) * T * v.stride + size_t(kvh) * HS;
   if (!draw.enabled()) {
-    accumulate_rows<W, R>(orow, arow, blk.terms(), vbase, v.stride, blk.slo,
+    accumulate_rows<W, R>(orow, arow, blk.terms(), v.base, v.stride, blk.slo,
                           blk.shi, HS);
     return;
   }
@@ -565,23 +655,29 @@ block_forward(float *out, float *att, Rows q, const float *kt, Rows v,
     }
     pe[r] = p;
   }
-  accumulate_rows<W, R>(orow, pe, blk.terms(bs.mask.data(), size_t(T)), vbase,
+  accumulate_rows<W, R>(orow, pe, blk.terms(bs.mask.data(), size_t(T)), v.base,
                         v.stride, blk.slo, blk.shi, HS);
 }
 
 /// Sequence b, query head h (KV head kvh) of attention_core_forward: the
-/// KV head's keys transposed (kt, HS x T), then the rows in blocks.
-template <int W>
-TPC_ALWAYS_INLINE void head_forward(float *out, float *att, Rows q, Rows k,
-                                    Rows v, const AttentionConfig &cfg,
-                                    AttentionMask mask, int b, int h, int kvh) {
+/// KV head's keys transposed (kt, HS x T), then the rows in blocks, on
+/// views of q, v and out.
+template <int W, class S>
+TPC_ALWAYS_INLINE void head_forward(MutTypedRows<S> out, float *att,
+                                    TypedRows<S> q, TypedRows<S> k,
+                                    TypedRows<S> v, const AttentionConfig &cfg,
+                                    AttentionMask mask, int b, int h) {
+  const int kvh = kv_head_of(cfg, h);
   float *kt = scratch(size_t(cfg.HS) * transposed_ld(cfg.T));
   transpose_head<W>(kt, k, b, kvh, cfg.T, cfg.HS);
+  const Rows qh = head_in(q, b, h, cfg, 0), vh = head_in(v, b, kvh, cfg, 1);
+  const MutRows oh = head_out(out, b, h, cfg, 2, false);
   int t = 0;
   for (; t + kBlock <= cfg.T; t += kBlock)
-    block_forward<W, kBlock>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
+    block_forward<W, kBlock>(oh, att, qh, kt, vh, cfg, mask, b, h, t);
   for (; t < cfg.T; ++t)
-    block_forward<W, 1>(out, att, q, kt, v, cfg, mask, b, h, kvh, t);
+    block_forward<W, 1>(oh, att, qh, kt, vh, cfg, mask, b, h, t);
+  head_store(out, oh, b, h, cfg);
 }
 struct HeadForward {
   template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
@@ -589,7 +685,9 @@ struct HeadForward {
   }
 };
 
-void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
+template <class S>
+void attention_core_forward(MutTypedRows<S> out, float *att, TypedRows<S> q,
+                            TypedRows<S> k, TypedRows<S> v,
                             const AttentionConfig &cfg, AttentionMask mask) {
   const int B = cfg.B, NH = cfg.NH;
   // Query heads are the tasks, for parallelism when KV heads are few; a
@@ -597,20 +695,20 @@ void attention_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
 #pragma omp parallel for collapse(2) schedule(static)
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < NH; ++h)
-      on_native_lanes<HeadForward>(out, att, q, k, v, cfg, mask, b, h,
-                                   kv_head_of(cfg, h));
+      on_native_lanes<HeadForward>(out, att, q, k, v, cfg, mask, b, h);
 }
 
-/// Backward of rows [t0, t0 + R) of sequence b, query head h (KV head kvh).
-/// vt: the KV head's values transposed (HS, T); kt: its keys transposed,
+/// Backward of rows [t0, t0 + R) of sequence b, query head h, on head views
+/// of dq, dk, dv, dout, q and k (dq, dk, dv may be null). vt: the KV head's
+/// values transposed (HS, T); kt: its keys transposed,
 /// from which the block's probabilities are recomputed when att is null.
 template <int W, int R>
 TPC_ALWAYS_INLINE void
-block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
-               Rows k, const float *vt, const float *kt, const float *att,
+block_backward(MutRows dq, MutRows dk, MutRows dv, Rows dout, Rows q, Rows k,
+               const float *vt, const float *kt, const float *att,
                const AttentionConfig &cfg, AttentionMask mask, int b, int h,
-               int kvh, int t0) {
-  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS, C = cfg.C();
+               int t0) {
+  const int T = cfg.T, NH = cfg.NH, HS = cfg.HS;
   const float scale = 1.0f / std::sqrt(float(HS));
   const DropoutDraw draw(cfg.dropout);
   const QueryBlock<R> blk(mask, cfg.window, T, t0);
@@ -619,9 +717,9 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
   BlockScratch &bs = block_scratch(size_t(R) * T);
   const float *go[R], *qr[R], *arow[R];
   float *datt[R], *dpre[R], *w[R], *recomputed[R];
-  head_rows<R>(qr, q, b, T, t0, h, HS);
+  head_rows<R>(qr, q, t0);
+  head_rows<R>(go, dout, t0);
   for (int r = 0; r < R; ++r) {
-    go[r] = dout + (size_t(b) * T + t0 + r) * C + size_t(h) * HS;
     recomputed[r] = bs.f[3].data() + size_t(r) * T;
     arow[r] =
         att ? att + ((size_t(b) * NH + h) * T + t0 + r) * T : recomputed[r];
@@ -660,52 +758,50 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
   }
   const Terms all = blk.terms();
   if (dv.base) {
-    float *dvb = dv.base + size_t(b) * T * dv.stride + size_t(kvh) * HS;
     if (draw.enabled())
-      update_rows<W, R>(dvb, dv.stride, w, blk.terms(keep, size_t(T)), go,
+      update_rows<W, R>(dv.base, dv.stride, w, blk.terms(keep, size_t(T)), go,
                         blk.slo, blk.shi, HS);
     else
-      update_rows<W, R>(dvb, dv.stride, arow, all, go, blk.slo, blk.shi, HS);
+      update_rows<W, R>(dv.base, dv.stride, arow, all, go, blk.slo, blk.shi,
+                        HS);
   }
   // Through the softmax and the scaled dot products.
   if (dq.base) {
     float *dqr[R];
     for (int r = 0; r < R; ++r)
-      dqr[r] = dq.base + (size_t(b) * T + t0 + r) * dq.stride + size_t(h) * HS;
-    const float *kb = k.base + size_t(b) * T * k.stride + size_t(kvh) * HS;
-    accumulate_rows<W, R>(dqr, dpre, all, kb, k.stride, blk.slo, blk.shi, HS);
+      dqr[r] = dq.base + size_t(t0 + r) * dq.stride;
+    accumulate_rows<W, R>(dqr, dpre, all, k.base, k.stride, blk.slo, blk.shi,
+                          HS);
   }
-  if (dk.base) {
-    float *dkb = dk.base + size_t(b) * T * dk.stride + size_t(kvh) * HS;
-    update_rows<W, R>(dkb, dk.stride, dpre, all, qr, blk.slo, blk.shi, HS);
-  }
+  if (dk.base)
+    update_rows<W, R>(dk.base, dk.stride, dpre, all, qr, blk.slo, blk.shi, HS);
 }
 
-/// Sequence b, query head h (KV head kvh) of attention_core_backward: its
+/// Sequence b, query head h of attention_core_backward, on head views: its
 /// rows in blocks, in order. vt, kt: the KV head's values and keys
 /// transposed (HS, T); kt is read only when att is null.
 template <int W>
 TPC_ALWAYS_INLINE void
-head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
-              Rows k, const float *vt, const float *kt, const float *att,
-              const AttentionConfig &cfg, AttentionMask mask, int b, int h,
-              int kvh) {
+head_backward(MutRows dq, MutRows dk, MutRows dv, Rows dout, Rows q, Rows k,
+              const float *vt, const float *kt, const float *att,
+              const AttentionConfig &cfg, AttentionMask mask, int b, int h) {
   int t = 0;
   for (; t + kBlock <= cfg.T; t += kBlock)
     block_backward<W, kBlock>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b,
-                              h, kvh, t);
+                              h, t);
   for (; t < cfg.T; ++t)
     block_backward<W, 1>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b, h,
-                         kvh, t);
+                         t);
 }
 
 /// Sequence b, KV head kvh of attention_core_backward: its values and, to
 /// recompute probabilities when att is null, its keys transposed (HS, T),
-/// then the query heads that read it, in order.
-template <int W>
+/// then the query heads that read it, in order, on head views.
+template <int W, class S>
 TPC_ALWAYS_INLINE void
-kv_head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
-                 Rows k, Rows v, const float *att, const AttentionConfig &cfg,
+kv_head_backward(MutTypedRows<S> dq, MutTypedRows<S> dk, MutTypedRows<S> dv,
+                 TypedRows<S> dout, TypedRows<S> q, TypedRows<S> k,
+                 TypedRows<S> v, const float *att, const AttentionConfig &cfg,
                  AttentionMask mask, int b, int kvh) {
   const int T = cfg.T, HS = cfg.HS;
   const size_t head = size_t(HS) * transposed_ld(T);
@@ -714,10 +810,21 @@ kv_head_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout, Rows q,
   transpose_head<W>(vt, v, b, kvh, T, HS);
   if (kt)
     transpose_head<W>(kt, k, b, kvh, T, HS);
+  // k's rows are read for dq only.
+  const Rows kh = dq.base ? head_in(k, b, kvh, cfg, 0) : Rows{nullptr, 0};
+  const MutRows dkh = head_out(dk, b, kvh, cfg, 1, true),
+                dvh = head_out(dv, b, kvh, cfg, 2, true);
   for (int h = 0; h < cfg.NH; ++h)
-    if (kv_head_of(cfg, h) == kvh)
-      head_backward<W>(dq, dk, dv, dout, q, k, vt, kt, att, cfg, mask, b, h,
-                       kvh);
+    if (kv_head_of(cfg, h) == kvh) {
+      const Rows qh = head_in(q, b, h, cfg, 3),
+                 doh = head_in(dout, b, h, cfg, 4);
+      const MutRows dqh = head_out(dq, b, h, cfg, 5, true);
+      head_backward<W>(dqh, dkh, dvh, doh, qh, kh, vt, kt, att, cfg, mask, b,
+                       h);
+      head_store(dq, dqh, b, h, cfg);
+    }
+  head_store(dk, dkh, b, kvh, cfg);
+  head_store(dv, dvh, b, kvh, cfg);
 }
 struct KvHeadBackward {
   template <int W, class... A> static TPC_ALWAYS_INLINE void run(A &...a) {
@@ -725,8 +832,10 @@ struct KvHeadBackward {
   }
 };
 
-void attention_core_backward(MutRows dq, MutRows dk, MutRows dv,
-                             const float *dout, Rows q, Rows k, Rows v,
+template <class S>
+void attention_core_backward(MutTypedRows<S> dq, MutTypedRows<S> dk,
+                             MutTypedRows<S> dv, TypedRows<S> dout,
+                             TypedRows<S> q, TypedRows<S> k, TypedRows<S> v,
                              const float *att, const AttentionConfig &cfg,
                              AttentionMask mask) {
   const int B = cfg.B, KVH = cfg.kv_heads();
@@ -1026,43 +1135,65 @@ std::pair<Rows, Rows> scored_at(Rows q, Rows k, int pos,
   return {Rows{qrot, C}, Rows{krot, Ckv}};
 }
 
-/// attention_core_forward over q and k rotated when RoPE is on.
-void rotary_core_forward(float *out, float *att, Rows q, Rows k, Rows v,
-                         const AttentionConfig &cfg, AttentionMask mask) {
-  auto [qs, ks] = scored(q, k, cfg);
-  attention_core_forward(out, att, qs, ks, v, cfg, mask);
+/// attention_core_forward over q and k rotated when RoPE is on. Rotation
+/// is fp32 only: the backend gives 16-bit tensors with RoPE as fp32 copies.
+template <class S>
+void rotary_core_forward(MutTypedRows<S> out, float *att, TypedRows<S> q,
+                         TypedRows<S> k, TypedRows<S> v,
+                         const AttentionConfig &cfg, AttentionMask mask,
+                         const char *what) {
+  if (!rope_on(cfg)) {
+    attention_core_forward(out, att, q, k, v, cfg, mask);
+  } else if constexpr (kIsF32<S>) {
+    auto [qs, ks] = scored(q, k, cfg);
+    attention_core_forward(out, att, qs, ks, v, cfg, mask);
+  } else {
+    throw std::invalid_argument(std::string(what) +
+                                ": RoPE rotates fp32 tensors only; pass fp32 "
+                                "copies of 16-bit ones");
+  }
 }
 
 /// attention_core_backward over q and k rotated when RoPE is on: the
 /// gradients of the rotated operands go to operand buffers 2 and 3, then
-/// back through the (orthogonal) rotation into dq and dk.
-void rotary_core_backward(MutRows dq, MutRows dk, MutRows dv, const float *dout,
-                          Rows q, Rows k, Rows v, const float *att,
-                          const AttentionConfig &cfg, AttentionMask mask) {
+/// back through the (orthogonal) rotation into dq and dk. fp32 only with
+/// RoPE, as the forward.
+template <class S>
+void rotary_core_backward(MutTypedRows<S> dq, MutTypedRows<S> dk,
+                          MutTypedRows<S> dv, TypedRows<S> dout, TypedRows<S> q,
+                          TypedRows<S> k, TypedRows<S> v, const float *att,
+                          const AttentionConfig &cfg, AttentionMask mask,
+                          const char *what) {
   if (!rope_on(cfg)) {
     attention_core_backward(dq, dk, dv, dout, q, k, v, att, cfg, mask);
-    return;
+  } else if constexpr (kIsF32<S>) {
+    auto [qs, ks] = scored(q, k, cfg);
+    const size_t rows = size_t(cfg.B) * cfg.T, C = size_t(cfg.C()),
+                 Ckv = size_t(cfg.C_kv());
+    float *dqs = dq.base ? operand_buffer(2, rows * C) : nullptr;
+    float *dks = dk.base ? operand_buffer(3, rows * Ckv) : nullptr;
+    if (dqs)
+      std::fill(dqs, dqs + rows * C, 0.0f);
+    if (dks)
+      std::fill(dks, dks + rows * Ckv, 0.0f);
+    attention_core_backward<F32Storage>({dqs, C}, {dks, Ckv}, dv, dout, qs, ks,
+                                        v, att, cfg, mask);
+    if (dqs)
+      rope_rows(dq, {dqs, C}, cfg.NH, true, cfg);
+    if (dks)
+      rope_rows(dk, {dks, Ckv}, cfg.kv_heads(), true, cfg);
+  } else {
+    throw std::invalid_argument(std::string(what) +
+                                ": RoPE rotates fp32 tensors only; pass fp32 "
+                                "copies of 16-bit ones");
   }
-  auto [qs, ks] = scored(q, k, cfg);
-  const size_t rows = size_t(cfg.B) * cfg.T, C = size_t(cfg.C()),
-               Ckv = size_t(cfg.C_kv());
-  float *dqs = dq.base ? operand_buffer(2, rows * C) : nullptr;
-  float *dks = dk.base ? operand_buffer(3, rows * Ckv) : nullptr;
-  if (dqs)
-    std::fill(dqs, dqs + rows * C, 0.0f);
-  if (dks)
-    std::fill(dks, dks + rows * Ckv, 0.0f);
-  attention_core_backward({dqs, C}, {dks, Ckv}, dv, dout, qs, ks, v, att, cfg,
-                          mask);
-  if (dqs)
-    rope_rows(dq, {dqs, C}, cfg.NH, true, cfg);
-  if (dks)
-    rope_rows(dk, {dks, Ckv}, cfg.kv_heads(), true, cfg);
 }
 
 } // namespace
 
-void attention_forward(float *out, float *att, const float *qkv,
+template <class S>
+void attention_forward(typename S::type *out, float *att,
+                       const typename S::type *qkv,
                        const AttentionConfig &cfg) {
   check_attention_config(cfg, "attention_forward");
   check_multi_head(cfg, "attention_forward");
@@ -1071,40 +1202,86 @@ void attention_forward(float *out, float *att, const float *qkv,
         "attention_forward: the strictly-earlier mask is for cross-attention; "
         "use cross_attention_forward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
-  rotary_core_forward(out, att, {qkv, stride}, {qkv + C, stride},
-                      {qkv + 2 * C, stride}, cfg, cfg.mask);
+  rotary_core_forward<S>({out, C}, att, {qkv, stride}, {qkv + C, stride},
+                         {qkv + 2 * C, stride}, cfg, cfg.mask,
+                         "attention_forward");
 }
 
-void attention_backward(float *dqkv, const float *dout, const float *qkv,
-                        const float *att, const AttentionConfig &cfg) {
+template <class S>
+void attention_backward(typename S::type *dqkv, const typename S::type *dout,
+                        const typename S::type *qkv, const float *att,
+                        const AttentionConfig &cfg) {
   check_attention_config(cfg, "attention_backward");
   check_multi_head(cfg, "attention_backward");
   size_t C = size_t(cfg.C()), stride = 3 * C;
-  rotary_core_backward({dqkv, stride}, {dqkv + C, stride},
-                       {dqkv + 2 * C, stride}, dout, {qkv, stride},
-                       {qkv + C, stride}, {qkv + 2 * C, stride}, att, cfg,
-                       cfg.mask);
+  rotary_core_backward<S>({dqkv, stride}, {dqkv + C, stride},
+                          {dqkv + 2 * C, stride}, {dout, C}, {qkv, stride},
+                          {qkv + C, stride}, {qkv + 2 * C, stride}, att, cfg,
+                          cfg.mask, "attention_backward");
 }
 
-void cross_attention_forward(float *out, float *att, const float *q,
-                             const float *kv, const AttentionConfig &cfg) {
+template <class S>
+void cross_attention_forward(typename S::type *out, float *att,
+                             const typename S::type *q,
+                             const typename S::type *kv,
+                             const AttentionConfig &cfg) {
   check_attention_config(cfg, "cross_attention_forward");
   check_multi_head(cfg, "cross_attention_forward");
   size_t C = size_t(cfg.C());
-  rotary_core_forward(out, att, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, cfg,
-                      AttentionMask::StrictlyEarlier);
+  rotary_core_forward<S>({out, C}, att, {q, C}, {kv, 2 * C}, {kv + C, 2 * C},
+                         cfg, AttentionMask::StrictlyEarlier,
+                         "cross_attention_forward");
 }
 
-void cross_attention_backward(float *dq, float *dkv, const float *dout,
-                              const float *q, const float *kv, const float *att,
+template <class S>
+void cross_attention_backward(typename S::type *dq, typename S::type *dkv,
+                              const typename S::type *dout,
+                              const typename S::type *q,
+                              const typename S::type *kv, const float *att,
                               const AttentionConfig &cfg) {
   check_attention_config(cfg, "cross_attention_backward");
   check_multi_head(cfg, "cross_attention_backward");
   size_t C = size_t(cfg.C());
-  rotary_core_backward({dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C},
-                       dout, {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, att, cfg,
-                       AttentionMask::StrictlyEarlier);
+  rotary_core_backward<S>(
+      {dq, C}, {dkv, 2 * C}, {dkv ? dkv + C : nullptr, 2 * C}, {dout, C},
+      {q, C}, {kv, 2 * C}, {kv + C, 2 * C}, att, cfg,
+      AttentionMask::StrictlyEarlier, "cross_attention_backward");
 }
+
+void attention_forward(float *out, float *att, const float *qkv,
+                       const AttentionConfig &cfg) {
+  attention_forward<F32Storage>(out, att, qkv, cfg);
+}
+void attention_backward(float *dqkv, const float *dout, const float *qkv,
+                        const float *att, const AttentionConfig &cfg) {
+  attention_backward<F32Storage>(dqkv, dout, qkv, att, cfg);
+}
+void cross_attention_forward(float *out, float *att, const float *q,
+                             const float *kv, const AttentionConfig &cfg) {
+  cross_attention_forward<F32Storage>(out, att, q, kv, cfg);
+}
+void cross_attention_backward(float *dq, float *dkv, const float *dout,
+                              const float *q, const float *kv, const float *att,
+                              const AttentionConfig &cfg) {
+  cross_attention_backward<F32Storage>(dq, dkv, dout, q, kv, att, cfg);
+}
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void attention_forward<S>(S::type *, float *, const S::type *,      \
+                                     const AttentionConfig &);                 \
+  template void attention_backward<S>(S::type *, const S::type *,              \
+                                      const S::type *, const float *,          \
+                                      const AttentionConfig &);                \
+  template void cross_attention_forward<S>(S::type *, float *,                 \
+                                           const S::type *, const S::type *,   \
+                                           const AttentionConfig &);           \
+  template void cross_attention_backward<S>(                                   \
+      S::type *, S::type *, const S::type *, const S::type *, const S::type *, \
+      const float *, const AttentionConfig &);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu
 
@@ -1164,8 +1341,10 @@ void decode_cross_attention_forward(float *out, typename S::type *kcache,
 
 namespace tpc::cpu {
 
-void gqa_attention_forward(float *out, float *att, const float *q,
-                           const float *k, const float *v,
+template <class S>
+void gqa_attention_forward(typename S::type *out, float *att,
+                           const typename S::type *q, const typename S::type *k,
+                           const typename S::type *v,
                            const AttentionConfig &cfg) {
   check_attention_config(cfg, "gqa_attention_forward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
@@ -1173,21 +1352,51 @@ void gqa_attention_forward(float *out, float *att, const float *q,
         "gqa_attention_forward: the strictly-earlier mask is for "
         "cross-attention; use cross_attention_forward");
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
-  rotary_core_forward(out, att, {q, C}, {k, Ckv}, {v, Ckv}, cfg, cfg.mask);
+  rotary_core_forward<S>({out, C}, att, {q, C}, {k, Ckv}, {v, Ckv}, cfg,
+                         cfg.mask, "gqa_attention_forward");
 }
 
-void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
-                            const float *q, const float *k, const float *v,
-                            const float *att, const AttentionConfig &cfg) {
+template <class S>
+void gqa_attention_backward(typename S::type *dq, typename S::type *dk,
+                            typename S::type *dv, const typename S::type *dout,
+                            const typename S::type *q,
+                            const typename S::type *k,
+                            const typename S::type *v, const float *att,
+                            const AttentionConfig &cfg) {
   check_attention_config(cfg, "gqa_attention_backward");
   if (cfg.mask == AttentionMask::StrictlyEarlier)
     throw std::invalid_argument(
         "gqa_attention_backward: the strictly-earlier mask is for "
         "cross-attention; use cross_attention_backward");
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
-  rotary_core_backward({dq, C}, {dk, Ckv}, {dv, Ckv}, dout, {q, C}, {k, Ckv},
-                       {v, Ckv}, att, cfg, cfg.mask);
+  rotary_core_backward<S>({dq, C}, {dk, Ckv}, {dv, Ckv}, {dout, C}, {q, C},
+                          {k, Ckv}, {v, Ckv}, att, cfg, cfg.mask,
+                          "gqa_attention_backward");
 }
+
+void gqa_attention_forward(float *out, float *att, const float *q,
+                           const float *k, const float *v,
+                           const AttentionConfig &cfg) {
+  gqa_attention_forward<F32Storage>(out, att, q, k, v, cfg);
+}
+void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
+                            const float *q, const float *k, const float *v,
+                            const float *att, const AttentionConfig &cfg) {
+  gqa_attention_backward<F32Storage>(dq, dk, dv, dout, q, k, v, att, cfg);
+}
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void gqa_attention_forward<S>(S::type *, float *, const S::type *,  \
+                                         const S::type *, const S::type *,     \
+                                         const AttentionConfig &);             \
+  template void gqa_attention_backward<S>(                                     \
+      S::type *, S::type *, S::type *, const S::type *, const S::type *,       \
+      const S::type *, const S::type *, const float *,                         \
+      const AttentionConfig &);
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 template <class S>
 void decode_gqa_attention_forward(float *out, typename S::type *kcache,

@@ -224,6 +224,43 @@ void cross_attention_backward(float *dq, float *dkv, const float *dout,
                               const float *q, const float *kv, const float *att,
                               const AttentionConfig &cfg);
 
+// The kernels above and gqa_ below on tensors of storage type S (bf16,
+// f16; F32Storage is the functions above): the results are bit for bit
+// those of the fp32 kernels on widened copies, rounded once, without the
+// copies: each (sequence, head) is widened and rounded back by the task
+// that owns it. Without RoPE only: with cfg.rope.theta > 0 they throw
+// std::invalid_argument for 16-bit tensors (rotate fp32 copies instead).
+template <class S>
+void attention_forward(typename S::type *out, float *att,
+                       const typename S::type *qkv, const AttentionConfig &cfg);
+template <class S>
+void attention_backward(typename S::type *dqkv, const typename S::type *dout,
+                        const typename S::type *qkv, const float *att,
+                        const AttentionConfig &cfg);
+template <class S>
+void cross_attention_forward(typename S::type *out, float *att,
+                             const typename S::type *q,
+                             const typename S::type *kv,
+                             const AttentionConfig &cfg);
+template <class S>
+void cross_attention_backward(typename S::type *dq, typename S::type *dkv,
+                              const typename S::type *dout,
+                              const typename S::type *q,
+                              const typename S::type *kv, const float *att,
+                              const AttentionConfig &cfg);
+template <class S>
+void gqa_attention_forward(typename S::type *out, float *att,
+                           const typename S::type *q, const typename S::type *k,
+                           const typename S::type *v,
+                           const AttentionConfig &cfg);
+template <class S>
+void gqa_attention_backward(typename S::type *dq, typename S::type *dk,
+                            typename S::type *dv, const typename S::type *dout,
+                            const typename S::type *q,
+                            const typename S::type *k,
+                            const typename S::type *v, const float *att,
+                            const AttentionConfig &cfg);
+
 // Decoding, one position per call (cfg.T is ignored). kcache and vcache
 // (B,P,C), P = capacity, hold the keys and values of positions [0, pos)
 // written by earlier calls; 0 <= pos < P. The caches are of storage type
