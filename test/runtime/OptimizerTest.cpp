@@ -4,6 +4,8 @@
 
 #include "TestUtil.h"
 
+#include <omp.h>
+
 using namespace tpc;
 using namespace tpc::cpu;
 using namespace tpc::test;
@@ -72,4 +74,38 @@ TEST(Optimizer, SumOfSquares) {
   for (float v : x)
     expect += double(v) * v;
   EXPECT_NEAR(sum_of_squares(x.data(), x.size()), expect, 1e-9 * expect);
+}
+
+// Chunks are summed several at a time, in groups that depend on the thread
+// count; the result must not.
+TEST(Optimizer, SumOfSquaresDoesNotDependOnTheThreadCount) {
+  const int before = omp_get_max_threads();
+  for (size_t n : {size_t(5), size_t(16384), size_t(16384 * 11 + 123),
+                   size_t(16384 * 16)}) {
+    auto x = random_vector(n, 6);
+    std::vector<uint16_t> h(n);
+    double expect = 0, expect_bf16 = 0;
+    for (size_t i = 0; i < n; ++i) {
+      expect += double(x[i]) * x[i];
+      h[i] = BF16Storage::store(x[i]);
+      double b = BF16Storage::load(h[i]);
+      expect_bf16 += b * b;
+    }
+    double first = 0, first_bf16 = 0;
+    for (int threads : {1, 2, 3, 5}) {
+      omp_set_num_threads(threads);
+      double got = sum_of_squares(x.data(), n);
+      double got_bf16 = sum_of_squares<BF16Storage>(h.data(), n);
+      EXPECT_NEAR(got, expect, 1e-12 * expect) << n << " values";
+      EXPECT_NEAR(got_bf16, expect_bf16, 1e-12 * expect_bf16) << n << " values";
+      if (threads == 1) {
+        first = got;
+        first_bf16 = got_bf16;
+      }
+      EXPECT_EQ(got, first) << n << " values, " << threads << " threads";
+      EXPECT_EQ(got_bf16, first_bf16)
+          << n << " values, " << threads << " threads";
+    }
+  }
+  omp_set_num_threads(before);
 }

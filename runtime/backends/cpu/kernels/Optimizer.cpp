@@ -11,6 +11,8 @@
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -122,26 +124,70 @@ void sgd_update(float *param, const typename S::type *grad, float *momentum_buf,
   });
 }
 
+/// Chunks summed at once by one thread (sum_of_squares).
+constexpr int kStreams = 4;
+
+/// out[s] = the sum of x[s][i]^2 over [0, n), in double, for kStreams
+/// chunks at once: one read stream per chunk, which a core's prefetchers
+/// serve several times faster than one (13 against 22 GB/s on two cores,
+/// 124M bf16 values). The streams' sums are alike and apart, so a chunk's
+/// sum does not depend on the chunks it is summed with.
 template <class S>
-TPC_VECTOR_CLONES_TEMPLATE static double
-sum_of_squares_chunk(const typename S::type *x, size_t n) {
-  double acc = 0.0;
-#pragma omp simd reduction(+ : acc)
+TPC_VECTOR_CLONES_TEMPLATE static void
+sum_of_squares_streams(double *out, const typename S::type *const *x,
+                       size_t n) {
+  static_assert(kStreams == 4);
+  const typename S::type *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0;
+#pragma omp simd reduction(+ : a0, a1, a2, a3)
   for (size_t i = 0; i < n; ++i) {
-    const double xi = S::load(x[i]);
-    acc += xi * xi;
+    const double v0 = S::load(x0[i]), v1 = S::load(x1[i]), v2 = S::load(x2[i]),
+                 v3 = S::load(x3[i]);
+    a0 += v0 * v0;
+    a1 += v1 * v1;
+    a2 += v2 * v2;
+    a3 += v3 * v3;
   }
-  return acc;
+  out[0] = a0;
+  out[1] = a1;
+  out[2] = a2;
+  out[3] = a3;
 }
 
 template <class S> double sum_of_squares(const typename S::type *x, size_t n) {
   // Partial sums per chunk, added in chunk order: the result does not
-  // depend on the thread count.
-  size_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<double> partial(chunks);
-  in_chunks(n, [&](size_t i, size_t k) {
-    partial[i / kChunk] = sum_of_squares_chunk<S>(x + i, k);
-  });
+  // depend on the thread count. Each thread takes a run of whole chunks
+  // and sums kStreams of them at once, a quarter of its run apart (the
+  // last round repeats a chunk where the run runs out).
+  const size_t whole = n / kChunk, rest = n % kChunk;
+  std::vector<double> partial(whole + (rest ? 1 : 0));
+#pragma omp parallel
+  {
+    const size_t t = size_t(omp_get_thread_num()),
+                 threads = size_t(omp_get_num_threads());
+    const size_t c0 = whole * t / threads, c1 = whole * (t + 1) / threads;
+    const size_t per = (c1 - c0 + kStreams - 1) / kStreams;
+    for (size_t k = 0; k < per; ++k) {
+      size_t id[kStreams];
+      const typename S::type *rows[kStreams];
+      for (int s = 0; s < kStreams; ++s) {
+        const size_t c = c0 + s * per + k;
+        id[s] = c < c1 ? c : c0 + k;
+        rows[s] = x + id[s] * kChunk;
+      }
+      double sums[kStreams];
+      sum_of_squares_streams<S>(sums, rows, kChunk);
+      for (int s = 0; s < kStreams; ++s)
+        partial[id[s]] = sums[s];
+    }
+  }
+  if (rest) {
+    const typename S::type *tail = x + whole * kChunk;
+    const typename S::type *rows[kStreams] = {tail, tail, tail, tail};
+    double sums[kStreams];
+    sum_of_squares_streams<S>(sums, rows, rest);
+    partial[whole] = sums[0];
+  }
   double acc = 0.0;
   for (double p : partial)
     acc += p;
