@@ -7,7 +7,8 @@
 //
 // A bf16 GEMM deeper than kMaxDepth runs as several shallower ones summed
 // into an fp32 accumulator, rounded to bf16 once at the end (see
-// kMaxDepth).
+// kMaxDepth). A written bf16 weight gradient (C,OC) = inp^T . dout runs on
+// oneDNN's inner-product backward-weights primitive (matmul_backward).
 //
 //===----------------------------------------------------------------------===//
 
