@@ -1135,6 +1135,13 @@ std::pair<Rows, Rows> scored_at(Rows q, Rows k, int pos,
   return {Rows{qrot, C}, Rows{krot, Ckv}};
 }
 
+/// RoPE on 16-bit tensors: the backend rotates fp32 copies instead.
+[[noreturn]] void refuse_rotation(const char *what) {
+  throw std::invalid_argument(std::string(what) +
+                              ": RoPE rotates fp32 tensors only; pass fp32 "
+                              "copies of 16-bit ones");
+}
+
 /// attention_core_forward over q and k rotated when RoPE is on. Rotation
 /// is fp32 only: the backend gives 16-bit tensors with RoPE as fp32 copies.
 template <class S>
@@ -1148,9 +1155,7 @@ void rotary_core_forward(MutTypedRows<S> out, float *att, TypedRows<S> q,
     auto [qs, ks] = scored(q, k, cfg);
     attention_core_forward(out, att, qs, ks, v, cfg, mask);
   } else {
-    throw std::invalid_argument(std::string(what) +
-                                ": RoPE rotates fp32 tensors only; pass fp32 "
-                                "copies of 16-bit ones");
+    refuse_rotation(what);
   }
 }
 
@@ -1183,9 +1188,7 @@ void rotary_core_backward(MutTypedRows<S> dq, MutTypedRows<S> dk,
     if (dks)
       rope_rows(dk, {dks, Ckv}, cfg.kv_heads(), true, cfg);
   } else {
-    throw std::invalid_argument(std::string(what) +
-                                ": RoPE rotates fp32 tensors only; pass fp32 "
-                                "copies of 16-bit ones");
+    refuse_rotation(what);
   }
 }
 
