@@ -36,7 +36,8 @@ using dnnl::memory;
 struct Key {
   bool trans_a = false, trans_b = false, bias = false;
   bool f32_dst = false; // a depth chunk's dense fp32 accumulator
-  /// An inner product's weight gradient (dweight_primitive), not a matmul.
+  /// An inner product's weight gradient (weight_gradient_entry), not a
+  /// matmul.
   bool weight_gradient = false;
   int M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldc = 0;
   uint32_t alpha = 0, beta = 0; // bit patterns
@@ -372,11 +373,9 @@ bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
     // (oneDNN's JIT GEMM) than as a transposed matmul (its brgemm): GPT-2
     // 124M's layers 1.1-1.3x on two AMX cores, 1.2-1.5x on one. Not the
     // tied output layer's (transposed; slower there on one core).
-    Key k = kw;
+    Key k = kw; // M = C, N = OC, K = N already
     k.weight_gradient = true;
-    k.M = C, k.N = OC, k.K = N;
-    const Entry &e = impl_->entry(k);
-    if (e.usable)
+    if (const Entry &e = impl_->entry(k); e.usable)
       dw.whole = &e;
   }
   if (dweight && !dw.whole && !(dw = impl_->plan(kw)).usable())
