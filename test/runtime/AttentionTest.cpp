@@ -1014,10 +1014,11 @@ struct LanesCap {
 } // namespace
 
 // The shapes above are smaller than one vector. Here T = 75 keys take the
-// score loops' chunks of 4, 2 and 1 vectors and a scalar tail, and HS = 53
-// = 3 * 16 + 5 takes the row loops' chunks and tails, at each width the CPU
-// has: forward against the reference, backward against central differences
-// at sampled elements, and decoding against the forward bit for bit.
+// score loops' chunks of 2 and 1 vectors and a scalar tail, HS = 53 =
+// 3 * 16 + 5 the row loops' chunks and tails, and the 75 query rows blocks
+// of 8 (or 4) and single rows, at each width the CPU has: forward against
+// the reference, backward against central differences at sampled elements,
+// and decoding against the forward bit for bit.
 TEST(Attention, EveryVectorWidthOnVectorShapes) {
   const int b = 1, t = 75, nh = 2, hs = 53, c = nh * hs;
   AttentionConfig cfg;
