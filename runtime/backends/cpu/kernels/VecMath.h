@@ -4,22 +4,15 @@
 // vector variants need -ffast-math), and they were a tenth of a training
 // step. These are branch-free, so a loop over them becomes vector code:
 // Cody and Waite's range reduction and Cephes' degree-6 polynomial for
-// exp (within 2 ulp of exp), tanh from exp.
-//
-// TPC_VECTOR_CLONES on a kernel's inner function compiles it for AVX-512,
-// for AVX2 with FMA and for the baseline x86-64, and the loader picks the
-// best the CPU has (GCC's and clang's target_clones), so one binary runs
-// everywhere and uses the wide vectors where they exist. OpenMP's parallel
-// regions are outlined before cloning, so the attribute goes on functions
-// called inside a region, not on the ones that open it.
-// TPC_VECTOR_CLONES_OUT_OF_LINE also keeps a function from being inlined
-// in every build: two callers that must agree bit for bit then run the
-// same instructions.
+// exp (within 2 ulp of exp), tanh from exp. Kernels compile their loops in
+// clones for each vector width (runtime/util/VectorClones.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
 #define TPC_RUNTIME_BACKENDS_CPU_KERNELS_VECMATH_H
+
+#include "runtime/util/VectorClones.h"
 
 #include <algorithm>
 #include <atomic>
@@ -27,34 +20,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-
-// Sanitized builds keep one version: the clones' resolvers run before the
-// sanitizer runtime is set up.
-#if defined(__SANITIZE_ADDRESS__)
-#define TPC_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TPC_SANITIZED 1
-#endif
-#endif
-#if defined(__x86_64__) && !defined(TPC_SANITIZED)
-#define TPC_VECTOR_CLONES                                                      \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-// Clones are called through the resolver, never inlined (and clang refuses
-// noinline beside target_clones).
-#define TPC_VECTOR_CLONES_OUT_OF_LINE TPC_VECTOR_CLONES
-#else
-#define TPC_VECTOR_CLONES
-#define TPC_VECTOR_CLONES_OUT_OF_LINE __attribute__((noinline))
-#endif
-// The same for function templates (kernels templated on a storage type).
-// clang (14) does not multiversion templates: there they get the baseline
-// build's code.
-#if defined(__clang__)
-#define TPC_VECTOR_CLONES_TEMPLATE
-#else
-#define TPC_VECTOR_CLONES_TEMPLATE TPC_VECTOR_CLONES
-#endif
 
 namespace tpc::cpu {
 
