@@ -49,6 +49,27 @@ TEST(CrossEntropy, ForwardMatchesReference) {
   EXPECT_EQ(r.count, N - 1);
 }
 
+// Rows longer than the blocks the sum of exponentials runs in (512): two
+// whole blocks and a part of one, padding after them.
+TEST(CrossEntropy, LongRowsMatchReference) {
+  const int n_rows = 3, v = 1300, vp = 1312;
+  auto logits = random_vector(size_t(n_rows) * vp, 4, 8.0f);
+  for (int n = 0; n < n_rows; ++n)
+    for (int c = v; c < vp; ++c)
+      logits[size_t(n) * vp + c] = 60.0f;
+  const std::vector<int> targets{0, 777, v - 1};
+  std::vector<float> losses(n_rows);
+  crossentropy_forward(losses.data(), logits.data(), targets.data(), n_rows, v,
+                       vp);
+  for (int n = 0; n < n_rows; ++n) {
+    const float *row = logits.data() + size_t(n) * vp;
+    double mx = *std::max_element(row, row + v), sum = 0;
+    for (int c = 0; c < v; ++c)
+      sum += std::exp(double(row[c]) - mx);
+    EXPECT_NEAR(losses[n], std::log(sum) + mx - row[targets[n]], 1e-5) << n;
+  }
+}
+
 TEST(CrossEntropy, BackwardMatchesFiniteDifferences) {
   auto logits = padded_logits(2);
   const float scale = 1.0f / (N - 1);

@@ -55,14 +55,25 @@ TPC_VECTOR_CLONES_TEMPLATE float row_max(const typename S::type *row, int V) {
   return m;
 }
 
-/// The sum of e^(row[v] - m) over [0, V), in double.
+/// The sum of e^(row[v] - m) over [0, V), in double. The exponentials go
+/// through a block of floats first: a loop that also converts to double
+/// compiles to 256-bit code in the AVX-512 clone, at half the rate (GPT-2's
+/// 1024 rows of 50257 logits: 37 -> 25 ms on two cores).
 template <class S>
 TPC_VECTOR_CLONES_TEMPLATE double sum_exp(const typename S::type *row, int V,
                                           float m) {
+  constexpr int kBlock = 512;
+  float e[kBlock];
   double s = 0.0;
+  for (int v0 = 0; v0 < V; v0 += kBlock) {
+    const int n = std::min(kBlock, V - v0);
+#pragma omp simd
+    for (int v = 0; v < n; ++v)
+      e[v] = exp_approx(S::load(row[v0 + v]) - m);
 #pragma omp simd reduction(+ : s)
-  for (int v = 0; v < V; ++v)
-    s += exp_approx(S::load(row[v]) - m);
+    for (int v = 0; v < n; ++v)
+      s += e[v];
+  }
   return s;
 }
 
