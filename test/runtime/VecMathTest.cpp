@@ -4,7 +4,8 @@
 // near 0 and a dense sweep elsewhere; its special values; tanh_approx in
 // absolute terms, as GELU uses it. The loops call the functions as the
 // kernels do: inside a vectorized loop of a function compiled in clones for
-// the CPU's vector width.
+// the CPU's vector width. exp_shifted against exp_approx bit for bit, in
+// the widest vectors and below them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -43,6 +46,18 @@ std::vector<float> tanh_of(const std::vector<float> &x) {
   std::vector<float> y(x.size());
   tanh_all(y.data(), x.data(), x.size());
   return y;
+}
+
+/// Caps the vectors exp_shifted runs on, for the life of the object.
+struct LanesCap {
+  explicit LanesCap(int lanes) { max_vector_lanes = lanes; }
+  ~LanesCap() { max_vector_lanes = 16; }
+};
+
+uint32_t bits_of(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
 }
 
 /// Distance in units in the last place of the float nearest `want`.
@@ -110,4 +125,44 @@ TEST(VecMath, TanhWithinAbsoluteRounding) {
     ASSERT_LE(std::fabs(y[i] - std::tanh(double(x[i]))), std::ldexp(1.0, -22))
         << "at x = " << x[i];
   EXPECT_TRUE(std::isnan(tanh_approx(std::nanf(""))));
+}
+
+TEST(VecMath, ExpShiftedIsExpApproxBitForBit) {
+  const float inf = std::numeric_limits<float>::infinity();
+  // Every 509th bit pattern (all exponents, both signs, NaNs), the edges of
+  // the range and the special values.
+  std::vector<float> x;
+  for (uint64_t u = 0; u < (uint64_t(1) << 32); u += 509) {
+    const uint32_t b = uint32_t(u);
+    float f;
+    std::memcpy(&f, &b, sizeof f);
+    x.push_back(f);
+  }
+  for (float edge : {-87.33654475f, 88.0f, -88.72283f, 88.72283f})
+    for (float f = edge, step = 0; step < 64; ++step) {
+      x.push_back(f);
+      x.push_back(-f);
+      f = std::nextafter(f, 0.0f);
+    }
+  for (float f : {0.0f, -0.0f, inf, -inf, std::nanf(""), -std::nanf("")})
+    x.push_back(f);
+  for (int lanes : {16, 8, 4}) {
+    LanesCap cap(lanes);
+    for (float shift : {0.0f, 1.5f, -3.25f}) {
+      std::vector<float> arg(x.size());
+      for (size_t i = 0; i < x.size(); ++i)
+        arg[i] = x[i] - shift;
+      const std::vector<float> want = exp_of(arg);
+      // Lengths that leave every tail of a 16-lane vector.
+      for (size_t n : {x.size(), size_t(0), size_t(1), size_t(15), size_t(17),
+                       size_t(31), size_t(40)}) {
+        std::vector<float> got(x.begin(), x.begin() + n);
+        exp_shifted(got.data(), n, shift);
+        for (size_t i = 0; i < n; ++i)
+          ASSERT_EQ(bits_of(got[i]), bits_of(want[i]))
+              << "x = " << x[i] << ", shift " << shift << ", " << lanes
+              << " lanes, n = " << n;
+      }
+    }
+  }
 }

@@ -18,15 +18,34 @@ namespace tpc::cpu {
 static constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
 static constexpr float kGeluCube = 0.044715f;
 
+/// sqrt(2/pi) (x + 0.044715 x^3), the argument of GELU's tanh.
+static inline float gelu_arg(float x) {
+  return kGeluScale * (x + kGeluCube * x * x * x);
+}
+
+/// e[i] = e^(2 gelu_arg(x[i])) for i < n <= kExpBlock: the exponentials of
+/// GELU's tanh, in one exp_shifted call.
+template <class S>
+static inline void gelu_exp2u(float *e, const typename S::type *inp, size_t n) {
+#pragma omp simd
+  for (size_t i = 0; i < n; ++i)
+    e[i] = 2.0f * gelu_arg(S::load(inp[i]));
+  exp_shifted(e, n, 0.0f);
+}
+
 template <class S>
 TPC_VECTOR_CLONES_TEMPLATE static void
 gelu_forward_chunk(typename S::type *out, const typename S::type *inp,
                    size_t n) {
+  float e[kExpBlock];
+  for (size_t i0 = 0; i0 < n; i0 += kExpBlock) {
+    const size_t m = std::min(kExpBlock, n - i0);
+    gelu_exp2u<S>(e, inp + i0, m);
 #pragma omp simd
-  for (size_t i = 0; i < n; ++i) {
-    float x = S::load(inp[i]);
-    float u = kGeluScale * (x + kGeluCube * x * x * x);
-    out[i] = S::store(0.5f * x * (1.0f + tanh_approx(u)));
+    for (size_t i = 0; i < m; ++i) {
+      float x = S::load(inp[i0 + i]);
+      out[i0 + i] = S::store(0.5f * x * (1.0f + tanh_from_exp2x(e[i])));
+    }
   }
 }
 
@@ -36,15 +55,19 @@ template <class S, bool Accumulate>
 TPC_VECTOR_CLONES_TEMPLATE static void
 gelu_backward_chunk(typename S::type *dinp, const typename S::type *inp,
                     const typename S::type *dout, size_t n) {
+  float e[kExpBlock];
+  for (size_t i0 = 0; i0 < n; i0 += kExpBlock) {
+    const size_t m = std::min(kExpBlock, n - i0);
+    gelu_exp2u<S>(e, inp + i0, m);
 #pragma omp simd
-  for (size_t i = 0; i < n; ++i) {
-    float x = S::load(inp[i]);
-    float u = kGeluScale * (x + kGeluCube * x * x * x);
-    float th = tanh_approx(u);
-    float du = kGeluScale * (1.0f + 3.0f * kGeluCube * x * x);
-    float grad = 0.5f * (1.0f + th) + 0.5f * x * (1.0f - th * th) * du;
-    const float old = Accumulate ? S::load(dinp[i]) : 0.0f;
-    dinp[i] = S::store(old + grad * S::load(dout[i]));
+    for (size_t i = 0; i < m; ++i) {
+      float x = S::load(inp[i0 + i]);
+      float th = tanh_from_exp2x(e[i]);
+      float du = kGeluScale * (1.0f + 3.0f * kGeluCube * x * x);
+      float grad = 0.5f * (1.0f + th) + 0.5f * x * (1.0f - th * th) * du;
+      const float old = Accumulate ? S::load(dinp[i0 + i]) : 0.0f;
+      dinp[i0 + i] = S::store(old + grad * S::load(dout[i0 + i]));
+    }
   }
 }
 

@@ -524,9 +524,7 @@ TPC_ALWAYS_INLINE void softmax_scores(float *a, int n, float scale) {
     a[m] *= scale;
     maxv = std::max(maxv, a[m]);
   }
-#pragma omp simd
-  for (int j = 0; j < n; ++j)
-    a[j] = exp_approx(a[j] - maxv);
+  exp_shifted(a, size_t(n), maxv);
   Vec<W> lanes = {};
   int j = 0;
   for (; j + W <= n; j += W)

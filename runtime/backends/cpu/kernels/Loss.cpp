@@ -62,14 +62,14 @@ TPC_VECTOR_CLONES_TEMPLATE float row_max(const typename S::type *row, int V) {
 template <class S>
 TPC_VECTOR_CLONES_TEMPLATE double sum_exp(const typename S::type *row, int V,
                                           float m) {
-  constexpr int kBlock = 512;
-  float e[kBlock];
+  float e[kExpBlock];
   double s = 0.0;
-  for (int v0 = 0; v0 < V; v0 += kBlock) {
-    const int n = std::min(kBlock, V - v0);
+  for (int v0 = 0; v0 < V; v0 += int(kExpBlock)) {
+    const int n = std::min(int(kExpBlock), V - v0);
 #pragma omp simd
     for (int v = 0; v < n; ++v)
-      e[v] = exp_approx(S::load(row[v0 + v]) - m);
+      e[v] = S::load(row[v0 + v]);
+    exp_shifted(e, size_t(n), m);
 #pragma omp simd reduction(+ : s)
     for (int v = 0; v < n; ++v)
       s += e[v];
@@ -84,10 +84,18 @@ template <class S>
 TPC_VECTOR_CLONES_TEMPLATE void
 softmax_scaled(typename S::type *d, const typename S::type *row, int V, float m,
                float inv, float scale, int target) {
+  float e[kExpBlock];
+  for (int v0 = 0; v0 < V; v0 += int(kExpBlock)) {
+    const int n = std::min(int(kExpBlock), V - v0);
 #pragma omp simd
-  for (int v = 0; v < V; ++v) {
-    const float x = exp_approx(S::load(row[v]) - m) * inv * scale;
-    d[v] = S::store(x - (v == target ? scale : 0.0f));
+    for (int v = 0; v < n; ++v)
+      e[v] = S::load(row[v0 + v]);
+    exp_shifted(e, size_t(n), m);
+#pragma omp simd
+    for (int v = 0; v < n; ++v) {
+      const float x = e[v] * inv * scale;
+      d[v0 + v] = S::store(x - (v0 + v == target ? scale : 0.0f));
+    }
   }
 }
 

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -98,45 +99,60 @@ template <class F, class... A> void on_native_lanes(const A &...a) {
   }
 }
 
+// exp_approx's constants: its range, the rounding constant 1.5 * 2^23, ln 2
+// in two parts (Cody and Waite) and Cephes' polynomial, highest degree first.
+inline constexpr float kExpLo = -87.33654475f, kExpHi = 88.0f;
+inline constexpr float kExpLog2e = 1.44269504088896341f;
+inline constexpr float kExpRound = 12582912.0f;
+inline constexpr float kExpLn2Hi = 0.693359375f, kExpLn2Lo = -2.12194440e-4f;
+inline constexpr float kExpP[6] = {1.9875691500e-4f, 1.3981999507e-3f,
+                                   8.3334519073e-3f, 4.1665795894e-2f,
+                                   1.6666665459e-1f, 5.0000001201e-1f};
+
 /// e^x. NaN stays NaN; below -87.34 (where e^x leaves the normal floats)
 /// the result is 0, above 88 (e^88 = 1.65e38, a little before expf
 /// overflows) +inf.
 inline float exp_approx(float x) {
-  constexpr float kLo = -87.33654475f, kHi = 88.0f;
-  constexpr float kLog2e = 1.44269504088896341f;
-  constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;
-  // Clamped so that a NaN becomes kLo (its comparisons are false): the
+  // Clamped so that a NaN becomes kExpLo (its comparisons are false): the
   // integer conversion below stays defined with one select fewer than a
   // clamp that keeps the NaN and a test for it (the vector code of this
   // function is 10% faster; every float gives the same bits).
-  float xc = x > kLo ? x : kLo;
-  xc = xc < kHi ? xc : kHi;
+  float xc = x > kExpLo ? x : kExpLo;
+  xc = xc < kExpHi ? xc : kExpHi;
   // n = the integer nearest x log2(e): adding and subtracting 1.5 * 2^23
   // rounds a float of magnitude below 2^22 to an integer in any vector
   // width, where floorf is a call.
-  constexpr float kRound = 12582912.0f;
-  float n = (xc * kLog2e + kRound) - kRound;
-  float r = xc - n * kLn2Hi - n * kLn2Lo;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
+  float n = (xc * kExpLog2e + kExpRound) - kExpRound;
+  float r = xc - n * kExpLn2Hi - n * kExpLn2Lo;
+  float p = kExpP[0];
+  for (int i = 1; i < 6; ++i)
+    p = p * r + kExpP[i];
   p = p * r * r + r + 1.0f;
   int32_t bits = (int32_t(n) + 127) << 23;
   float scale;
   std::memcpy(&scale, &bits, sizeof scale);
   float y = p * scale;
-  y = x < kLo ? 0.0f : y;
-  y = x > kHi ? std::numeric_limits<float>::infinity() : y;
+  y = x < kExpLo ? 0.0f : y;
+  y = x > kExpHi ? std::numeric_limits<float>::infinity() : y;
   return x == x ? y : x;
 }
+
+/// a[i] = exp_approx(a[i] - shift) for i < n, bit for bit, in the widest
+/// vectors the CPU has (VecMath.cpp: with AVX-512 a third faster than a
+/// vectorized loop over exp_approx). Kernels whose loops spend most of their
+/// time in exp gather its arguments in a block and call this.
+void exp_shifted(float *a, size_t n, float shift);
+
+/// The floats a kernel gathers for one exp_shifted call: 2 KiB, in L1.
+inline constexpr size_t kExpBlock = 512;
+
+/// tanh(x) from e = e^2x: 1 - 2 / (e + 1).
+inline float tanh_from_exp2x(float e) { return 1.0f - 2.0f / (e + 1.0f); }
 
 /// tanh(x) = 1 - 2 / (e^2x + 1): within 2^-23 of tanh in absolute terms
 /// (what GELU needs, which adds it to 1), not in relative terms near 0.
 inline float tanh_approx(float x) {
-  return 1.0f - 2.0f / (exp_approx(2.0f * x) + 1.0f);
+  return tanh_from_exp2x(exp_approx(2.0f * x));
 }
 
 } // namespace tpc::cpu
