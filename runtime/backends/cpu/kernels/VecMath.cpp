@@ -12,7 +12,9 @@
 
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
-#if defined(__x86_64__)
+#include "runtime/util/VectorClones.h"
+
+#if defined(__x86_64__) && !defined(TPC_SANITIZED)
 #include <immintrin.h>
 #endif
 
@@ -26,7 +28,7 @@ TPC_VECTOR_CLONES_OUT_OF_LINE void exp_shifted_loop(float *a, size_t n,
     a[i] = exp_approx(a[i] - shift);
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(TPC_SANITIZED)
 /// exp_approx's steps on 16 lanes: n = round(x log2 e) by the same
 /// addition of 1.5 * 2^23, the same Cody-Waite reduction and polynomial,
 /// then p * 2^n by vscalefps (exact as the multiplication by a normal 2^n
@@ -70,7 +72,9 @@ TPC_TARGET_AVX512 void exp_shifted_avx512(float *a, size_t n, float shift) {
 } // namespace
 
 void exp_shifted(float *a, size_t n, float shift) {
-#if defined(__x86_64__)
+  // Sanitized builds keep one version of every loop (VectorClones.h), the
+  // baseline's without FMA: the intrinsics would round differently there.
+#if defined(__x86_64__) && !defined(TPC_SANITIZED)
   if (native_lanes() == 16)
     return exp_shifted_avx512(a, n, shift);
 #endif
