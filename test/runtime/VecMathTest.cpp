@@ -138,7 +138,7 @@ TEST(VecMath, ExpShiftedIsExpApproxBitForBit) {
     std::memcpy(&f, &b, sizeof f);
     x.push_back(f);
   }
-  for (float edge : {-87.33654475f, 88.0f, -88.72283f, 88.72283f})
+  for (float edge : {kExpLo, kExpHi, -88.72283f, 88.72283f})
     for (float f = edge, step = 0; step < 64; ++step) {
       x.push_back(f);
       x.push_back(-f);
