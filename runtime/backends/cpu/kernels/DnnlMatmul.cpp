@@ -7,8 +7,9 @@
 //
 // A bf16 GEMM deeper than kMaxDepth runs as several shallower ones summed
 // into an fp32 accumulator, rounded to bf16 once at the end (see
-// kMaxDepth). A written bf16 weight gradient (C,OC) = inp^T . dout runs on
-// oneDNN's inner-product backward-weights primitive (matmul_backward).
+// kMaxDepth). A bf16 GEMM with op(A) transposed, as a weight gradient's,
+// runs on copies of its operands reordered into the layouts oneDNN's kernels
+// prefer, in row chunks when its result is tall (see kMaxRows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +20,11 @@
 #include <omp.h>
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <new>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -36,16 +39,15 @@ using dnnl::memory;
 struct Key {
   bool trans_a = false, trans_b = false, bias = false;
   bool f32_dst = false; // a depth chunk's dense fp32 accumulator
-  /// An inner product's weight gradient (weight_gradient_entry), not a
-  /// matmul.
-  bool weight_gradient = false;
+  /// A and B reordered into the layouts the primitive picks (packed_entry).
+  bool packed = false;
   int M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldc = 0;
   uint32_t alpha = 0, beta = 0; // bit patterns
   int threads = 0;
 
   auto fields() const {
-    return std::tie(trans_a, trans_b, bias, f32_dst, weight_gradient, M, N, K,
-                    lda, ldb, ldc, alpha, beta, threads);
+    return std::tie(trans_a, trans_b, bias, f32_dst, packed, M, N, K, lda, ldb,
+                    ldc, alpha, beta, threads);
   }
   bool operator<(const Key &o) const { return fields() < o.fields(); }
 };
@@ -90,22 +92,50 @@ memory::desc matrix(memory::data_type type, int rows, int cols, int ld,
 struct Entry {
   std::string impl;
   bool usable = false;
-  dnnl::primitive prim; // a matmul, or an inner product's weight gradient
-  bool weight_gradient = false;
-  memory::desc a, b, c, bias;
+  dnnl::matmul prim;
+  memory::desc a, b, c, bias; // the caller's layouts
+  /// A packed entry's: the layouts prim reads, and the reorders into them
+  /// from a and b (none where the two agree).
+  memory::desc a_packed, b_packed;
+  bool reorders_a = false, reorders_b = false;
+  dnnl::reorder to_a, to_b;
 };
 
-/// How a call runs: one primitive, or `chunks` depth chunks of `depth`
-/// (the last one shallower) through `first`, `middle` and `last`.
+/// How a call runs: one primitive (whole), or `chunks` depth chunks of
+/// `size` through `first`, `middle` and `last`, summed; or, packed, `chunks`
+/// chunks of `size` result rows through `first` and `last` (the last chunk
+/// shallower or shorter).
 struct Plan {
   const Entry *whole = nullptr;
-  int chunks = 0, depth = 0;
+  bool row_chunks = false;
+  int chunks = 0, size = 0;
   const Entry *first = nullptr, *middle = nullptr, *last = nullptr;
   bool usable() const {
     return whole ? whole->usable
                  : first && first->usable && (!middle || middle->usable) &&
                        last->usable;
   }
+};
+
+/// Grow-only, 64-byte-aligned memory for reordered operands.
+class Scratch {
+public:
+  void *get(size_t bytes) {
+    if (bytes > size_) {
+      const size_t rounded = (bytes + 63) / 64 * 64;
+      buf_.reset(static_cast<char *>(std::aligned_alloc(64, rounded)));
+      if (!buf_) {
+        size_ = 0;
+        throw std::bad_alloc();
+      }
+      size_ = rounded;
+    }
+    return buf_.get();
+  }
+
+private:
+  std::unique_ptr<char, void (*)(void *)> buf_{nullptr, std::free};
+  size_t size_ = 0;
 };
 
 } // namespace
@@ -117,6 +147,19 @@ struct Plan {
 /// thread at V = 25152, tp = 2's slice: 420 against 720). Chunks of 2048 to
 /// 32768 all did about as well. Shallower products are left alone.
 constexpr int kMaxDepth = 16384;
+
+/// oneDNN 2.6's bf16 kernels (brgemm on AMX or VNNI) read both operands in
+/// blocked layouts of their own. GPT-2 124M's layer weight gradients,
+/// inp^T . dout with inp^T (C, B*T) a strided view, ran at 1010-1240
+/// GFLOP/s in a training step on two AMX cores as oneDNN's inner-product
+/// gradients (a little faster than as strided matmuls); as matmuls on
+/// copies reordered into the layouts the primitive picks (format `any`),
+/// 1470-1840, the reorders included. Taller results run in chunks of at
+/// most kMaxRows rows, each reordering its slice of A and all reading one
+/// copy of B, so that the copies stay a few MB: the tied output layer's
+/// (V, C) = dout^T . inp, V = 50304, in 13 chunks of 3872 rows ran at 1550
+/// against 1260 whole and strided.
+constexpr int kMaxRows = 4096;
 
 /// A program has a few dozen GEMM shapes. Should a caller keep bringing new
 /// ones, the cache starts over rather than grow without bound.
@@ -134,6 +177,8 @@ struct DnnlGemm::Impl {
   std::mutex mutex;
   /// The fp32 sums of a call split by depth (M*N floats, kept).
   std::vector<float> acc;
+  /// A packed call's reordered operands.
+  Scratch packed_a, packed_b;
 
   /// The primitive for k, created on first use. Call with mutex held;
   /// entries stay put until the next begin().
@@ -143,44 +188,56 @@ struct DnnlGemm::Impl {
     if (cache.size() >= kMaxPrimitives)
       cache.clear();
   }
+  /// Runs e; a packed e reorders B only when reorder_b says so (B's copy
+  /// is still in packed_b otherwise).
   void run(const Entry &e, const void *A, const void *B, const void *bias,
-           void *C);
-  /// The primitives for k, split by depth where kMaxDepth says so. Call
-  /// with mutex held.
+           void *C, bool reorder_b = true);
+  /// The primitives for k: packed (in row chunks where kMaxRows says so)
+  /// when op(A) is a transposed bf16 operand, split by depth where
+  /// kMaxDepth says so. Call with mutex held.
   Plan plan(const Key &k);
-  void weight_gradient_entry(const Key &k, Entry &e);
+  void packed_entry(const Key &k, Entry &e);
   /// Runs a usable plan for k. Call with mutex held.
   void run(const Plan &p, const Key &k, const void *A, const void *B, void *C);
 };
 
-/// The inner product's weight gradient for k (M = C inputs, N = OC
-/// outputs, K = rows): diff_weights (C,OC) = src (K,C)^T . diff_dst (K,OC),
-/// written; dense operands (oneDNN's `io` weights are our (C,OC)).
-void DnnlGemm::Impl::weight_gradient_entry(const Key &k, Entry &e) {
-  e.weight_gradient = true;
-  if (k.M <= 0 || k.N <= 0 || k.K <= 0)
-    return;
-  using tag = memory::format_tag;
-  const memory::data_type bf16 = memory::data_type::bf16;
-  try {
-    e.a = memory::desc({k.K, k.M}, bf16, tag::nc);
-    e.b = memory::desc({k.K, k.N}, bf16, tag::nc);
-    e.c = memory::desc({k.N, k.M}, bf16, tag::io);
-    dnnl::inner_product_forward::primitive_desc hint(
-        dnnl::inner_product_forward::desc(dnnl::prop_kind::forward_training,
-                                          e.a, e.c, e.b),
-        engine);
-    dnnl::inner_product_backward_weights::primitive_desc pd(
-        dnnl::inner_product_backward_weights::desc(e.a, e.c, e.b), engine,
-        hint);
-    e.impl = pd.impl_info_str();
-    e.usable = e.impl.rfind("ref", 0) != 0;
-    if (e.usable)
-      e.prim = dnnl::inner_product_backward_weights(pd);
-  } catch (const dnnl::error &err) {
-    e.impl = std::string("none (") + err.what() + ")";
-    e.usable = false;
+/// A matmul for k reading A and B in the layouts it picks, and the
+/// reorders from the caller's layouts into them.
+void DnnlGemm::Impl::packed_entry(const Key &k, Entry &e) {
+  e.a = matrix(data_type, k.M, k.K, k.lda, k.trans_a);
+  e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
+  e.c = matrix(data_type, k.M, k.N, k.ldc, false);
+  dnnl::primitive_attr attr;
+  if (value(k.alpha) != 1.0f)
+    attr.set_output_scales(0, {value(k.alpha)});
+  if (value(k.beta) != 0.0f) {
+    dnnl::post_ops ops;
+    ops.append_sum(value(k.beta));
+    attr.set_post_ops(ops);
   }
+  using tag = memory::format_tag;
+  const memory::desc any_a({k.M, k.K}, data_type, tag::any),
+      any_b({k.K, k.N}, data_type, tag::any);
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(any_a, any_b, e.c), attr,
+                                  engine, /*allow_empty=*/true);
+  if (!pd)
+    return;
+  e.impl = pd.impl_info_str();
+  e.usable = e.impl.rfind("ref", 0) != 0;
+  if (!e.usable)
+    return;
+  e.prim = dnnl::matmul(pd);
+  e.a_packed = pd.src_desc();
+  e.b_packed = pd.weights_desc();
+  e.reorders_a = e.a_packed != e.a;
+  e.reorders_b = e.b_packed != e.b;
+  if (e.reorders_a)
+    e.to_a = dnnl::reorder(
+        dnnl::reorder::primitive_desc(engine, e.a, engine, e.a_packed));
+  if (e.reorders_b)
+    e.to_b = dnnl::reorder(
+        dnnl::reorder::primitive_desc(engine, e.b, engine, e.b_packed));
+  e.impl += " on reordered operands";
 }
 
 const Entry &DnnlGemm::Impl::entry(const Key &k) {
@@ -190,10 +247,14 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
   Entry e;
   // Degenerate shapes and alpha = 0 are left to the caller's BLAS, which
   // defines them (C = beta * C).
-  if (k.weight_gradient) {
-    weight_gradient_entry(k, e);
-  } else if (k.M > 0 && k.N > 0 && k.K > 0 && value(k.alpha) != 0.0f) {
+  if (k.M > 0 && k.N > 0 && k.K > 0 && value(k.alpha) != 0.0f) {
     try {
+      if (k.packed) {
+        packed_entry(k, e);
+        if (e.impl.empty())
+          e.impl = "none";
+        return cache.emplace(k, std::move(e)).first->second;
+      }
       e.a = matrix(data_type, k.M, k.K, k.lda, k.trans_a);
       e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
       e.c = matrix(k.f32_dst ? memory::data_type::f32 : data_type, k.M, k.N,
@@ -233,21 +294,24 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
 }
 
 void DnnlGemm::Impl::run(const Entry &e, const void *A, const void *B,
-                         const void *bias, void *C) {
+                         const void *bias, void *C, bool reorder_b) {
   // oneDNN takes non-const handles; it does not write its inputs.
-  if (e.weight_gradient) {
-    e.prim.execute(
-        stream,
-        {{DNNL_ARG_SRC, memory(e.a, engine, const_cast<void *>(A))},
-         {DNNL_ARG_DIFF_DST, memory(e.b, engine, const_cast<void *>(B))},
-         {DNNL_ARG_DIFF_WEIGHTS, memory(e.c, engine, C)}});
-    stream.wait();
-    return;
+  memory a(e.a, engine, const_cast<void *>(A)),
+      b(e.b, engine, const_cast<void *>(B));
+  if (e.reorders_a) {
+    memory packed(e.a_packed, engine, packed_a.get(e.a_packed.get_size()));
+    e.to_a.execute(stream, a, packed);
+    a = packed;
   }
-  std::unordered_map<int, memory> args{
-      {DNNL_ARG_SRC, memory(e.a, engine, const_cast<void *>(A))},
-      {DNNL_ARG_WEIGHTS, memory(e.b, engine, const_cast<void *>(B))},
-      {DNNL_ARG_DST, memory(e.c, engine, C)}};
+  if (e.reorders_b) {
+    memory packed(e.b_packed, engine, packed_b.get(e.b_packed.get_size()));
+    if (reorder_b)
+      e.to_b.execute(stream, b, packed);
+    b = packed;
+  }
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, a},
+                                       {DNNL_ARG_WEIGHTS, b},
+                                       {DNNL_ARG_DST, memory(e.c, engine, C)}};
   if (bias)
     args.emplace(DNNL_ARG_BIAS,
                  memory(e.bias, engine, const_cast<void *>(bias)));
@@ -257,12 +321,28 @@ void DnnlGemm::Impl::run(const Entry &e, const void *A, const void *B,
 
 Plan DnnlGemm::Impl::plan(const Key &k) {
   Plan p;
+  if (type == Type::BF16 && k.trans_a && !k.trans_b && !k.bias && !k.f32_dst &&
+      k.K <= kMaxDepth) {
+    // Row chunks of equal height, a multiple of 32 where there are several.
+    p.row_chunks = true;
+    p.chunks = (k.M + kMaxRows - 1) / kMaxRows;
+    p.size =
+        p.chunks == 1 ? k.M : ((k.M + p.chunks - 1) / p.chunks + 31) / 32 * 32;
+    p.chunks = (k.M + p.size - 1) / p.size;
+    Key c = k;
+    c.packed = true;
+    c.M = p.size;
+    p.first = &entry(c);
+    c.M = k.M - (p.chunks - 1) * p.size;
+    p.last = &entry(c);
+    return p;
+  }
   if (type != Type::BF16 || k.bias || k.K <= kMaxDepth) {
     p.whole = &entry(k);
     return p;
   }
   p.chunks = (k.K + kMaxDepth - 1) / kMaxDepth;
-  p.depth = (k.K + p.chunks - 1) / p.chunks;
+  p.size = (k.K + p.chunks - 1) / p.chunks;
   // Chunks write a dense (M,N) fp32 accumulator; the first one adds beta
   // times the old values, which the accumulator starts from, and the others
   // add to it. std::map entries stay put while others are added.
@@ -274,10 +354,10 @@ Plan DnnlGemm::Impl::plan(const Key &k) {
     c.beta = bits(beta);
     return &entry(c);
   };
-  p.first = chunk(p.depth, value(k.beta));
+  p.first = chunk(p.size, value(k.beta));
   if (p.chunks > 2)
-    p.middle = chunk(p.depth, 1.0f);
-  p.last = chunk(k.K - (p.chunks - 1) * p.depth, 1.0f);
+    p.middle = chunk(p.size, 1.0f);
+  p.last = chunk(k.K - (p.chunks - 1) * p.size, 1.0f);
   return p;
 }
 
@@ -285,6 +365,21 @@ void DnnlGemm::Impl::run(const Plan &p, const Key &k, const void *A,
                          const void *B, void *C) {
   if (p.whole) {
     run(*p.whole, A, B, nullptr, C);
+    return;
+  }
+  if (p.row_chunks) {
+    // op(A) is transposed: row r of op(A) is column r of A. B is reordered
+    // once where the chunks read it in the same layout.
+    const auto *a = static_cast<const uint16_t *>(A);
+    auto *c = static_cast<uint16_t *>(C);
+    const Entry *previous = nullptr;
+    for (int i = 0; i < p.chunks; ++i) {
+      const size_t r0 = size_t(i) * p.size;
+      const Entry &e = i == p.chunks - 1 ? *p.last : *p.first;
+      const bool reorder_b = !previous || previous->b_packed != e.b_packed;
+      run(e, a + r0, B, nullptr, c + r0 * size_t(k.ldc), reorder_b);
+      previous = &e;
+    }
     return;
   }
   const size_t M = size_t(k.M), N = size_t(k.N), ldc = size_t(k.ldc);
@@ -301,7 +396,7 @@ void DnnlGemm::Impl::run(const Plan &p, const Key &k, const void *A,
   const auto *a = static_cast<const uint16_t *>(A);
   const auto *b = static_cast<const uint16_t *>(B);
   for (int i = 0; i < p.chunks; ++i) {
-    const size_t k0 = size_t(i) * p.depth;
+    const size_t k0 = size_t(i) * p.size;
     // Where chunk i's first column of op(A) and first row of op(B) start.
     const uint16_t *ai = a + (k.trans_a ? k0 * k.lda : k0);
     const uint16_t *bi = b + (k.trans_b ? k0 : k0 * k.ldb);
@@ -368,17 +463,7 @@ bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
   Plan dx, dw;
   if (dinp && !(dx = impl_->plan(kx)).usable())
     return false;
-  if (dweight && impl_->type == Type::BF16 && !transposed && !accumulate) {
-    // A written bf16 weight gradient runs faster as an inner product's
-    // (oneDNN's JIT GEMM) than as a transposed matmul (its brgemm): GPT-2
-    // 124M's layers 1.1-1.3x on two AMX cores, 1.2-1.5x on one. Not the
-    // tied output layer's (transposed; slower there on one core).
-    Key k = kw; // M = C, N = OC, K = N already
-    k.weight_gradient = true;
-    if (const Entry &e = impl_->entry(k); e.usable)
-      dw.whole = &e;
-  }
-  if (dweight && !dw.whole && !(dw = impl_->plan(kw)).usable())
+  if (dweight && !(dw = impl_->plan(kw)).usable())
     return false;
   if (dinp)
     impl_->run(dx, kx, dout, weight, dinp);
@@ -418,8 +503,12 @@ std::string DnnlGemm::implementation(bool trans_a, bool trans_b, int M, int N,
   const Plan p = impl_->plan(k);
   if (p.whole)
     return p.whole->impl;
+  if (p.row_chunks)
+    return p.chunks == 1 ? p.first->impl
+                         : p.first->impl + " in " + std::to_string(p.chunks) +
+                               " chunks of M <= " + std::to_string(p.size);
   return p.first->impl + " in " + std::to_string(p.chunks) +
-         " chunks of K <= " + std::to_string(p.depth);
+         " chunks of K <= " + std::to_string(p.size);
 }
 
 size_t DnnlGemm::cached_primitives() const {
