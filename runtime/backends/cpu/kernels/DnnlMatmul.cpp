@@ -179,6 +179,9 @@ struct DnnlGemm::Impl {
   std::vector<float> acc;
   /// A packed call's reordered operands.
   Scratch packed_a, packed_b;
+  /// A bf16 bias gradient's fp32 sums (OC floats, kept: no allocation per
+  /// call once a width has been seen).
+  std::vector<float> bias_sums;
 
   /// The primitive for k, created on first use. Call with mutex held;
   /// entries stay put until the next begin().
@@ -482,9 +485,11 @@ bool DnnlGemm::matmul_backward(void *dinp, void *dweight, void *dbias,
     // Summed in fp32 from the old values and rounded once, as the fp32 path.
     auto *db = static_cast<uint16_t *>(dbias);
     const auto *d = static_cast<const uint16_t *>(dout);
-    std::vector<float> acc(static_cast<size_t>(OC), 0.0f);
-    for (int o = 0; o < OC && accumulate; ++o)
-      acc[o] = bf16_to_f32(db[o]);
+    std::vector<float> &acc = impl_->bias_sums;
+    if (acc.size() < size_t(OC))
+      acc.resize(size_t(OC));
+    for (int o = 0; o < OC; ++o)
+      acc[o] = accumulate ? bf16_to_f32(db[o]) : 0.0f;
     column_reduce(acc.data(), N, OC,
                   [=](int n, int o) { return bf16_to_f32(d[size_t(n) * OC + o]); });
     for (int o = 0; o < OC; ++o)

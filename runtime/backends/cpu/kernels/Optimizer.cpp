@@ -160,7 +160,11 @@ template <class S> double sum_of_squares(const typename S::type *x, size_t n) {
   // and sums kStreams of them at once, a quarter of its run apart (the
   // last round repeats a chunk where the run runs out).
   const size_t whole = n / kChunk, rest = n % kChunk;
-  std::vector<double> partial(whole + (rest ? 1 : 0));
+  // Kept between calls: no allocation per step once a size has been seen.
+  thread_local std::vector<double> chunk_sums;
+  if (chunk_sums.size() < whole + 1)
+    chunk_sums.resize(whole + 1);
+  double *partial = chunk_sums.data();
 #pragma omp parallel
   {
     const size_t t = size_t(omp_get_thread_num()),
@@ -189,8 +193,8 @@ template <class S> double sum_of_squares(const typename S::type *x, size_t n) {
     partial[whole] = sums[0];
   }
   double acc = 0.0;
-  for (double p : partial)
-    acc += p;
+  for (size_t c = 0; c < whole + (rest ? 1 : 0); ++c)
+    acc += partial[c];
   return acc;
 }
 
