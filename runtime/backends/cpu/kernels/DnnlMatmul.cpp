@@ -7,9 +7,10 @@
 //
 // A bf16 GEMM deeper than kMaxDepth runs as several shallower ones summed
 // into an fp32 accumulator, rounded to bf16 once at the end (see
-// kMaxDepth). A bf16 GEMM with op(A) transposed, as a weight gradient's,
-// runs on copies of its operands reordered into the layouts oneDNN's kernels
-// prefer, in row chunks when its result is tall (see kMaxRows).
+// kMaxDepth). A GEMM with op(A) transposed, as a weight gradient's, runs
+// on copies of its operands (bf16) or of B (fp32) reordered into the
+// layouts oneDNN's kernels prefer, in row chunks when its result is tall
+// (see kMaxRows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,7 +159,11 @@ constexpr int kMaxDepth = 16384;
 /// most kMaxRows rows, each reordering its slice of A and all reading one
 /// copy of B, so that the copies stay a few MB: the tied output layer's
 /// (V, C) = dout^T . inp, V = 50304, in 13 chunks of 3872 rows ran at 1550
-/// against 1260 whole and strided.
+/// against 1260 whole and strided. fp32 (oneDNN's AVX-512 brgemm, where
+/// OpenBLAS is not the faster): B alone reordered, which was as fast as or
+/// faster than both (tpc-bench-gemm, one run each on a machine 13% slower
+/// the second time): the MLP's first weight gradient 167 -> 319 GFLOP/s,
+/// the tied output layer's 232 -> 336, the others 308-349 against 354-368.
 constexpr int kMaxRows = 4096;
 
 /// A program has a few dozen GEMM shapes. Should a caller keep bringing new
@@ -196,16 +201,16 @@ struct DnnlGemm::Impl {
   void run(const Entry &e, const void *A, const void *B, const void *bias,
            void *C, bool reorder_b = true);
   /// The primitives for k: packed (in row chunks where kMaxRows says so)
-  /// when op(A) is a transposed bf16 operand, split by depth where
-  /// kMaxDepth says so. Call with mutex held.
+  /// when op(A) is transposed, split by depth where kMaxDepth says so.
+  /// Call with mutex held.
   Plan plan(const Key &k);
   void packed_entry(const Key &k, Entry &e);
   /// Runs a usable plan for k. Call with mutex held.
   void run(const Plan &p, const Key &k, const void *A, const void *B, void *C);
 };
 
-/// A matmul for k reading A and B in the layouts it picks, and the
-/// reorders from the caller's layouts into them.
+/// A matmul for k reading B, and A in bf16, in the layouts it picks, and
+/// the reorders from the caller's layouts into them.
 void DnnlGemm::Impl::packed_entry(const Key &k, Entry &e) {
   e.a = matrix(data_type, k.M, k.K, k.lda, k.trans_a);
   e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
@@ -221,7 +226,8 @@ void DnnlGemm::Impl::packed_entry(const Key &k, Entry &e) {
   using tag = memory::format_tag;
   const memory::desc any_a({k.M, k.K}, data_type, tag::any),
       any_b({k.K, k.N}, data_type, tag::any);
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(any_a, any_b, e.c), attr,
+  const memory::desc &a = type == Type::BF16 ? any_a : e.a;
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, any_b, e.c), attr,
                                   engine, /*allow_empty=*/true);
   if (!pd)
     return;
@@ -324,8 +330,7 @@ void DnnlGemm::Impl::run(const Entry &e, const void *A, const void *B,
 
 Plan DnnlGemm::Impl::plan(const Key &k) {
   Plan p;
-  if (type == Type::BF16 && k.trans_a && !k.trans_b && !k.bias && !k.f32_dst &&
-      k.K <= kMaxDepth) {
+  if (k.trans_a && !k.trans_b && !k.bias && !k.f32_dst && k.K <= kMaxDepth) {
     // Row chunks of equal height, a multiple of 32 where there are several.
     p.row_chunks = true;
     p.chunks = (k.M + kMaxRows - 1) / kMaxRows;
@@ -373,14 +378,16 @@ void DnnlGemm::Impl::run(const Plan &p, const Key &k, const void *A,
   if (p.row_chunks) {
     // op(A) is transposed: row r of op(A) is column r of A. B is reordered
     // once where the chunks read it in the same layout.
-    const auto *a = static_cast<const uint16_t *>(A);
-    auto *c = static_cast<uint16_t *>(C);
+    const size_t bytes = type == Type::BF16 ? sizeof(uint16_t) : sizeof(float);
+    const auto *a = static_cast<const char *>(A);
+    auto *c = static_cast<char *>(C);
     const Entry *previous = nullptr;
     for (int i = 0; i < p.chunks; ++i) {
       const size_t r0 = size_t(i) * p.size;
       const Entry &e = i == p.chunks - 1 ? *p.last : *p.first;
       const bool reorder_b = !previous || previous->b_packed != e.b_packed;
-      run(e, a + r0, B, nullptr, c + r0 * size_t(k.ldc), reorder_b);
+      run(e, a + r0 * bytes, B, nullptr, c + r0 * size_t(k.ldc) * bytes,
+          reorder_b);
       previous = &e;
     }
     return;

@@ -6,11 +6,11 @@
 // runs). bf16: bf16 operands go to the CPU's bf16 dot-product instructions
 // or AMX tiles as they are, instead of being widened for an fp32 sgemm;
 // products and sums are fp32 and each result is rounded to bf16 once, as
-// the Kernels interface asks. bf16 products with op(A) transposed (weight
-// gradients) run on copies of the operands reordered into oneDNN's blocked
-// layouts, tall ones in row chunks, and bf16 products deeper than 16384 in
-// depth chunks summed in fp32 (DnnlMatmul.cpp). Only built with oneDNN
-// (TPC_HAVE_DNNL); the header has no oneDNN types in it.
+// the Kernels interface asks. Products with op(A) transposed (weight
+// gradients) run on copies of the operands (bf16) or of B (fp32) reordered
+// into oneDNN's blocked layouts, tall ones in row chunks, and bf16 products
+// deeper than 16384 in depth chunks summed in fp32 (DnnlMatmul.cpp). Only built
+// with oneDNN (TPC_HAVE_DNNL); the header has no oneDNN types in it.
 //
 // oneDNN picks an implementation per shape when its primitive is created.
 // Where the best it has is a reference one (a CPU without AVX-512, say) a
