@@ -82,6 +82,20 @@ Key make_key(bool trans_a, bool trans_b, bool bias, int M, int N, int K,
   return k;
 }
 
+/// alpha as an output scale and beta as a sum post-op: oneDNN applies both
+/// to the fp32 accumulator before it stores.
+dnnl::primitive_attr scale_and_sum(const Key &k) {
+  dnnl::primitive_attr attr;
+  if (value(k.alpha) != 1.0f)
+    attr.set_output_scales(0, {value(k.alpha)});
+  if (value(k.beta) != 0.0f) {
+    dnnl::post_ops ops;
+    ops.append_sum(value(k.beta));
+    attr.set_post_ops(ops);
+  }
+  return attr;
+}
+
 /// A (rows, cols) matrix stored row-major with leading dimension ld, or its
 /// transpose (stored (cols, rows)).
 memory::desc matrix(memory::data_type type, int rows, int cols, int ld,
@@ -215,14 +229,7 @@ void DnnlGemm::Impl::packed_entry(const Key &k, Entry &e) {
   e.a = matrix(data_type, k.M, k.K, k.lda, k.trans_a);
   e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
   e.c = matrix(data_type, k.M, k.N, k.ldc, false);
-  dnnl::primitive_attr attr;
-  if (value(k.alpha) != 1.0f)
-    attr.set_output_scales(0, {value(k.alpha)});
-  if (value(k.beta) != 0.0f) {
-    dnnl::post_ops ops;
-    ops.append_sum(value(k.beta));
-    attr.set_post_ops(ops);
-  }
+  const dnnl::primitive_attr attr = scale_and_sum(k);
   using tag = memory::format_tag;
   const memory::desc any_a({k.M, k.K}, data_type, tag::any),
       any_b({k.K, k.N}, data_type, tag::any);
@@ -268,14 +275,7 @@ const Entry &DnnlGemm::Impl::entry(const Key &k) {
       e.b = matrix(data_type, k.K, k.N, k.ldb, k.trans_b);
       e.c = matrix(k.f32_dst ? memory::data_type::f32 : data_type, k.M, k.N,
                    k.ldc, false);
-      dnnl::primitive_attr attr;
-      if (value(k.alpha) != 1.0f)
-        attr.set_output_scales(0, {value(k.alpha)});
-      if (value(k.beta) != 0.0f) {
-        dnnl::post_ops ops;
-        ops.append_sum(value(k.beta));
-        attr.set_post_ops(ops);
-      }
+      const dnnl::primitive_attr attr = scale_and_sum(k);
       dnnl::matmul::desc desc = [&] {
         if (!k.bias)
           return dnnl::matmul::desc(e.a, e.b, e.c);
