@@ -40,7 +40,8 @@ using dnnl::memory;
 struct Key {
   bool trans_a = false, trans_b = false, bias = false;
   bool f32_dst = false; // a depth chunk's dense fp32 accumulator
-  /// A and B reordered into the layouts the primitive picks (packed_entry).
+  /// Operands reordered into the layouts the primitive picks
+  /// (packed_entry).
   bool packed = false;
   int M = 0, N = 0, K = 0, lda = 0, ldb = 0, ldc = 0;
   uint32_t alpha = 0, beta = 0; // bit patterns
