@@ -142,7 +142,7 @@ template <class T> void check_all_transposes_and_betas() {
       {8, 24, 1, 0, 0, 0},     // bias broadcast: ones (N,1) . bias (1,C)
       {1, 24, 50, 0, 0, 0},    // column sums: ones (1,N) . x (N,C)
       {9, 20, 40000, 1, 2, 3}, // bf16: summed over depth chunks
-      {9000, 24, 40, 1, 2, 3}, // bf16 with op(A) transposed: row chunks
+      {9000, 24, 40, 1, 2, 3}, // with op(A) transposed: row chunks
   };
   uint32_t seed = 10;
   for (const Shape &s : shapes)
@@ -153,8 +153,9 @@ template <class T> void check_all_transposes_and_betas() {
           if (::testing::Test::HasFatalFailure())
             return;
         }
-  // alpha and beta other than 0 and 1.
+  // alpha and beta other than 0 and 1, also on reordered operands.
   check_gemm<T>(g, false, true, shapes[0], 0.5f, -2.0f, 99);
+  check_gemm<T>(g, true, false, shapes[0], 0.5f, -2.0f, 98);
 }
 
 TEST(DnnlMatmul, GemmAllTransposesAndBetas) {
