@@ -111,9 +111,8 @@ struct Entry {
   dnnl::matmul prim;
   memory::desc a, b, c, bias; // the caller's layouts
   /// A packed entry's: the layouts prim reads, and the reorders into them
-  /// from a and b (none where the two agree).
+  /// from a and b (empty handles where the two agree).
   memory::desc a_packed, b_packed;
-  bool reorders_a = false, reorders_b = false;
   dnnl::reorder to_a, to_b;
 };
 
@@ -246,12 +245,10 @@ void DnnlGemm::Impl::packed_entry(const Key &k, Entry &e) {
   e.prim = dnnl::matmul(pd);
   e.a_packed = pd.src_desc();
   e.b_packed = pd.weights_desc();
-  e.reorders_a = e.a_packed != e.a;
-  e.reorders_b = e.b_packed != e.b;
-  if (e.reorders_a)
+  if (e.a_packed != e.a)
     e.to_a = dnnl::reorder(
         dnnl::reorder::primitive_desc(engine, e.a, engine, e.a_packed));
-  if (e.reorders_b)
+  if (e.b_packed != e.b)
     e.to_b = dnnl::reorder(
         dnnl::reorder::primitive_desc(engine, e.b, engine, e.b_packed));
   e.impl += " on reordered operands";
@@ -308,12 +305,12 @@ void DnnlGemm::Impl::run(const Entry &e, const void *A, const void *B,
   // oneDNN takes non-const handles; it does not write its inputs.
   memory a(e.a, engine, const_cast<void *>(A)),
       b(e.b, engine, const_cast<void *>(B));
-  if (e.reorders_a) {
+  if (e.to_a) {
     memory packed(e.a_packed, engine, packed_a.get(e.a_packed.get_size()));
     e.to_a.execute(stream, a, packed);
     a = packed;
   }
-  if (e.reorders_b) {
+  if (e.to_b) {
     memory packed(e.b_packed, engine, packed_b.get(e.b_packed.get_size()));
     if (reorder_b)
       e.to_b.execute(stream, b, packed);
