@@ -2,6 +2,7 @@
 
 #include "runtime/backends/cpu/CpuBackend.h"
 #include "runtime/backend/KernelChecks.h"
+#include "runtime/backends/cpu/HostMemory.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/Storage.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
@@ -16,9 +17,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <new>
 #include <stdexcept>
-#include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
@@ -29,29 +28,6 @@ namespace tpc {
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// Blocks of at least this many bytes go to transparent huge pages.
-constexpr size_t kHugePage = size_t(2) << 20;
-
-/// Host memory for tensors, freed with std::free. Rows stay on 64-byte cache
-/// lines, which suits AVX-512. A block of 2 MiB or more is aligned to 2 MiB
-/// and advised for transparent huge pages, which Linux grants such blocks
-/// by default ("madvise"): first touching the arenas of a GPT-2 step then
-/// takes a fault per 2 MiB instead of one per 4 KiB, and the kernels miss the
-/// TLB less. Where the system refuses, the block keeps small pages.
-void *host_alloc(size_t bytes) {
-  const size_t align = bytes >= kHugePage ? kHugePage : 64;
-  // aligned_alloc requires a multiple of the alignment.
-  const size_t rounded = std::max((bytes + align - 1) / align * align, align);
-  void *p = std::aligned_alloc(align, rounded);
-  if (!p)
-    throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  if (align == kHugePage)
-    madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  return p;
-}
 
 /// Runs f(offset, length) over [0, bytes) in blocks on the OpenMP threads
 /// when the block is large: one core alone does not reach the memory's
@@ -82,7 +58,7 @@ void zero_in_blocks(void *dst, size_t bytes) {
 
 } // namespace
 
-void *CpuDevice::alloc(size_t bytes) { return host_alloc(bytes); }
+void *CpuDevice::alloc(size_t bytes) { return cpu::host_alloc(bytes); }
 
 void CpuDevice::free(void *ptr) { std::free(ptr); }
 
@@ -154,7 +130,7 @@ public:
       free_.pop_back(); // none is large enough: replace the newest
     }
     if (b.capacity < n) {
-      b.data.reset(static_cast<float *>(host_alloc(n * sizeof(float))));
+      b.data.reset(static_cast<float *>(cpu::host_alloc(n * sizeof(float))));
       b.capacity = n;
     }
     return b;

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backends/cpu/kernels/DnnlMatmul.h"
+#include "runtime/backends/cpu/HostMemory.h"
 #include "runtime/backends/cpu/kernels/ColumnSum.h"
 #include "runtime/util/Float16.h"
 
@@ -24,8 +25,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
-#include <new>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -132,24 +133,19 @@ struct Plan {
   }
 };
 
-/// Grow-only, 64-byte-aligned memory for reordered operands.
+/// Grow-only host memory (host_alloc) for reordered operands.
 class Scratch {
 public:
   void *get(size_t bytes) {
     if (bytes > size_) {
-      const size_t rounded = (bytes + 63) / 64 * 64;
-      buf_.reset(static_cast<char *>(std::aligned_alloc(64, rounded)));
-      if (!buf_) {
-        size_ = 0;
-        throw std::bad_alloc();
-      }
-      size_ = rounded;
+      buf_.reset(host_alloc(bytes));
+      size_ = bytes;
     }
     return buf_.get();
   }
 
 private:
-  std::unique_ptr<char, void (*)(void *)> buf_{nullptr, std::free};
+  std::unique_ptr<void, void (*)(void *)> buf_{nullptr, std::free};
   size_t size_ = 0;
 };
 
