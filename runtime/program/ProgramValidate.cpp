@@ -1,0 +1,310 @@
+//===- ProgramValidate.cpp - Structural checks of a program -----*- C++ -*-===//
+
+#include "runtime/program/ProgramValidate.h"
+#include "runtime/program/Abi.h"
+#include "runtime/program/ProgramTypes.h"
+
+#include <algorithm>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <vector>
+
+namespace tpc {
+
+namespace {
+/// The arena checks of one function: every activation it writes is written
+/// once, lies inside the arena at an offset aligned for its dtype, is read
+/// only after it is written, and shares no byte with another activation
+/// live at the same time (live from the instruction that writes it to the
+/// last one that reads it, or to the end when the function returns it,
+/// exactly as tpc-plan-memory planned it).
+std::string check_arena(const program::Program &prog,
+                        const program::Function &f,
+                        std::vector<char> &written) {
+  std::ostringstream msg;
+  const int64_t end = f.body_size();
+  std::map<int32_t, int64_t> last_use; // activation id -> position
+  std::vector<char> is_input(prog.tensors_size(), 0);
+  for (int32_t id : f.inputs())
+    is_input[id] = 1;
+  for (int64_t k = 0; k < end; ++k)
+    for (int32_t id : f.body(k).inputs())
+      last_use[id] = k;
+  for (int32_t id : f.outputs())
+    last_use[id] = end;
+  // Live activations by offset: offset -> (end byte, id, last use).
+  struct Live {
+    int64_t end;
+    int32_t id;
+    int64_t last_use;
+  };
+  std::map<int64_t, Live> live;
+  std::vector<char> defined(prog.tensors_size(), 0);
+  for (int64_t k = 0; k < end; ++k) {
+    const program::Instruction &inst = f.body(k);
+    for (int32_t id : inst.inputs()) {
+      const program::Tensor &t = prog.tensors(id);
+      if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
+          (t.storage() == program::Tensor::GRADIENT && !defined[id]) ||
+          (t.storage() == program::Tensor::INPUT && !is_input[id])) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " reads tensor " << id << " (" << t.name()
+            << ") before anything in " << f.name() << " defines it";
+        return msg.str();
+      }
+    }
+    // Inputs read for the last time by an earlier instruction are dead.
+    for (auto it = live.begin(); it != live.end();)
+      it = it->second.last_use < k ? live.erase(it) : std::next(it);
+    for (int32_t id : inst.outputs()) {
+      const program::Tensor &t = prog.tensors(id);
+      // A gradient tensor names a runtime-owned buffer outside the arena:
+      // get_grad's result (which older programs placed in the arena).
+      bool gradient = t.storage() == program::Tensor::GRADIENT;
+      if (gradient && inst.op() != "get_grad") {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " writes tensor " << id << " (" << t.name()
+            << "), a gradient buffer, which only get_grad names";
+        return msg.str();
+      }
+      if (!gradient && t.storage() != program::Tensor::ACTIVATION) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " writes tensor " << id << " (" << t.name()
+            << "), which is not an activation";
+        return msg.str();
+      }
+      if (written[id]) {
+        msg << "tensor " << id << " (" << t.name()
+            << ") is written by more than one instruction";
+        return msg.str();
+      }
+      written[id] = defined[id] = 1;
+      if (gradient)
+        continue;
+      int64_t bytes = tensor_bytes(t), stop = 0;
+      if (t.offset() < 0 || __builtin_add_overflow(t.offset(), bytes, &stop) ||
+          stop > f.arena_bytes()) {
+        msg << "tensor " << id << " (" << t.name() << ", " << bytes
+            << " bytes at offset " << t.offset()
+            << ") lies outside the arena of " << f.name() << " ("
+            << f.arena_bytes() << " bytes)";
+        return msg.str();
+      }
+      if (t.offset() % dtype_bytes(t.dtype()) != 0) {
+        msg << "tensor " << id << " (" << t.name() << ") at offset "
+            << t.offset() << " is not aligned to its " << dtype_bytes(t.dtype())
+            << "-byte elements";
+        return msg.str();
+      }
+      if (bytes == 0)
+        continue;
+      // The result of an in-place op may lie on its operand, read for the
+      // last time here.
+      if (abi::reuses_operand_bytes(inst.op()) && inst.inputs_size() == 1) {
+        auto operand = live.find(t.offset());
+        if (operand != live.end() && operand->second.id == inst.inputs(0) &&
+            operand->second.end == stop && operand->second.last_use == k)
+          live.erase(operand);
+      }
+      auto next = live.lower_bound(t.offset());
+      const Live *clash = nullptr;
+      if (next != live.end() && next->first < stop)
+        clash = &next->second;
+      if (next != live.begin() && std::prev(next)->second.end > t.offset())
+        clash = &std::prev(next)->second;
+      if (clash) {
+        msg << "tensor " << id << " (" << t.name() << ") overlaps tensor "
+            << clash->id << " (" << prog.tensors(clash->id).name()
+            << ") in the arena of " << f.name() << " while both are live";
+        return msg.str();
+      }
+      auto use = last_use.find(id);
+      live[t.offset()] =
+          Live{stop, id, use == last_use.end() ? k : use->second};
+    }
+  }
+  for (int32_t id : f.outputs()) {
+    const program::Tensor &t = prog.tensors(id);
+    if ((t.storage() == program::Tensor::ACTIVATION && !defined[id]) ||
+        (t.storage() == program::Tensor::GRADIENT && !defined[id]) ||
+        (t.storage() == program::Tensor::INPUT && !is_input[id])) {
+      msg << "function " << f.name() << " returns tensor " << id << " ("
+          << t.name() << "), which nothing in it defines";
+      return msg.str();
+    }
+  }
+  return "";
+}
+} // namespace
+
+std::string validate_program(const program::Program &prog) {
+  std::ostringstream msg;
+  if (prog.tp() < 1 || prog.dp() < 1) {
+    msg << "tp = " << prog.tp() << " and dp = " << prog.dp()
+        << " must both be >= 1";
+    return msg.str();
+  }
+  if (prog.micro_batch() < 0 || prog.seq() < 0) {
+    msg << "micro_batch = " << prog.micro_batch() << " and seq = " << prog.seq()
+        << " must not be negative";
+    return msg.str();
+  }
+  const int num_tensors = prog.tensors_size();
+  int64_t largest_arena = 0;
+  for (const program::Function &f : prog.functions())
+    largest_arena = std::max(largest_arena, f.arena_bytes());
+  for (int i = 0; i < num_tensors; ++i) {
+    const program::Tensor &t = prog.tensors(i);
+    if (t.id() != i) {
+      msg << "tensor " << i << " carries id " << t.id();
+      return msg.str();
+    }
+    if (dtype_bytes(t.dtype()) == 0) {
+      msg << "tensor " << i << " (" << t.name() << ") has no dtype";
+      return msg.str();
+    }
+    if (!program::Tensor::Storage_IsValid(t.storage())) {
+      msg << "tensor " << i << " (" << t.name() << ") has storage kind "
+          << int(t.storage());
+      return msg.str();
+    }
+    for (int64_t d : t.shape())
+      if (d < 0) {
+        msg << "tensor " << i << " (" << t.name()
+            << ") has a negative dimension";
+        return msg.str();
+      }
+    if (tensor_bytes(t) < 0) {
+      msg << "tensor " << i << " (" << t.name()
+          << ") has a size that does not fit in memory";
+      return msg.str();
+    }
+    // Every activation gets an address in the shared arena, written or not,
+    // so even one that no function writes must lie inside it.
+    int64_t stop = 0;
+    if (t.storage() == program::Tensor::ACTIVATION &&
+        (t.offset() < 0 ||
+         __builtin_add_overflow(t.offset(), tensor_bytes(t), &stop) ||
+         stop > largest_arena)) {
+      msg << "tensor " << i << " (" << t.name() << ", " << tensor_bytes(t)
+          << " bytes at offset " << t.offset()
+          << ") lies outside the arena of every function (the largest has "
+          << largest_arena << " bytes)";
+      return msg.str();
+    }
+  }
+  auto in_range = [&](int32_t id) { return id >= 0 && id < num_tensors; };
+  std::vector<char> is_parameter(num_tensors, 0);
+  for (const program::Parameter &p : prog.parameters()) {
+    if (!in_range(p.tensor()) ||
+        prog.tensors(p.tensor()).storage() != program::Tensor::PARAMETER) {
+      msg << "parameter " << p.name() << " does not name a parameter tensor";
+      return msg.str();
+    }
+    if (is_parameter[p.tensor()]) {
+      msg << "parameter " << p.name() << " shares tensor " << p.tensor()
+          << " with another parameter";
+      return msg.str();
+    }
+    is_parameter[p.tensor()] = 1;
+    const program::Tensor &local = prog.tensors(p.tensor());
+    if (p.global_shape_size() != local.shape_size()) {
+      msg << "parameter " << p.name()
+          << " has a global shape of another rank than its local shape";
+      return msg.str();
+    }
+    for (int d = 0; d < p.global_shape_size(); ++d)
+      if (p.global_shape(d) < local.shape(d)) {
+        msg << "parameter " << p.name()
+            << " has a global shape smaller than its local shape";
+        return msg.str();
+      }
+    if (num_elements(p.global_shape()) < 0 || p.valid_extent() < 0) {
+      msg << "parameter " << p.name() << " has a global shape or valid "
+          << "extent out of range";
+      return msg.str();
+    }
+    // A master copy is fp32 behind a 16-bit working copy; a gradient is of
+    // the working copy's type or fp32.
+    bool half = local.dtype() == program::BF16 || local.dtype() == program::F16;
+    if (p.master_dtype() != program::DTYPE_UNSPECIFIED &&
+        (p.master_dtype() != program::F32 || !half)) {
+      msg << "parameter " << p.name() << ": its tensor is "
+          << dtype_text(local.dtype()) << " and its master copy "
+          << dtype_text(p.master_dtype())
+          << "; only a bf16 or f16 tensor has a master copy, of f32";
+      return msg.str();
+    }
+    if (half && p.master_dtype() == program::DTYPE_UNSPECIFIED) {
+      msg << "parameter " << p.name() << " is a " << dtype_text(local.dtype())
+          << " tensor without a master copy; a 16-bit parameter keeps an f32 "
+             "master (tpc-compile --precision writes one)";
+      return msg.str();
+    }
+    if (p.grad_dtype() != program::DTYPE_UNSPECIFIED &&
+        p.grad_dtype() != program::F32 && p.grad_dtype() != local.dtype()) {
+      msg << "parameter " << p.name() << ": its tensor is "
+          << dtype_text(local.dtype()) << " and its gradient "
+          << dtype_text(p.grad_dtype())
+          << "; a gradient is of the tensor's type or f32";
+      return msg.str();
+    }
+    if (local.dtype() == program::I32) {
+      msg << "parameter " << p.name() << " is an i32 tensor; parameters are "
+          << "floating point";
+      return msg.str();
+    }
+  }
+  std::vector<char> written(num_tensors, 0);
+  for (const program::Function &f : prog.functions()) {
+    if (f.arena_bytes() < 0) {
+      msg << "function " << f.name() << " has a negative arena size";
+      return msg.str();
+    }
+    for (int32_t id : f.inputs())
+      if (!in_range(id) ||
+          prog.tensors(id).storage() != program::Tensor::INPUT) {
+        msg << "function " << f.name()
+            << " has an input out of range or not an input tensor";
+        return msg.str();
+      }
+    for (int32_t id : f.outputs())
+      if (!in_range(id)) {
+        msg << "function " << f.name() << " has an output out of range";
+        return msg.str();
+      }
+    for (int k = 0; k < f.body_size(); ++k) {
+      const program::Instruction &inst = f.body(k);
+      for (int32_t id : inst.inputs())
+        if (!in_range(id)) {
+          msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+              << " reads tensor " << id << " out of range";
+          return msg.str();
+        }
+      for (int32_t id : inst.outputs())
+        if (!in_range(id)) {
+          msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+              << " writes tensor " << id << " out of range";
+          return msg.str();
+        }
+      // Targets are int32: a wider ignore_index would wrap onto a token.
+      auto ignore = inst.attrs().find("ignore_index");
+      if (ignore != inst.attrs().end() &&
+          (ignore->second.i() < std::numeric_limits<int32_t>::min() ||
+           ignore->second.i() > std::numeric_limits<int32_t>::max())) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " has ignore_index " << ignore->second.i()
+            << ", outside the int32 range of the targets";
+        return msg.str();
+      }
+    }
+    std::string problem = check_arena(prog, f, written);
+    if (!problem.empty())
+      return problem;
+  }
+  return "";
+}
+
+} // namespace tpc
