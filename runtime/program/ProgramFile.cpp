@@ -4,7 +4,6 @@
 #include "runtime/io/FileUtil.h"
 
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -148,39 +147,6 @@ program::Program parse_program_file(const std::string &bytes,
     throw std::runtime_error(path + ": invalid program: " + problem +
                              fix_hint());
   return prog;
-}
-
-std::string describe_memory_need(const program::Program &prog) {
-  auto gib = [](double bytes) {
-    std::ostringstream out;
-    out << std::fixed;
-    out.precision(1);
-    if (bytes >= double(int64_t(1) << 30))
-      out << bytes / double(int64_t(1) << 30) << " GiB";
-    else if (bytes >= double(1 << 20))
-      out << bytes / double(1 << 20) << " MiB";
-    else
-      out << std::llround(bytes) << " bytes";
-    return out.str();
-  };
-  double arenas = 0, params = 0;
-  for (const program::Function &f : prog.functions())
-    arenas += double(f.arena_bytes());
-  for (const program::Parameter &p : prog.parameters()) {
-    const program::Tensor &t = prog.tensors(p.tensor());
-    params += double(tensor_bytes(t));
-    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
-      params += double(num_elements(t.shape())) * dtype_bytes(p.master_dtype());
-  }
-  std::ostringstream msg;
-  msg << "out of memory: one rank of this program (tp " << prog.tp() << ", dp "
-      << prog.dp() << ", micro-batch " << prog.micro_batch() << ", seq "
-      << prog.seq() << ") allocates arenas of " << gib(arenas)
-      << " and parameters of " << gib(params)
-      << " (four times that with gradients and AdamW state); compile with a "
-         "smaller --micro-batch or --seq, or a larger --tp "
-         "(tpc-compile --report shows the memory per rank)";
-  return msg.str();
 }
 
 } // namespace tpc

@@ -43,11 +43,6 @@ program::Program parse_program_file(const std::string &bytes,
 /// The checksum the header carries: FNV-1a (64 bits) of the payload.
 uint64_t program_checksum(const char *data, size_t size);
 
-/// A sentence on the memory one rank of `prog` allocates (arenas and
-/// parameters with their gradients and AdamW moments) and how to shrink it:
-/// the message for an allocation that failed.
-std::string describe_memory_need(const program::Program &prog);
-
 } // namespace tpc
 
 #endif // TPC_RUNTIME_PROGRAM_PROGRAMFILE_H

@@ -53,13 +53,18 @@ int64_t num_elements(const google::protobuf::RepeatedField<int64_t> &shape) {
   return n;
 }
 
-int64_t tensor_bytes(const program::Tensor &t) {
-  int64_t n = num_elements(t.shape()), bytes = 0;
-  if (n < 0 || dtype_bytes(t.dtype()) == 0 ||
-      __builtin_mul_overflow(n, dtype_bytes(t.dtype()), &bytes) ||
+int64_t tensor_bytes(const google::protobuf::RepeatedField<int64_t> &shape,
+                     program::DType dtype) {
+  int64_t n = num_elements(shape), bytes = 0;
+  if (n < 0 || dtype_bytes(dtype) == 0 ||
+      __builtin_mul_overflow(n, dtype_bytes(dtype), &bytes) ||
       bytes > (int64_t(1) << 62))
     return -1;
   return bytes;
+}
+
+int64_t tensor_bytes(const program::Tensor &t) {
+  return tensor_bytes(t.shape(), t.dtype());
 }
 
 } // namespace tpc

@@ -34,6 +34,10 @@ int64_t num_elements(const google::protobuf::RepeatedField<int64_t> &shape);
 /// dtype is unknown or its size does not fit in 62 bits (a damaged
 /// dimension, not a real tensor).
 int64_t tensor_bytes(const program::Tensor &t);
+/// The same for a tensor of `t`'s shape and another dtype: a parameter's
+/// master copy or gradient.
+int64_t tensor_bytes(const google::protobuf::RepeatedField<int64_t> &shape,
+                     program::DType dtype);
 
 } // namespace tpc
 

@@ -2,7 +2,9 @@
 
 #include "runtime/backend/Backend.h"
 #include "runtime/program/ProgramFile.h"
+#include "runtime/program/ProgramMemory.h"
 #include "runtime/run/Command.h"
+#include "runtime/util/Bytes.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,35 +14,16 @@ namespace tpc {
 
 namespace {
 
-std::string mib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / double(1 << 20));
-  return buf;
-}
-
 /// What one rank allocates: parameters (and fp32 masters), gradients,
 /// optimizer moments and the planned arenas of every entry point.
 void print_memory(const program::Program &prog) {
-  double params = 0, grads = 0, state = 0, arenas = 0;
-  for (const program::Parameter &p : prog.parameters()) {
-    const program::Tensor &t = prog.tensors(p.tensor());
-    double n = double(num_elements(t.shape()));
-    params += n * double(dtype_bytes(t.dtype()));
-    if (p.master_dtype() != program::DTYPE_UNSPECIFIED)
-      params += n * double(dtype_bytes(p.master_dtype()));
-    program::DType g = p.grad_dtype() == program::DTYPE_UNSPECIFIED
-                           ? t.dtype()
-                           : p.grad_dtype();
-    grads += n * double(dtype_bytes(g));
-    state += n * 8.0; // AdamW's m and v in fp32
-  }
-  for (const program::Function &fn : prog.functions())
-    arenas += double(fn.arena_bytes());
+  ProgramMemory m = memory_of(prog);
+  auto mib = [](double bytes) { return format_bytes(bytes, ByteUnit::MiB); };
   std::printf("memory       per rank, training with AdamW: %s (parameters "
               "%s, gradients %s, optimizer state %s, arenas %s)\n",
-              mib(params + grads + state + arenas).c_str(),
-              mib(params).c_str(), mib(grads).c_str(), mib(state).c_str(),
-              mib(arenas).c_str());
+              mib(m.total()).c_str(), mib(m.parameters).c_str(),
+              mib(m.gradients).c_str(), mib(m.optimizer_state).c_str(),
+              mib(m.arenas).c_str());
 }
 
 } // namespace
@@ -108,6 +91,19 @@ int info_command(const std::string &path, const program::Program &prog,
                 "for at most %lld of %lld elements per rank\n",
                 (long long)prog.dp(), (long long)buckets, (long long)shards,
                 (long long)local);
+  const program::Model &model = prog.model();
+  if (model.vocab() > 0)
+    std::printf("loss         vocabulary %lld%s, ignore index %lld\n",
+                (long long)model.vocab(),
+                model.vocab_parallel() ? " (vocab-parallel logits)" : "",
+                (long long)model.ignore_index());
+  if (model.optimizer() != program::Model::NO_OPTIMIZER)
+    std::printf("optimizer    %s\n", model.optimizer() == program::Model::ADAMW
+                                         ? abi::kAdamW
+                                         : abi::kSgd);
+  if (model.decode_capacity() > 0)
+    std::printf("decoding     up to %lld positions\n",
+                (long long)model.decode_capacity());
   if (prog.model_flops_per_token() > 0)
     std::printf("model FLOPs  %lld per token (6N + attention)\n",
                 (long long)prog.model_flops_per_token());

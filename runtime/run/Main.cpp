@@ -10,6 +10,7 @@
 #include "runtime/comm/Faults.h"
 #include "runtime/io/FileUtil.h"
 #include "runtime/program/ProgramFile.h"
+#include "runtime/program/ProgramMemory.h"
 #include "runtime/run/Command.h"
 #include "runtime/run/Run.h"
 #include "runtime/run/Signals.h"
