@@ -192,7 +192,7 @@ void dropout_backward(float *dinp, const uint8_t *mask, const float *dout,
                       const GlobalIndexMap &map = GlobalIndexMap());
 
 //===----------------------------------------------------------------------===//
-// Attention (Attention.cpp)
+// Attention (Attention.cpp; decoding AttentionDecode.cpp; RoPE Rope.cpp)
 //===----------------------------------------------------------------------===//
 
 // Self-attention. qkv (B,T,3C) is [q | k | v], each C = NH*HS with head h at

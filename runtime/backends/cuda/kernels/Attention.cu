@@ -33,8 +33,6 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
 
 namespace tpc::cuda {
 namespace {
@@ -719,25 +717,6 @@ __global__ void kv_append_kernel(T *kcache, T *vcache, const T *k, size_t ks,
 // Host side
 //===----------------------------------------------------------------------===//
 
-void check_not_strictly_earlier(const AttentionConfig &cfg, const char *op) {
-  if (cfg.mask == AttentionMask::StrictlyEarlier)
-    throw std::invalid_argument(
-        std::string(op) +
-        ": the strictly-earlier mask is for cross-attention; use "
-        "cross_attention_forward");
-}
-
-void check_decode(const AttentionConfig &cfg, int capacity, const char *op) {
-  if (cfg.B <= 0 || cfg.NH <= 0 || cfg.HS <= 0 || cfg.window < 0 ||
-      capacity <= 0)
-    throw std::invalid_argument(
-        std::string(op) + ": bad configuration B=" + std::to_string(cfg.B) +
-        " NH=" + std::to_string(cfg.NH) + " HS=" + std::to_string(cfg.HS) +
-        " window=" + std::to_string(cfg.window) + " capacity " +
-        std::to_string(capacity));
-  check_attention_heads(cfg, op);
-}
-
 /// An empty training call: nothing to do. Decoding ignores cfg.T.
 bool empty(const AttentionConfig &cfg) {
   return cfg.B == 0 || cfg.T == 0 || cfg.NH == 0 || cfg.HS == 0;
@@ -1012,9 +991,7 @@ void attention_forward(const Launch &l, T *out, float *att, const T *qkv,
                        const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_attention_config(cfg, "attention_forward");
-  check_multi_head(cfg, "attention_forward");
-  check_not_strictly_earlier(cfg, "attention_forward");
+  check_attention(cfg, AttentionCall::Forward);
   const size_t C = size_t(cfg.C()), stride = 3 * C;
   training_forward(l, out, att, qkv, stride, qkv + C, stride, qkv + 2 * C,
                    stride, cfg, cfg.mask);
@@ -1025,8 +1002,7 @@ void attention_backward(const Launch &l, T *dqkv, const T *dout, const T *qkv,
                         const float *att, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_attention_config(cfg, "attention_backward");
-  check_multi_head(cfg, "attention_backward");
+  check_attention(cfg, AttentionCall::Backward);
   if (!dqkv)
     return;
   const size_t C = size_t(cfg.C()), stride = 3 * C;
@@ -1040,8 +1016,7 @@ void cross_attention_forward(const Launch &l, T *out, float *att, const T *q,
                              const T *kv, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_attention_config(cfg, "cross_attention_forward");
-  check_multi_head(cfg, "cross_attention_forward");
+  check_attention(cfg, AttentionCall::CrossForward);
   const size_t C = size_t(cfg.C());
   training_forward(l, out, att, q, C, kv, 2 * C, kv + C, 2 * C, cfg,
                    AttentionMask::StrictlyEarlier);
@@ -1053,8 +1028,7 @@ void cross_attention_backward(const Launch &l, T *dq, T *dkv, const T *dout,
                               const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_attention_config(cfg, "cross_attention_backward");
-  check_multi_head(cfg, "cross_attention_backward");
+  check_attention(cfg, AttentionCall::CrossBackward);
   const size_t C = size_t(cfg.C());
   training_backward(l, dq, C, dkv, 2 * C, dkv ? dkv + C : nullptr, 2 * C, dout,
                     q, C, kv, 2 * C, kv + C, 2 * C, att, cfg,
@@ -1067,8 +1041,7 @@ void decode_attention_forward(const Launch &l, T *out, T *kcache, T *vcache,
                               const AttentionConfig &cfg) {
   if (empty_decode(cfg))
     return;
-  check_decode(cfg, capacity, "decode_attention_forward");
-  check_multi_head(cfg, "decode_attention_forward");
+  check_decode(cfg, capacity, DecodeCall::Self);
   const size_t C = size_t(cfg.C()), stride = 3 * C;
   decode_core(l, out, kcache, vcache, qkv, stride, qkv + C, stride, qkv + 2 * C,
               stride, pos, capacity, cfg, AttentionMask::Causal, 0, true, true);
@@ -1081,8 +1054,7 @@ void decode_cross_attention_forward(const Launch &l, T *out, T *kcache,
                                     const AttentionConfig &cfg, bool lagged) {
   if (empty_decode(cfg))
     return;
-  check_decode(cfg, capacity, "decode_cross_attention_forward");
-  check_multi_head(cfg, "decode_cross_attention_forward");
+  check_decode(cfg, capacity, DecodeCall::Cross);
   const size_t C = size_t(cfg.C());
   // Lagged: kv is position *pos - 1's, written first and attended to;
   // otherwise the attention covers [lo, *pos) and kv joins at *pos after.
@@ -1096,8 +1068,7 @@ void gqa_attention_forward(const Launch &l, T *out, float *att, const T *q,
                            const T *k, const T *v, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_attention_config(cfg, "gqa_attention_forward");
-  check_not_strictly_earlier(cfg, "gqa_attention_forward");
+  check_attention(cfg, AttentionCall::GqaForward);
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
   training_forward(l, out, att, q, C, k, Ckv, v, Ckv, cfg, cfg.mask);
 }
@@ -1108,11 +1079,7 @@ void gqa_attention_backward(const Launch &l, T *dq, T *dk, T *dv, const T *dout,
                             const float *att, const AttentionConfig &cfg) {
   if (empty(cfg))
     return;
-  check_attention_config(cfg, "gqa_attention_backward");
-  if (cfg.mask == AttentionMask::StrictlyEarlier)
-    throw std::invalid_argument(
-        "gqa_attention_backward: the strictly-earlier mask is for "
-        "cross-attention; use cross_attention_backward");
+  check_attention(cfg, AttentionCall::GqaBackward);
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
   training_backward(l, dq, C, dk, Ckv, dv, Ckv, dout, q, C, k, Ckv, v, Ckv, att,
                     cfg, cfg.mask);
@@ -1125,7 +1092,7 @@ void decode_gqa_attention_forward(const Launch &l, T *out, T *kcache, T *vcache,
                                   const AttentionConfig &cfg) {
   if (empty_decode(cfg))
     return;
-  check_decode(cfg, capacity, "decode_gqa_attention_forward");
+  check_decode(cfg, capacity, DecodeCall::Gqa);
   const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
   decode_core(l, out, kcache, vcache, q, C, k, Ckv, v, Ckv, pos, capacity, cfg,
               AttentionMask::Causal, 0, true, true);
