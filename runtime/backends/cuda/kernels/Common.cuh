@@ -1,8 +1,8 @@
 //===- Common.cuh - What the CUDA kernels share ----------------*- CUDA -*-===//
 //
 // Loads that widen a storage type to fp32 and stores that round once,
-// warp and block reductions, grid sizes and the launch check. Included by
-// the kernel files only (device code).
+// warp and block reductions, grid sizes, grid-stride loops and the launch
+// check. Included by the kernel files only (device code).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,6 +123,15 @@ __device__ __forceinline__ double block_sum(double v, double *shared) {
 //===----------------------------------------------------------------------===//
 
 constexpr int kThreads = 256;
+
+/// This thread's first element and the step between its elements in a
+/// grid-stride loop over one element per thread.
+__device__ __forceinline__ size_t first_index() {
+  return size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ size_t grid_stride() {
+  return size_t(gridDim.x) * blockDim.x;
+}
 
 /// Blocks of `threads` for one thread per element of n, capped so that a
 /// grid-stride loop covers the rest.

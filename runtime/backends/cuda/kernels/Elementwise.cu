@@ -22,13 +22,6 @@
 namespace tpc::cuda {
 namespace {
 
-__device__ __forceinline__ size_t first_index() {
-  return size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ size_t grid_stride() {
-  return size_t(gridDim.x) * blockDim.x;
-}
-
 // GPT-2's tanh GELU, the CPU code's constants.
 constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
 constexpr float kGeluCube = 0.044715f;

@@ -20,13 +20,6 @@
 namespace tpc::cuda {
 namespace {
 
-__device__ __forceinline__ size_t first_index() {
-  return size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ size_t grid_stride() {
-  return size_t(gridDim.x) * blockDim.x;
-}
-
 /// Threads of a block that walks one row of C channels: a multiple of the
 /// warp, no more than C needs, at most kThreads.
 unsigned row_threads(int C) {

@@ -21,13 +21,6 @@
 namespace tpc::cuda {
 namespace {
 
-__device__ __forceinline__ size_t first_index() {
-  return size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-__device__ __forceinline__ size_t grid_stride() {
-  return size_t(gridDim.x) * blockDim.x;
-}
-
 /// One resident wave of kThreads blocks (at most n's worth): the grid of
 /// the reductions, and of AdamW, whose threads each compute the bias
 /// corrections once and so should loop over many elements.
@@ -70,9 +63,8 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // Scalars; one thread. The CPU table's formula, in double.
-__global__ void grad_norm_kernel(float *norm, float *scale,
-                                 const float *sum_sq, const float *inv_count,
-                                 float max_norm) {
+__global__ void grad_norm_kernel(float *norm, float *scale, const float *sum_sq,
+                                 const float *inv_count, float max_norm) {
   const double inv = *inv_count;
   const double value = inv * sqrt(double(*sum_sq));
   double coef = 1.0;
