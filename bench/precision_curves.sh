@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Loss curves of one model trained in fp32, bf16 and fp16 (dynamic loss
 # scaling) from the same seed on the same data, drawn on one plot: what the
-# README's mixed-precision figure shows.
+# mixed-precision figure of docs/training.md shows.
 # Usage: bench/precision_curves.sh [out-dir]
 # Environment: STEPS (default 300), TRAIN and VAL (token files; default the
 # Brown corpus that scripts/fetch-data.sh prepares), TPC_BUILD_DIR.
