@@ -3,49 +3,23 @@
 #include "runtime/comm/Comm.h"
 
 #include "runtime/comm/Faults.h"
-#include "runtime/util/Float16.h"
-#include "runtime/util/VectorClones.h"
+#include "runtime/comm/MpiTypes.h"
 
-#include <cblas.h>
-#include <mpi.h>
-#include <omp.h>
-
-#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
-/// Reports a failed MPI call with its file and line and ends the job: an MPI
-/// error leaves the communicators unusable, so no rank could recover.
-#define mpiCheck(call) ::tpc::mpi_check((call), #call, __FILE__, __LINE__)
-
 namespace tpc {
 
 namespace {
-void mpi_check(int status, const char *call, const char *file, int line) {
-  if (status == MPI_SUCCESS)
-    return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(status, text, &length);
-  std::fprintf(stderr, "tpc-run: MPI error at %s:%d in %s: %.*s\n", file, line,
-               call, length, text);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::exit(1);
-}
-
 int env_int(const char *name, int fallback) {
   const char *value = std::getenv(name);
   if (!value || !*value)
@@ -53,63 +27,6 @@ int env_int(const char *name, int fallback) {
   char *end = nullptr;
   long v = std::strtol(value, &end, 10);
   return (end && *end == '\0' && v > 0) ? int(v) : fallback;
-}
-
-MPI_Op mpi_op(ReduceOp op) { return op == ReduceOp::Sum ? MPI_SUM : MPI_MAX; }
-
-MPI_Datatype mpi_type(ElementType type) {
-  switch (type) {
-  case ElementType::F32:
-    return MPI_FLOAT;
-  case ElementType::I32:
-    return MPI_INT32_T;
-  case ElementType::BF16:
-  case ElementType::F16:
-    return MPI_UINT16_T;
-  }
-  return MPI_DATATYPE_NULL;
-}
-
-/// MPI has no 16-bit floats: a user reduction widens each pair to f32,
-/// combines it and rounds the result once. In clones for each vector width:
-/// the reductions of tensor parallelism's all-reduces (B*T*C bf16 values,
-/// 4 per layer) ran at 0.57 ns a value in baseline x86-64 code, 0.19 with
-/// AVX-512.
-template <float (*Load)(uint16_t), uint16_t (*Store)(float), ReduceOp Op>
-TPC_VECTOR_CLONES_TEMPLATE void reduce_16bit(void *in, void *inout, int *len,
-                                             MPI_Datatype *) {
-  const auto *a = static_cast<const uint16_t *>(in);
-  auto *b = static_cast<uint16_t *>(inout);
-  const int n = *len;
-#pragma omp simd
-  for (int i = 0; i < n; ++i) {
-    float x = Load(a[i]), y = Load(b[i]);
-    b[i] = Store(Op == ReduceOp::Sum ? x + y : std::max(x, y));
-  }
-}
-
-template <float (*Load)(uint16_t), uint16_t (*Store)(float), ReduceOp Op>
-MPI_Op user_op() {
-  // Created once, after MPI_Init (the first collective comes after it);
-  // MPI_Finalize releases it.
-  static MPI_Op op = [] {
-    MPI_Op created;
-    mpiCheck(MPI_Op_create(reduce_16bit<Load, Store, Op>, /*commute=*/1,
-                           &created));
-    return created;
-  }();
-  return op;
-}
-
-MPI_Op mpi_op(ElementType type, ReduceOp op) {
-  bool sum = op == ReduceOp::Sum;
-  if (type == ElementType::BF16)
-    return sum ? user_op<bf16_to_f32, f32_to_bf16, ReduceOp::Sum>()
-               : user_op<bf16_to_f32, f32_to_bf16, ReduceOp::Max>();
-  if (type == ElementType::F16)
-    return sum ? user_op<f16_to_f32, f32_to_f16, ReduceOp::Sum>()
-               : user_op<f16_to_f32, f32_to_f16, ReduceOp::Max>();
-  return mpi_op(op);
 }
 } // namespace
 
@@ -132,41 +49,6 @@ struct Comm::Sent {
   std::vector<char> bytes;
   Group group;
 };
-
-namespace {
-/// Whether process `pid` of this node has exited: gone, or a zombie that
-/// its launcher has not reaped yet.
-bool exited(int pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!stat || !std::getline(stat, line))
-    return kill(pid, 0) != 0 && errno == ESRCH;
-  // pid (command) state ...: the command may hold spaces and parentheses.
-  size_t close = line.rfind(')');
-  if (close == std::string::npos || close + 2 >= line.size())
-    return false;
-  char state = line[close + 2];
-  return state == 'Z' || state == 'X';
-}
-
-/// Whether process `pid` of this node is stopped (SIGSTOP, or a debugger).
-bool stopped(int pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!stat || !std::getline(stat, line))
-    return false;
-  size_t close = line.rfind(')');
-  if (close == std::string::npos || close + 2 >= line.size())
-    return false;
-  char state = line[close + 2];
-  return state == 'T' || state == 't';
-}
-
-double seconds_between(std::chrono::steady_clock::time_point a,
-                       std::chrono::steady_clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-} // namespace
 
 Group parse_group(const std::string &name) {
   if (name == "tp")
@@ -228,14 +110,16 @@ Comm::Comm(int *argc, char ***argv) : groups_(std::make_unique<Groups>()) {
   char host[kHost] = {};
   gethostname(host, kHost - 1);
   std::vector<char> hosts(size_t(world_size_) * kHost);
-  pids_.resize(size_t(world_size_));
+  std::vector<int> pids(static_cast<size_t>(world_size_));
   int pid = int(getpid());
-  mpiCheck(MPI_Allgather(&pid, 1, MPI_INT, pids_.data(), 1, MPI_INT,
-                         MPI_COMM_WORLD));
+  mpiCheck(
+      MPI_Allgather(&pid, 1, MPI_INT, pids.data(), 1, MPI_INT, MPI_COMM_WORLD));
   mpiCheck(MPI_Allgather(host, kHost, MPI_CHAR, hosts.data(), kHost, MPI_CHAR,
                          MPI_COMM_WORLD));
+  std::vector<std::string> names;
   for (int r = 0; r < world_size_; ++r)
-    hosts_.emplace_back(hosts.data() + size_t(r) * kHost);
+    names.emplace_back(hosts.data() + size_t(r) * kHost);
+  peers_ = PeerWatch(world_rank_, std::move(pids), std::move(names));
 }
 
 Comm::~Comm() { finish(); }
@@ -278,53 +162,21 @@ void Comm::finish() {
   fault("before-finalize");
   // A peer can still stop between the barrier and its own MPI_Finalize,
   // which then waits on it: a guard thread bounds the wait by the same
-  // rules and ends this process if it runs out.
-  using clock = std::chrono::steady_clock;
-  std::mutex mutex;
-  std::condition_variable finalized;
-  bool done = false;
-  std::thread guard([&] {
-    std::unique_lock<std::mutex> lock(mutex);
-    const clock::time_point start = clock::now();
-    clock::time_point signalled;
-    bool stopping = false;
-    while (!finalized.wait_for(lock, std::chrono::milliseconds(100),
-                               [&] { return done; })) {
-      clock::time_point now = clock::now();
-      if (!stopping && watchdog_.stop && *watchdog_.stop) {
-        stopping = true;
-        signalled = now;
-      }
-      // After the barrier no rank has work left, but a slow one may still
-      // be on its way into MPI_Finalize: patient, as in the barrier.
-      std::string why;
-      if (stopping && seconds_between(signalled, now) >= grace() &&
-          (stopped_by_launcher() || stopped_peer(Group::World))) {
-        why = after_signal();
-      } else if (watchdog_.timeout > 0 &&
-                 seconds_between(start, now) >= watchdog_.timeout) {
-        std::ostringstream text;
-        text << "has made no progress for " << watchdog_.timeout
-             << " s (--comm-timeout)";
-        why = text.str();
-      }
-      if (!why.empty()) {
+  // rules and ends this process if it runs out. After the barrier no rank
+  // has work left, but a slow one may still be on its way into
+  // MPI_Finalize: patient, as in the barrier.
+  run_guarded(
+      BoundedWait(watchdog_, peers_, group_ranks(Group::World),
+                  /*patient=*/true, /*watch_exits=*/false),
+      [] { MPI_Finalize(); },
+      [&](const std::string &why) {
         std::string text = give_up_message("MPI_Finalize", Group::World, why);
         std::fputs(text.c_str(), stderr);
         std::fflush(stdout);
         std::fflush(stderr);
         // MPI cannot be used while MPI_Finalize runs in another thread.
         std::_Exit(1);
-      }
-    }
-  });
-  MPI_Finalize();
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    done = true;
-  }
-  finalized.notify_all();
-  guard.join();
+      });
 }
 
 void Comm::make_groups(int tp, int dp, int stacks) {
@@ -429,44 +281,6 @@ std::vector<int> Comm::group_ranks(Group group) const {
   return ranks;
 }
 
-std::vector<std::string> Comm::gone_peers(Group group) const {
-  std::vector<std::string> gone;
-  for (int r : group_ranks(group))
-    if (r != world_rank_ && size_t(r) < pids_.size() &&
-        hosts_[size_t(r)] == hosts_[size_t(world_rank_)] &&
-        exited(pids_[size_t(r)]))
-      gone.push_back("world rank " + std::to_string(r) + " (pid " +
-                     std::to_string(pids_[size_t(r)]) + ")");
-  return gone;
-}
-
-bool Comm::stopped_by_launcher() const {
-  return watchdog_.stop_from_launcher && *watchdog_.stop_from_launcher;
-}
-
-double Comm::grace() const {
-  return stopped_by_launcher() ? watchdog_.launcher_grace : watchdog_.grace;
-}
-
-std::string Comm::after_signal() const {
-  std::ostringstream why;
-  why << "has not completed within " << grace() << " s of signal "
-      << int(*watchdog_.stop)
-      << (stopped_by_launcher()
-              ? " from the launcher (mpirun ends the job when a rank dies)"
-              : "");
-  return why.str();
-}
-
-bool Comm::stopped_peer(Group group) const {
-  for (int r : group_ranks(group))
-    if (r != world_rank_ && size_t(r) < pids_.size() &&
-        hosts_[size_t(r)] == hosts_[size_t(world_rank_)] &&
-        stopped(pids_[size_t(r)]))
-      return true;
-  return false;
-}
-
 void Comm::give_up(const char *collective, Group group,
                    const std::string &why) {
   std::string text = give_up_message(collective, group, why);
@@ -490,72 +304,39 @@ std::string Comm::give_up_message(const std::string &what, Group group,
   for (size_t i = 0; i < members.size(); ++i)
     ranks << (i ? "," : "") << members[i];
   std::ostringstream msg;
-  msg << "tpc-run: rank " << world_rank_ << " gives up";
-  if (step_ > 0)
-    msg << " in step " << step_;
-  msg << ": " << what << " over the " << group_name(group)
-      << " group (world ranks " << ranks.str() << ") " << why
+  GiveUpNote note = give_up_note_ ? give_up_note_() : GiveUpNote();
+  msg << "tpc-run: rank " << world_rank_ << " gives up" << note.during << ": "
+      << what << " over the " << group_name(group) << " group (world ranks "
+      << ranks.str() << ") " << why
       << "; a peer rank has probably died or stopped responding. "
-      << (checkpoint_.empty()
-              ? std::string("No checkpoint was written by this run")
-              : "The last good checkpoint is " + checkpoint_ +
-                    " (resume with --load " + checkpoint_ + ")")
+      << (note.resume.empty() ? "No checkpoint was written by this run"
+                              : note.resume)
       << ". Ending the job.\n";
   return msg.str();
 }
 
 void Comm::wait(Request &request, const char *collective, Group group) {
-  using clock = std::chrono::steady_clock;
   int done = 0;
   mpiCheck(MPI_Test(&request.handle, &done, MPI_STATUS_IGNORE));
   if (done)
     return;
-  const clock::time_point start = clock::now();
-  clock::time_point signalled, checked = start;
-  bool stopping = false;
+  BoundedWait bound(watchdog_, peers_, group_ranks(group), patient_ > 0,
+                    /*watch_exits=*/true);
   for (;;) {
     mpiCheck(MPI_Test(&request.handle, &done, MPI_STATUS_IGNORE));
     if (done)
       return;
-    clock::time_point now = clock::now();
-    double waited = seconds_between(start, now);
-    if (!stopping && watchdog_.stop && *watchdog_.stop) {
-      stopping = true;
-      signalled = now;
-      checked = clock::time_point(); // look at the peers at once
-    }
-    // Peers on this node: every second, or every 0.1 s once stopping.
-    if (seconds_between(checked, now) >= (stopping ? 0.1 : 1.0)) {
-      checked = now;
-      std::vector<std::string> gone = gone_peers(group);
-      if (!gone.empty()) {
-        std::string who;
-        for (const std::string &g : gone)
-          who += (who.empty() ? "" : ", ") + g;
-        give_up(collective, group,
-                "cannot complete: " + who +
-                    (gone.size() == 1 ? " has" : " have") + " exited");
-      }
-    }
-    // Patience is for a peer at work, not for one that is stopped, nor
-    // when the launcher is killing the job anyway.
-    if (stopping && seconds_between(signalled, now) >= grace() &&
-        (patient_ == 0 || stopped_by_launcher() || stopped_peer(group)))
-      give_up(collective, group, after_signal());
-    if (watchdog_.timeout > 0 && waited >= watchdog_.timeout) {
-      std::ostringstream why;
-      why << "has made no progress for " << watchdog_.timeout
-          << " s (--comm-timeout)";
-      give_up(collective, group, why.str());
-    }
+    std::string why = bound.why_give_up();
+    if (!why.empty())
+      give_up(collective, group, why);
     // A long wait (a peer writing a checkpoint, or gone) need not spin.
-    if (waited >= 1.0)
+    if (bound.waited() >= 1.0)
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
 
-bool Comm::issue_all_reduce(void *data, size_t n, ElementType type,
-                            ReduceOp op, Group group, Request &r) {
+bool Comm::issue_all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                            Group group, Request &r) {
   if (!distributed_ || size(group) == 1 || n == 0)
     return false;
   mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), mpi_type(type),
@@ -610,8 +391,8 @@ void Comm::reduce_scatter(const void *in, void *out, size_t n, ElementType type,
     wait(r, "reduce_scatter", group);
 }
 
-void Comm::start_all_reduce(void *data, size_t n, ElementType type,
-                            ReduceOp op, Group group) {
+void Comm::start_all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
+                            Group group) {
   auto s = std::make_unique<Started>(Started{{}, "all_reduce", group});
   if (issue_all_reduce(data, n, type, op, group, s->request))
     started_.push_back(std::move(s));
@@ -658,12 +439,10 @@ void Comm::broadcast(void *data, size_t bytes, int root, Group group) {
 
 void Comm::check_peer(const char *what, int peer, Group group) const {
   if (peer < 0 || peer >= size(group) || peer == rank(group))
-    throw std::invalid_argument(std::string(what) + " rank " +
-                                std::to_string(peer) + " of the " +
-                                group_name(group) + " group, which has " +
-                                std::to_string(size(group)) +
-                                " ranks (this one is " +
-                                std::to_string(rank(group)) + ")");
+    throw std::invalid_argument(
+        std::string(what) + " rank " + std::to_string(peer) + " of the " +
+        group_name(group) + " group, which has " + std::to_string(size(group)) +
+        " ranks (this one is " + std::to_string(rank(group)) + ")");
 }
 
 void Comm::reap_sends(bool all) {
@@ -697,8 +476,8 @@ void Comm::send(const void *data, size_t bytes, int peer, Group group,
 void Comm::recv(void *data, size_t bytes, int peer, Group group, int tag) {
   check_peer("receive from", peer, group);
   Request r;
-  mpiCheck(MPI_Irecv(data, int(bytes), MPI_BYTE, peer, tag,
-                     TPC_COMM_OF(group), &r.handle));
+  mpiCheck(MPI_Irecv(data, int(bytes), MPI_BYTE, peer, tag, TPC_COMM_OF(group),
+                     &r.handle));
   wait(r, "recv", group);
 }
 
@@ -729,16 +508,6 @@ void Comm::abort(int code) {
   if (distributed_)
     MPI_Abort(MPI_COMM_WORLD, code);
   std::exit(code);
-}
-
-int default_threads(int ranks_on_node) {
-  int cores = int(std::thread::hardware_concurrency());
-  return std::max(1, cores / std::max(1, ranks_on_node));
-}
-
-void set_threads(int threads) {
-  omp_set_num_threads(threads);
-  openblas_set_num_threads(threads);
 }
 
 } // namespace tpc

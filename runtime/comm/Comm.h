@@ -1,4 +1,4 @@
-//===- Comm.h - Communicators of a tensor- and data-parallel job -*- C++ -*-===//
+//===- Comm.h - The communicators of a parallel job -------------*- C++ -*-===//
 //
 // The job's ranks as Megatron-LM arranges them: rank r has tp_rank = r % tp
 // and dp_rank = r / tp, so the ranks of one tensor-parallel group are
@@ -12,17 +12,12 @@
 // tp = dp = 1 job needs no launcher.
 //
 // Collectives start non-blocking and are polled, so that a rank waiting on a
-// peer that died or hangs gives up instead of waiting forever, as NCCL's
-// watchdog and torch.distributed's timeout do: it prints one line naming
-// itself, the collective, its group, the step and the last good checkpoint,
-// and ends the job (a non-zero exit under Open MPI, whose launcher then ends
-// the other ranks; MPI_Abort under other launchers). It gives up when
-//  - a stop signal arrived and the collective has not completed within a
-//    grace period (Open MPI's launcher sends SIGTERM to every rank when one
-//    dies, and SIGKILL one second later),
-//  - a peer rank on this node has exited, or
-//  - the collective made no progress for the watchdog's timeout.
-// The end of a job is bounded by the same rules (finish()).
+// peer that died or hangs gives up instead of waiting forever, by the rules
+// of runtime/comm/Watchdog.h: it prints one line naming itself, the
+// collective, its group and where the job stands (the trainer's step and
+// last good checkpoint, set_give_up_note), and ends the job (a non-zero exit
+// under Open MPI, whose launcher then ends the other ranks; MPI_Abort under
+// other launchers). The end of a job is bounded by the same rules (finish()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,12 +25,15 @@
 #define TPC_RUNTIME_COMM_COMM_H
 
 #include "runtime/backend/ElementType.h"
+#include "runtime/comm/PeerWatch.h"
+#include "runtime/comm/Watchdog.h"
 
-#include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tpc {
@@ -43,30 +41,13 @@ namespace tpc {
 enum class Group { World, TP, DP, Stack };
 enum class ReduceOp { Sum, Max };
 
-/// "tp", "dp", "stack", "world": the program's spelling. Throws std::runtime_error
-/// for anything else.
+/// "tp", "dp", "stack", "world": the program's spelling. Throws
+/// std::runtime_error for anything else.
 Group parse_group(const std::string &name);
 const char *group_name(Group group);
 
 /// True when this process was started by an MPI launcher.
 bool launched_by_mpi();
-
-/// When a rank waiting in a collective gives up on its peers.
-struct Watchdog {
-  /// Seconds a collective may wait without completing; 0: forever.
-  double timeout = 600.0;
-  /// The stop signal (set by a handler; 0 while none) and whether the
-  /// launcher (the parent process) sent it.
-  const volatile std::sig_atomic_t *stop = nullptr;
-  const volatile std::sig_atomic_t *stop_from_launcher = nullptr;
-  /// Seconds a collective may still take after a stop signal: none when
-  /// the launcher sent it (it tears the job down after a rank died and
-  /// kills the ranks a second later, so the rank speaks at once), longer
-  /// when a person did (every rank goes on to the step boundary, where the
-  /// ranks agree to stop).
-  double launcher_grace = 0.0;
-  double grace = 5.0;
-};
 
 class Comm {
 public:
@@ -144,19 +125,27 @@ public:
   /// the background, and at the latest in finish(), so every message sent
   /// must be received). Messages of one tag between two ranks arrive in
   /// the order they were sent.
-  void send(const void *data, size_t bytes, int peer, Group group,
-            int tag = 0);
+  void send(const void *data, size_t bytes, int peer, Group group, int tag = 0);
   /// Receives the next message of `bytes` with `tag` from rank `peer` of
   /// `group`, bounded as a blocking collective is.
   void recv(void *data, size_t bytes, int peer, Group group, int tag = 0);
   void barrier(Group group = Group::World);
 
   void set_watchdog(const Watchdog &watchdog) { watchdog_ = watchdog; }
-  /// What a rank that gives up says about where the job stands: the step
-  /// in progress (1-based as the progress lines count; 0: none) and the
-  /// newest checkpoint the job can resume from ("": none).
-  void set_step(int64_t step) { step_ = step; }
-  void set_last_checkpoint(const std::string &path) { checkpoint_ = path; }
+  /// What a rank that gives up says about where the job stands, in its
+  /// line "tpc-run: rank R gives up<during>: ... responding. <resume>.
+  /// Ending the job.": `during` as " in step 9", `resume` as "The last good
+  /// checkpoint is ..."; an empty `resume` says that no checkpoint was
+  /// written.
+  struct GiveUpNote {
+    std::string during;
+    std::string resume;
+  };
+  /// Asked for the note as a rank gives up (on any thread): the trainer,
+  /// which alone knows its step and checkpoints, sets it.
+  void set_give_up_note(std::function<GiveUpNote()> note) {
+    give_up_note_ = std::move(note);
+  }
 
   /// Leaves the job: a barrier over the world, then MPI_Finalize, each
   /// bounded like a patient collective. MPI_Finalize waits on every rank,
@@ -213,22 +202,12 @@ private:
                             ElementType type, Group group, Request &r);
   /// Polls `request` until it completes; gives up as the watchdog says.
   void wait(Request &request, const char *collective, Group group);
-  /// Whether the stop signal came from the launcher tearing the job down.
-  bool stopped_by_launcher() const;
-  /// Seconds a wait that has seen a stop signal may still take, and why a
-  /// wait that took longer gives up.
-  double grace() const;
-  std::string after_signal() const;
   /// The line a rank prints when it gives up on `what` over `group`.
   std::string give_up_message(const std::string &what, Group group,
                               const std::string &why) const;
   [[noreturn]] void give_up(const char *collective, Group group,
                             const std::string &why);
-  /// World ranks of `group` that share this node and whose process has
-  /// exited, as "world rank R (pid P)".
-  std::vector<std::string> gone_peers(Group group) const;
-  /// Whether a peer of `group` on this node is stopped.
-  bool stopped_peer(Group group) const;
+  /// The world ranks of `group`, this one among them.
   std::vector<int> group_ranks(Group group) const;
 
   bool distributed_ = false;
@@ -237,12 +216,11 @@ private:
   int stack_rank_ = 0, stack_size_ = 1;
   std::unique_ptr<Groups> groups_;
   Watchdog watchdog_;
-  int64_t step_ = 0;
-  std::string checkpoint_;
+  std::function<GiveUpNote()> give_up_note_;
   int patient_ = 0;
   bool finished_ = false;
-  /// Every world rank's pid and node name (for the check of peers).
-  std::vector<int> pids_;
+  /// The peers on this node, which a waiting rank checks on.
+  PeerWatch peers_;
   struct Started;
   std::vector<std::unique_ptr<Started>> started_;
   std::vector<std::unique_ptr<Sent>> sent_;
@@ -250,13 +228,7 @@ private:
   void reap_sends(bool all);
   /// Throws std::invalid_argument unless `peer` is another rank of `group`.
   void check_peer(const char *what, int peer, Group group) const;
-  std::vector<std::string> hosts_;
 };
-
-/// Threads per rank: the node's cores shared evenly by the ranks on it.
-int default_threads(int ranks_on_node);
-/// Sets the OpenMP and OpenBLAS thread counts.
-void set_threads(int threads);
 
 } // namespace tpc
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backend/Backend.h"
+#include "runtime/backends/cpu/Threads.h"
 #include "runtime/comm/Faults.h"
 #include "runtime/io/FileUtil.h"
 #include "runtime/program/ProgramFile.h"

@@ -110,6 +110,18 @@ bool scales_loss(Executor &ex) {
   return true;
 }
 
+void note_progress(Comm &comm, int64_t step, const std::string &checkpoint) {
+  comm.set_give_up_note([step, checkpoint] {
+    Comm::GiveUpNote note;
+    if (step > 0)
+      note.during = " in step " + std::to_string(step);
+    if (!checkpoint.empty())
+      note.resume = "The last good checkpoint is " + checkpoint +
+                    " (resume with --load " + checkpoint + ")";
+    return note;
+  });
+}
+
 TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                    const std::function<void(const StepResult &)> &on_step) {
   Comm &comm = ex.comm();
@@ -167,8 +179,14 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   // The first step creates primitives and touches fresh memory: a profile
   // starts after it unless it is the only one.
   out.first_profiled = c.steps - start.step > 1 ? start.step + 1 : start.step;
+  // The newest checkpoint is the one this run resumed from until it saves.
+  auto note_step = [&](int64_t step) {
+    note_progress(comm, step,
+                  out.last_checkpoint.empty() ? c.resume_from
+                                              : out.last_checkpoint);
+  };
   for (int64_t step = start.step; step < c.steps; ++step) {
-    comm.set_step(step + 1);
+    note_step(step + 1);
     if (c.profile && step == out.first_profiled)
       ex.set_profiling(true);
     auto start = std::chrono::steady_clock::now();
@@ -300,7 +318,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     saved = false;
     if (c.save_every > 0 && out.state.step % c.save_every == 0) {
       out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
-      comm.set_last_checkpoint(out.last_checkpoint);
+      note_step(step + 1);
       saved = true;
     }
     if (c.stop) {
@@ -314,14 +332,14 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       }
     }
   }
-  comm.set_step(0);
+  note_step(0);
   if (c.profile) {
     ex.set_profiling(false);
     out.op_times = ex.op_times();
   }
   if (!c.save_dir.empty() && !saved && out.state.step > start.step) {
     out.last_checkpoint = save_step(ex, c, out.state, out.last_checkpoint);
-    comm.set_last_checkpoint(out.last_checkpoint);
+    note_step(0);
   }
   return out;
 }

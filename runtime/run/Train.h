@@ -145,6 +145,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &config,
                    const TrainState &start,
                    const std::function<void(const StepResult &)> &on_step);
 
+/// Has a rank of `comm` that gives up (Comm::set_give_up_note) name the
+/// step in progress (1-based as the progress lines count; 0: none) and the
+/// newest checkpoint the job can resume from ("": none).
+void note_progress(Comm &comm, int64_t step, const std::string &checkpoint);
+
 } // namespace tpc
 
 #endif // TPC_RUNTIME_RUN_TRAIN_H

@@ -192,7 +192,7 @@ int train_command(Session &s, const CommandOptions &opt) {
   config.seed = start.seed;
   config.resume_from = opt.load;
   if (!opt.load.empty())
-    comm.set_last_checkpoint(opt.load);
+    note_progress(comm, 0, opt.load);
 
   std::unique_ptr<JsonLog> log;
   together(comm, [&] {
