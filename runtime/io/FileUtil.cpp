@@ -5,10 +5,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fcntl.h>
-#include <sys/stat.h>
+#include <filesystem>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace tpc {
@@ -16,6 +16,12 @@ namespace tpc {
 static std::runtime_error io_error(const std::string &path,
                                    const std::string &what) {
   return std::runtime_error(path + ": " + what + ": " + std::strerror(errno));
+}
+
+void FileDescriptor::reset() {
+  if (fd_ >= 0)
+    ::close(fd_);
+  fd_ = -1;
 }
 
 void pread_all(int fd, void *out, size_t bytes, uint64_t offset,

@@ -1,8 +1,8 @@
 //===- FileUtil.h - Small POSIX file helpers --------------------*- C++ -*-===//
 //
-// Full reads at an offset, and atomic file replacement: data goes to
-// path.tmp, is fsynced, then renamed over path, so a crash leaves either
-// the old file or the new one, never a torn one.
+// Owned file descriptors, full reads at an offset, and atomic file
+// replacement: data goes to path.tmp, is fsynced, then renamed over path, so
+// a crash leaves either the old file or the new one, never a torn one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,42 @@
 #include <string>
 
 namespace tpc {
+
+/// An open file descriptor, closed when its owner is destroyed or given
+/// another: a reader that holds one closes its file on every way out of its
+/// constructor and needs no destructor or moves of its own.
+class FileDescriptor {
+public:
+  FileDescriptor() = default;
+  /// Owns `fd`, which may be -1 (a failed open).
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() { reset(); }
+  FileDescriptor(FileDescriptor &&other) noexcept : fd_(other.release()) {}
+  FileDescriptor &operator=(FileDescriptor &&other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = other.release();
+    }
+    return *this;
+  }
+  FileDescriptor(const FileDescriptor &) = delete;
+  FileDescriptor &operator=(const FileDescriptor &) = delete;
+
+  /// The descriptor, or -1 when none is open.
+  int get() const { return fd_; }
+  bool is_open() const { return fd_ >= 0; }
+  /// Closes the descriptor, if one is open.
+  void reset();
+
+private:
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
+
+  int fd_ = -1;
+};
 
 /// Reads exactly `bytes` at `offset`; throws std::runtime_error naming `path`
 /// on an error or a short read.

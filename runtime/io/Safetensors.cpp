@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
@@ -78,157 +78,140 @@ uint64_t TensorInfo::num_elements() const {
 //===----------------------------------------------------------------------===//
 
 SafetensorsReader::SafetensorsReader(const std::string &path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0)
+  fd_ = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd_.is_open())
     throw st_error(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd_.get(), &st) != 0)
+    throw st_error(path, std::string("cannot stat: ") + std::strerror(errno));
+  uint64_t size = uint64_t(st.st_size);
+  if (size < 8)
+    throw st_error(path, "is " + std::to_string(size) +
+                             " bytes, too short for a safetensors header; "
+                             "the file is truncated or not safetensors");
+  unsigned char len_bytes[8];
+  pread_all(fd_.get(), len_bytes, 8, 0, path);
+  uint64_t header_len = 0;
+  for (int i = 7; i >= 0; --i)
+    header_len = (header_len << 8) | len_bytes[i];
+  if (header_len > kMaxHeaderBytes || header_len > size - 8)
+    throw st_error(path, "header length " + std::to_string(header_len) +
+                             " exceeds the " + std::to_string(size - 8) +
+                             " bytes after it; the file is truncated or "
+                             "not safetensors");
+  std::string header(header_len, '\0');
+  pread_all(fd_.get(), header.data(), header_len, 8, path);
+  data_start_ = 8 + header_len;
+  uint64_t data_size = size - data_start_;
+
+  nlohmann::json j;
   try {
-    struct stat st;
-    if (::fstat(fd_, &st) != 0)
-      throw st_error(path, std::string("cannot stat: ") + std::strerror(errno));
-    uint64_t size = uint64_t(st.st_size);
-    if (size < 8)
-      throw st_error(path, "is " + std::to_string(size) +
-                               " bytes, too short for a safetensors header; "
-                               "the file is truncated or not safetensors");
-    unsigned char len_bytes[8];
-    pread_all(fd_, len_bytes, 8, 0, path);
-    uint64_t header_len = 0;
-    for (int i = 7; i >= 0; --i)
-      header_len = (header_len << 8) | len_bytes[i];
-    if (header_len > kMaxHeaderBytes || header_len > size - 8)
-      throw st_error(path, "header length " + std::to_string(header_len) +
-                               " exceeds the " + std::to_string(size - 8) +
-                               " bytes after it; the file is truncated or "
-                               "not safetensors");
-    std::string header(header_len, '\0');
-    pread_all(fd_, header.data(), header_len, 8, path);
-    data_start_ = 8 + header_len;
-    uint64_t data_size = size - data_start_;
-
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(header);
-    } catch (const nlohmann::json::exception &e) {
-      // A syntax error, and also a number beyond double's range, which the
-      // parser reports as out_of_range.
-      throw st_error(path, std::string("header is not valid JSON (") +
-                               e.what() + "); the file is corrupt");
-    }
-    if (!j.is_object())
-      throw st_error(path, "header is not a JSON object; the file is corrupt");
-
-    std::vector<const TensorInfo *> by_offset;
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      const std::string &name = it.key();
-      const nlohmann::json &v = it.value();
-      if (name == "__metadata__") {
-        if (!v.is_object())
-          throw st_error(path, "__metadata__ is not a JSON object");
-        for (auto m = v.begin(); m != v.end(); ++m) {
-          if (!m.value().is_string())
-            throw st_error(path, "__metadata__ entry '" + m.key() +
-                                     "' is not a string; safetensors "
-                                     "metadata maps strings to strings");
-          metadata_[m.key()] = m.value().get<std::string>();
-        }
-        continue;
-      }
-      std::string what = tensor_error(name);
-      if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") ||
-          !v.contains("data_offsets") || !v["dtype"].is_string() ||
-          !v["shape"].is_array() || !v["data_offsets"].is_array() ||
-          v["data_offsets"].size() != 2)
-        throw st_error(path, what + " needs \"dtype\" (string), \"shape\" "
-                                    "(array) and \"data_offsets\" (two "
-                                    "integers); the header is corrupt");
-      TensorInfo info;
-      info.name = name;
-      try {
-        info.dtype = parse_dtype(v["dtype"].get<std::string>());
-      } catch (const std::runtime_error &e) {
-        throw st_error(path, what + ": " + e.what());
-      }
-      for (const auto &d : v["shape"]) {
-        if (!d.is_number_unsigned())
-          throw st_error(path, what + " has a shape entry that is not a "
-                                      "non-negative integer");
-        info.shape.push_back(d.get<int64_t>());
-      }
-      for (const auto &o : v["data_offsets"])
-        if (!o.is_number_unsigned())
-          throw st_error(path, what + " has data_offsets that are not "
-                                      "non-negative integers");
-      info.begin = v["data_offsets"][0].get<uint64_t>();
-      info.end = v["data_offsets"][1].get<uint64_t>();
-      if (info.begin > info.end || info.end > data_size)
-        throw st_error(path, what + " has data_offsets [" +
-                                 std::to_string(info.begin) + ", " +
-                                 std::to_string(info.end) + "] outside the " +
-                                 std::to_string(data_size) +
-                                 " data bytes; the file is truncated or "
-                                 "corrupt");
-      uint64_t need = dtype_size(info.dtype);
-      for (int64_t d : info.shape)
-        if (__builtin_mul_overflow(need, uint64_t(d), &need))
-          throw st_error(path, what + " has shape " +
-                                   shape_string(info.shape) +
-                                   ", larger than any file; the header is "
-                                   "corrupt");
-      if (info.end - info.begin != need)
-        throw st_error(
-            path, what + " holds " + std::to_string(info.end - info.begin) +
-                      " bytes but " + dtype_name(info.dtype) + " " +
-                      shape_string(info.shape) + " needs " +
-                      std::to_string(need) + "; the header is corrupt");
-      by_offset.push_back(
-          &tensors_.emplace(name, std::move(info)).first->second);
-    }
-    std::sort(by_offset.begin(), by_offset.end(),
-              [](const TensorInfo *a, const TensorInfo *b) {
-                return a->begin < b->begin;
-              });
-    // The format requires the tensors to cover the data section exactly,
-    // without gaps: a header length that is off, or bytes appended after
-    // the last tensor, then show as a gap or a tail instead of shifting
-    // every tensor silently.
-    uint64_t covered = 0;
-    for (const TensorInfo *t : by_offset) {
-      if (t->begin < covered)
-        throw st_error(path, tensor_error(t->name) + " overlaps the tensor "
-                                 "before it in the data section; the header "
-                                 "is corrupt");
-      if (t->begin > covered)
-        throw st_error(path, "data bytes [" + std::to_string(covered) + ", " +
-                                 std::to_string(t->begin) + ") before " +
-                                 tensor_error(t->name) +
-                                 " belong to no tensor; the header length or "
-                                 "the data_offsets are wrong: the file is "
-                                 "corrupt");
-      covered = t->end;
-    }
-    if (covered != data_size)
-      throw st_error(path, "the tensors end at data byte " +
-                               std::to_string(covered) + " but the data "
-                               "section holds " + std::to_string(data_size) +
-                               " bytes; the header length is wrong or bytes "
-                               "were appended: the file is corrupt");
-  } catch (...) {
-    ::close(fd_);
-    fd_ = -1;
-    throw;
+    j = nlohmann::json::parse(header);
+  } catch (const nlohmann::json::exception &e) {
+    // A syntax error, and also a number beyond double's range, which the
+    // parser reports as out_of_range.
+    throw st_error(path, std::string("header is not valid JSON (") + e.what() +
+                             "); the file is corrupt");
   }
-}
+  if (!j.is_object())
+    throw st_error(path, "header is not a JSON object; the file is corrupt");
 
-SafetensorsReader::~SafetensorsReader() {
-  if (fd_ >= 0)
-    ::close(fd_);
-}
-
-SafetensorsReader::SafetensorsReader(SafetensorsReader &&other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_),
-      data_start_(other.data_start_), tensors_(std::move(other.tensors_)),
-      metadata_(std::move(other.metadata_)) {
-  other.fd_ = -1;
+  std::vector<const TensorInfo *> by_offset;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string &name = it.key();
+    const nlohmann::json &v = it.value();
+    if (name == "__metadata__") {
+      if (!v.is_object())
+        throw st_error(path, "__metadata__ is not a JSON object");
+      for (auto m = v.begin(); m != v.end(); ++m) {
+        if (!m.value().is_string())
+          throw st_error(path, "__metadata__ entry '" + m.key() +
+                                   "' is not a string; safetensors "
+                                   "metadata maps strings to strings");
+        metadata_[m.key()] = m.value().get<std::string>();
+      }
+      continue;
+    }
+    std::string what = tensor_error(name);
+    if (!v.is_object() || !v.contains("dtype") || !v.contains("shape") ||
+        !v.contains("data_offsets") || !v["dtype"].is_string() ||
+        !v["shape"].is_array() || !v["data_offsets"].is_array() ||
+        v["data_offsets"].size() != 2)
+      throw st_error(path, what + " needs \"dtype\" (string), \"shape\" "
+                                  "(array) and \"data_offsets\" (two "
+                                  "integers); the header is corrupt");
+    TensorInfo info;
+    info.name = name;
+    try {
+      info.dtype = parse_dtype(v["dtype"].get<std::string>());
+    } catch (const std::runtime_error &e) {
+      throw st_error(path, what + ": " + e.what());
+    }
+    for (const auto &d : v["shape"]) {
+      if (!d.is_number_unsigned())
+        throw st_error(path, what + " has a shape entry that is not a "
+                                    "non-negative integer");
+      info.shape.push_back(d.get<int64_t>());
+    }
+    for (const auto &o : v["data_offsets"])
+      if (!o.is_number_unsigned())
+        throw st_error(path, what + " has data_offsets that are not "
+                                    "non-negative integers");
+    info.begin = v["data_offsets"][0].get<uint64_t>();
+    info.end = v["data_offsets"][1].get<uint64_t>();
+    if (info.begin > info.end || info.end > data_size)
+      throw st_error(path, what + " has data_offsets [" +
+                               std::to_string(info.begin) + ", " +
+                               std::to_string(info.end) + "] outside the " +
+                               std::to_string(data_size) +
+                               " data bytes; the file is truncated or "
+                               "corrupt");
+    uint64_t need = dtype_size(info.dtype);
+    for (int64_t d : info.shape)
+      if (__builtin_mul_overflow(need, uint64_t(d), &need))
+        throw st_error(path, what + " has shape " + shape_string(info.shape) +
+                                 ", larger than any file; the header is "
+                                 "corrupt");
+    if (info.end - info.begin != need)
+      throw st_error(path,
+                     what + " holds " + std::to_string(info.end - info.begin) +
+                         " bytes but " + dtype_name(info.dtype) + " " +
+                         shape_string(info.shape) + " needs " +
+                         std::to_string(need) + "; the header is corrupt");
+    by_offset.push_back(&tensors_.emplace(name, std::move(info)).first->second);
+  }
+  std::sort(by_offset.begin(), by_offset.end(),
+            [](const TensorInfo *a, const TensorInfo *b) {
+              return a->begin < b->begin;
+            });
+  // The format requires the tensors to cover the data section exactly,
+  // without gaps: a header length that is off, or bytes appended after
+  // the last tensor, then show as a gap or a tail instead of shifting
+  // every tensor silently.
+  uint64_t covered = 0;
+  for (const TensorInfo *t : by_offset) {
+    if (t->begin < covered)
+      throw st_error(path, tensor_error(t->name) +
+                               " overlaps the tensor "
+                               "before it in the data section; the header "
+                               "is corrupt");
+    if (t->begin > covered)
+      throw st_error(path, "data bytes [" + std::to_string(covered) + ", " +
+                               std::to_string(t->begin) + ") before " +
+                               tensor_error(t->name) +
+                               " belong to no tensor; the header length or "
+                               "the data_offsets are wrong: the file is "
+                               "corrupt");
+    covered = t->end;
+  }
+  if (covered != data_size)
+    throw st_error(path, "the tensors end at data byte " +
+                             std::to_string(covered) +
+                             " but the data "
+                             "section holds " +
+                             std::to_string(data_size) +
+                             " bytes; the header length is wrong or bytes "
+                             "were appended: the file is corrupt");
 }
 
 std::vector<std::string> SafetensorsReader::names() const {
@@ -273,7 +256,7 @@ void SafetensorsReader::read(const std::string &name, DType dtype,
     throw st_error(path_, tensor_error(name) + " is " + dtype_name(t.dtype) +
                               " but " + dtype_name(dtype) +
                               " was expected; convert the checkpoint");
-  pread_all(fd_, out, t.end - t.begin, data_start_ + t.begin, path_);
+  pread_all(fd_.get(), out, t.end - t.begin, data_start_ + t.begin, path_);
 }
 
 void SafetensorsReader::read_f32(const std::string &name,
@@ -307,9 +290,9 @@ void SafetensorsReader::read_f32(const std::string &name,
       uint64_t elem = o * stride + b * block_stride + first;
       uint64_t at = data_start_ + t.begin + elem * esize;
       if (t.dtype == DType::F32) {
-        pread_all(fd_, dst, run * 4, at, path_);
+        pread_all(fd_.get(), dst, run * 4, at, path_);
       } else {
-        pread_all(fd_, scratch.data(), run * 2, at, path_);
+        pread_all(fd_.get(), scratch.data(), run * 2, at, path_);
         if (t.dtype == DType::BF16)
           for (uint64_t i = 0; i < run; ++i)
             dst[i] = bf16_to_f32(scratch[i]);
@@ -322,8 +305,7 @@ void SafetensorsReader::read_f32(const std::string &name,
       for (uint64_t i = 0; i < run; ++i)
         if (!std::isfinite(dst[i]))
           throw st_error(path_, tensor_error(name) + " holds " +
-                                    std::to_string(dst[i]) +
-                                    " at flat index " +
+                                    std::to_string(dst[i]) + " at flat index " +
                                     std::to_string(elem + i) +
                                     "; a checkpoint must hold finite values: "
                                     "load an earlier checkpoint");

@@ -11,6 +11,7 @@
 #ifndef TPC_RUNTIME_IO_SAFETENSORS_H
 #define TPC_RUNTIME_IO_SAFETENSORS_H
 
+#include "runtime/io/FileUtil.h"
 #include "runtime/util/GlobalIndex.h"
 
 #include <cstdint>
@@ -42,8 +43,7 @@ struct TensorInfo {
 class SafetensorsReader {
 public:
   explicit SafetensorsReader(const std::string &path);
-  ~SafetensorsReader();
-  SafetensorsReader(SafetensorsReader &&other) noexcept;
+  SafetensorsReader(SafetensorsReader &&other) noexcept = default;
   SafetensorsReader(const SafetensorsReader &) = delete;
   SafetensorsReader &operator=(const SafetensorsReader &) = delete;
   SafetensorsReader &operator=(SafetensorsReader &&) = delete;
@@ -73,7 +73,7 @@ private:
                            const std::vector<int64_t> &shape) const;
 
   std::string path_;
-  int fd_ = -1;
+  FileDescriptor fd_;
   uint64_t data_start_ = 0;
   std::map<std::string, TensorInfo> tensors_;
   std::map<std::string, std::string> metadata_;

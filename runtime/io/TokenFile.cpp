@@ -77,92 +77,60 @@ void write_token_file(const std::string &path,
 }
 
 TokenFile::TokenFile(const std::string &path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0)
+  fd_ = FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd_.is_open())
     throw token_error(path,
                       std::string("cannot open: ") + std::strerror(errno));
   struct stat st;
-  if (::fstat(fd_, &st) != 0) {
-    ::close(fd_);
+  if (::fstat(fd_.get(), &st) != 0)
     throw token_error(path,
                       std::string("cannot stat: ") + std::strerror(errno));
-  }
   uint64_t size = uint64_t(st.st_size);
   const uint64_t header_bytes = kTokenFileHeaderInts * sizeof(int32_t);
-  try {
-    if (size < header_bytes)
-      throw token_error(path, "holds " + std::to_string(size) +
-                                  " bytes, less than the 1024-byte header; "
-                                  "not an llm.c token file (write one with "
-                                  "tpc-data encode)");
-    int32_t header[kTokenFileHeaderInts];
-    pread_all(fd_, header, header_bytes, 0, path);
-    if (header[0] != kTokenFileMagic)
-      throw token_error(path, "bad magic number " + std::to_string(header[0]) +
-                                  " (expected " +
-                                  std::to_string(kTokenFileMagic) +
-                                  "); not an llm.c token file");
-    if (header[1] != kTokenFileVersion16 && header[1] != kTokenFileVersion32)
-      throw token_error(
-          path, "token file version " + std::to_string(header[1]) +
-                    " is not supported (version 1 holds uint16 tokens, "
-                    "version 2 uint32 tokens); regenerate it with tpc-data "
-                    "encode");
-    if (header[2] < 0)
-      throw token_error(path, "header says " + std::to_string(header[2]) +
-                                  " tokens; the header is corrupt");
-    const int32_t version = header[1];
-    const uint64_t width = token_file_width(version);
-    const std::string kind =
-        std::string(version == kTokenFileVersion16 ? "uint16" : "uint32") +
-        " tokens (version " + std::to_string(version) + ")";
-    uint64_t count = uint64_t(header[2]);
-    uint64_t data = size - header_bytes;
-    if (data % width != 0)
-      throw token_error(path, "token data is " + std::to_string(data) +
-                                  " bytes, not a whole number of " + kind +
-                                  "; the file is corrupt — regenerate it "
-                                  "with tpc-data encode");
-    uint64_t held = data / width;
-    if (held != count)
-      throw token_error(path, "header says " + std::to_string(count) +
-                                  " tokens but the file holds " +
-                                  std::to_string(held) + " " + kind +
-                                  (held < count ? "; the file is truncated"
-                                                : "; the file has trailing "
-                                                  "data") +
-                                  " — regenerate it with tpc-data encode");
-    version_ = version;
-    num_tokens_ = count;
-  } catch (...) {
-    ::close(fd_);
-    fd_ = -1;
-    throw;
-  }
-}
-
-TokenFile::~TokenFile() {
-  if (fd_ >= 0)
-    ::close(fd_);
-}
-
-TokenFile::TokenFile(TokenFile &&other) noexcept
-    : path_(std::move(other.path_)), fd_(other.fd_), version_(other.version_),
-      num_tokens_(other.num_tokens_) {
-  other.fd_ = -1;
-}
-
-TokenFile &TokenFile::operator=(TokenFile &&other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0)
-      ::close(fd_);
-    path_ = std::move(other.path_);
-    fd_ = other.fd_;
-    version_ = other.version_;
-    num_tokens_ = other.num_tokens_;
-    other.fd_ = -1;
-  }
-  return *this;
+  if (size < header_bytes)
+    throw token_error(path, "holds " + std::to_string(size) +
+                                " bytes, less than the 1024-byte header; "
+                                "not an llm.c token file (write one with "
+                                "tpc-data encode)");
+  int32_t header[kTokenFileHeaderInts];
+  pread_all(fd_.get(), header, header_bytes, 0, path);
+  if (header[0] != kTokenFileMagic)
+    throw token_error(path, "bad magic number " + std::to_string(header[0]) +
+                                " (expected " +
+                                std::to_string(kTokenFileMagic) +
+                                "); not an llm.c token file");
+  if (header[1] != kTokenFileVersion16 && header[1] != kTokenFileVersion32)
+    throw token_error(
+        path, "token file version " + std::to_string(header[1]) +
+                  " is not supported (version 1 holds uint16 tokens, "
+                  "version 2 uint32 tokens); regenerate it with tpc-data "
+                  "encode");
+  if (header[2] < 0)
+    throw token_error(path, "header says " + std::to_string(header[2]) +
+                                " tokens; the header is corrupt");
+  const int32_t version = header[1];
+  const uint64_t width = token_file_width(version);
+  const std::string kind =
+      std::string(version == kTokenFileVersion16 ? "uint16" : "uint32") +
+      " tokens (version " + std::to_string(version) + ")";
+  uint64_t count = uint64_t(header[2]);
+  uint64_t data = size - header_bytes;
+  if (data % width != 0)
+    throw token_error(path, "token data is " + std::to_string(data) +
+                                " bytes, not a whole number of " + kind +
+                                "; the file is corrupt — regenerate it "
+                                "with tpc-data encode");
+  uint64_t held = data / width;
+  if (held != count)
+    throw token_error(path, "header says " + std::to_string(count) +
+                                " tokens but the file holds " +
+                                std::to_string(held) + " " + kind +
+                                (held < count ? "; the file is truncated"
+                                              : "; the file has trailing "
+                                                "data") +
+                                " — regenerate it with tpc-data encode");
+  version_ = version;
+  num_tokens_ = count;
 }
 
 void TokenFile::read(uint64_t pos, uint64_t n, uint32_t *out) const {
@@ -172,7 +140,7 @@ void TokenFile::read(uint64_t pos, uint64_t n, uint32_t *out) const {
                                  ") are past the end of the file (" +
                                  std::to_string(num_tokens_) + " tokens)");
   const size_t width = token_width();
-  pread_all(fd_, out, n * width,
+  pread_all(fd_.get(), out, n * width,
             kTokenFileHeaderInts * sizeof(int32_t) + pos * width, path_);
   if (width == sizeof(uint32_t))
     return;

@@ -10,6 +10,8 @@
 #ifndef TPC_RUNTIME_IO_TOKENFILE_H
 #define TPC_RUNTIME_IO_TOKENFILE_H
 
+#include "runtime/io/FileUtil.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -47,9 +49,8 @@ void write_token_file(const std::string &path,
 class TokenFile {
 public:
   explicit TokenFile(const std::string &path);
-  ~TokenFile();
-  TokenFile(TokenFile &&other) noexcept;
-  TokenFile &operator=(TokenFile &&other) noexcept;
+  TokenFile(TokenFile &&other) noexcept = default;
+  TokenFile &operator=(TokenFile &&other) noexcept = default;
   TokenFile(const TokenFile &) = delete;
   TokenFile &operator=(const TokenFile &) = delete;
 
@@ -67,7 +68,7 @@ public:
 
 private:
   std::string path_;
-  int fd_ = -1;
+  FileDescriptor fd_;
   int32_t version_ = kTokenFileVersion16;
   uint64_t num_tokens_ = 0;
 };
