@@ -91,19 +91,6 @@ int info_command(const std::string &path, const program::Program &prog,
                 "for at most %lld of %lld elements per rank\n",
                 (long long)prog.dp(), (long long)buckets, (long long)shards,
                 (long long)local);
-  const program::Model &model = prog.model();
-  if (model.vocab() > 0)
-    std::printf("loss         vocabulary %lld%s, ignore index %lld\n",
-                (long long)model.vocab(),
-                model.vocab_parallel() ? " (vocab-parallel logits)" : "",
-                (long long)model.ignore_index());
-  if (model.optimizer() != program::Model::NO_OPTIMIZER)
-    std::printf("optimizer    %s\n", model.optimizer() == program::Model::ADAMW
-                                         ? abi::kAdamW
-                                         : abi::kSgd);
-  if (model.decode_capacity() > 0)
-    std::printf("decoding     up to %lld positions\n",
-                (long long)model.decode_capacity());
   if (prog.model_flops_per_token() > 0)
     std::printf("model FLOPs  %lld per token (6N + attention)\n",
                 (long long)prog.model_flops_per_token());
