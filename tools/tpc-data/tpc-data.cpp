@@ -1,10 +1,12 @@
 //===- tpc-data.cpp - Prepare token files for training --------------------===//
 //
-// tpc-data encode: text files -> llm.c token files (train and val) with the
-//                  GPT-2 tokenizer (<|endoftext|> between documents) or one
-//                  token per byte (a newline between documents); uint16
-//                  tokens (version 1) unless the vocabulary needs uint32
-//                  (version 2) or --token-bits says.
+// tpc-data encode: text files -> llm.c token files (train and val) with
+//                  GPT-2's tokenizer (<|endoftext|> between documents),
+//                  Llama 3's or any byte-level BPE tokenizer.json
+//                  (<|begin_of_text|> before each document, <|end_of_text|>
+//                  between them), or one token per byte (a newline between
+//                  documents); uint16 tokens (version 1) unless the
+//                  vocabulary needs uint32 (version 2) or --token-bits says.
 // tpc-data decode: a token file (or a window of it) -> text on stdout.
 // tpc-data brown:  the tagged Brown corpus -> one plain text file.
 //
@@ -14,6 +16,7 @@
 #include "runtime/io/ReadFile.h"
 #include "runtime/io/TokenFile.h"
 #include "runtime/tokenizer/Brown.h"
+#include "runtime/tokenizer/HfTokenizer.h"
 #include "runtime/tokenizer/Tokenizer.h"
 
 #include "tools/common/Cli.h"
@@ -29,18 +32,58 @@ using namespace tpc;
 
 namespace {
 
-/// The tokenizer `name`; the GPT-2 one needs `vocab_dir`.
-std::unique_ptr<Tokenizer> tokenizer_for(const std::string &name,
-                                         const std::string &vocab_dir) {
-  if (name == "gpt2" && vocab_dir.empty())
-    throw std::runtime_error("the gpt2 tokenizer needs --vocab-dir (the "
-                             "directory of encoder.json and vocab.bpe); or "
-                             "use --tokenizer bytes");
-  return make_tokenizer(name, vocab_dir);
-}
+/// Which tokenizer, and where its files are.
+struct TokenizerOptions {
+  std::string name = "gpt2", vocab_dir, json;
+  bool special_tokens = false;
+
+  /// What error messages call the vocabulary.
+  std::string source() const {
+    if (!json.empty())
+      return json;
+    if (name == "bytes")
+      return "the byte tokenizer";
+    return vocab_dir.empty() ? default_vocab_dir(name) : vocab_dir;
+  }
+
+  /// The tokenizer: --tokenizer-json's file, else `name`'s; gpt2 needs
+  /// --vocab-dir, llama3 defaults to where scripts/setup.sh puts it.
+  std::unique_ptr<Tokenizer> make() const {
+    std::unique_ptr<Tokenizer> tokenizer;
+    if (!json.empty()) {
+      tokenizer = load_tokenizer_json(json);
+    } else {
+      if (name == "gpt2" && vocab_dir.empty())
+        throw std::runtime_error("the gpt2 tokenizer needs --vocab-dir (the "
+                                 "directory of encoder.json and vocab.bpe); "
+                                 "or use --tokenizer bytes");
+      tokenizer = make_tokenizer(name, source());
+    }
+    tokenizer->set_encode_special_tokens(special_tokens);
+    return tokenizer;
+  }
+
+  void add_flags(CLI::App &app, const std::string &what) {
+    app.add_option("--tokenizer", name, what)
+        ->check(CLI::IsMember({"gpt2", "llama3", "bytes"}))
+        ->capture_default_str();
+    CLI::Option *dir = app.add_option(
+        "--vocab-dir", vocab_dir,
+        "Directory with GPT-2's encoder.json and vocab.bpe (the gpt2 "
+        "tokenizer), or with Llama 3's tokenizer.json (llama3; default: "
+        "${TPC_CACHE:-~/.cache/tpc}/llama3, where scripts/setup.sh writes "
+        "it)");
+    app.add_option("--tokenizer-json", json,
+                   "A Hugging Face tokenizer.json of a byte-level BPE "
+                   "tokenizer (such as GPT-2's or Llama 3's), instead of "
+                   "--tokenizer")
+        ->excludes(dir);
+  }
+};
 
 struct EncodeOptions {
-  std::string tokenizer = "gpt2", vocab_dir, prefix;
+  TokenizerOptions tok;
+  std::string prefix;
   double val_fraction = 0.1;
   std::optional<uint64_t> val_tokens;
   std::optional<int> token_bits; // 16 or 32; unset: by the vocabulary
@@ -59,19 +102,23 @@ int run_encode(const EncodeOptions &opt) {
     throw std::runtime_error("the input files are empty, so there are no "
                              "tokens to write");
 
-  std::unique_ptr<Tokenizer> tokenizer =
-      tokenizer_for(opt.tokenizer, opt.vocab_dir);
-  const bool per_byte = opt.tokenizer == "bytes";
+  std::unique_ptr<Tokenizer> tokenizer = opt.tok.make();
+  const bool per_byte = opt.tok.json.empty() && opt.tok.name == "bytes";
   if (opt.files.size() > 1 && !per_byte && tokenizer->end_of_text() < 0)
-    throw std::runtime_error(opt.vocab_dir +
-                             ": the vocabulary has no <|endoftext|> token to "
-                             "separate documents; encode one file at a time");
+    throw std::runtime_error(opt.tok.source() +
+                             ": the vocabulary has no <|endoftext|> or "
+                             "<|end_of_text|> token to separate documents; "
+                             "encode one file at a time");
 
+  // Llama 3's pretraining: <|begin_of_text|> starts each document and
+  // <|end_of_text|> separates them.
   std::vector<int> ids;
   auto start = std::chrono::steady_clock::now();
   for (size_t f = 0; f < texts.size(); ++f) {
     if (f > 0)
       ids.push_back(per_byte ? '\n' : tokenizer->end_of_text());
+    if (tokenizer->begin_of_text() >= 0)
+      ids.push_back(tokenizer->begin_of_text());
     tokenizer->encode(texts[f], ids);
   }
   double seconds =
@@ -138,9 +185,8 @@ int run_encode(const EncodeOptions &opt) {
   return 0;
 }
 
-int run_decode(const std::string &tokenizer_name, const std::string &vocab_dir,
-               const std::string &path, uint64_t start,
-               std::optional<uint64_t> count) {
+int run_decode(const TokenizerOptions &tok, const std::string &path,
+               uint64_t start, std::optional<uint64_t> count) {
   TokenFile file(path);
   if (start > file.num_tokens())
     throw std::runtime_error(path + ": --start " + std::to_string(start) +
@@ -152,14 +198,12 @@ int run_decode(const std::string &tokenizer_name, const std::string &vocab_dir,
                              " --count " + std::to_string(n) +
                              " reaches past the end of its " +
                              std::to_string(file.num_tokens()) + " tokens");
-  std::unique_ptr<Tokenizer> tokenizer = tokenizer_for(tokenizer_name, vocab_dir);
+  std::unique_ptr<Tokenizer> tokenizer = tok.make();
   std::vector<uint32_t> tokens(n);
   file.read(start, n, tokens.data());
   // Checked here, before an id past INT_MAX could wrap to a negative int.
   const uint32_t vocab = uint32_t(tokenizer->vocab_size());
-  const std::string source = tokenizer_name == "bytes"
-                                 ? std::string("the byte tokenizer")
-                                 : vocab_dir;
+  const std::string source = tok.source();
   for (uint64_t i = 0; i < n; ++i)
     if (tokens[i] >= vocab)
       throw std::runtime_error(
@@ -199,26 +243,25 @@ int run_brown(const std::string &corpus_dir, const std::string &out) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"Prepares training data: GPT-2 tokenization into llm.c token "
-               "files, and the Brown corpus as plain text."};
+  CLI::App app{"Prepares training data: GPT-2 or Llama 3 tokenization into "
+               "llm.c token files, and the Brown corpus as plain text."};
   cli::configure(app);
   app.require_subcommand(1);
 
   EncodeOptions enc;
   CLI::App *encode = app.add_subcommand(
       "encode", "Tokenize text files (one document each, <|endoftext|> "
-                "between them, or a newline with --tokenizer bytes) into "
-                "PREFIX_train.bin and PREFIX_val.bin; val is the last part of "
-                "the tokens.");
-  encode
-      ->add_option("--tokenizer", enc.tokenizer,
-                   "gpt2 (GPT-2's byte-level BPE, 50,257 tokens) or bytes "
-                   "(one token per byte, 256 tokens)")
-      ->check(CLI::IsMember({"gpt2", "bytes"}))
-      ->capture_default_str();
-  encode->add_option("--vocab-dir", enc.vocab_dir,
-                     "Directory with GPT-2's encoder.json and vocab.bpe "
-                     "(the gpt2 tokenizer)");
+                "between them; with llama3, <|begin_of_text|> before each "
+                "and <|end_of_text|> between them; a newline between them "
+                "with --tokenizer bytes) into PREFIX_train.bin and "
+                "PREFIX_val.bin; val is the last part of the tokens.");
+  enc.tok.add_flags(*encode,
+                    "gpt2 (GPT-2's byte-level BPE, 50,257 tokens), llama3 "
+                    "(Llama 3's, 128,256 tokens) or bytes (one token per "
+                    "byte, 256 tokens)");
+  encode->add_flag("--special-tokens", enc.tok.special_tokens,
+                   "Encode the text of a special token in the input (such as "
+                   "<|eot_id|>) as that token; by default it is plain text");
   CLI::Option *fraction =
       encode
           ->add_option("--val-fraction", enc.val_fraction,
@@ -238,20 +281,15 @@ int main(int argc, char **argv) {
   encode->add_option("-o,--output", enc.prefix, "Output prefix")->required();
   encode->add_option("files", enc.files, "Text files")->required();
 
-  std::string dec_tokenizer = "gpt2", dec_vocab, dec_file;
+  TokenizerOptions dec_tok;
+  std::string dec_file;
   uint64_t dec_start = 0;
   std::optional<uint64_t> dec_count;
   CLI::App *decode = app.add_subcommand(
       "decode", "Print the text of a token file, or of --count tokens from "
                 "--start.");
-  decode
-      ->add_option("--tokenizer", dec_tokenizer,
-                   "The tokenizer the file was encoded with: gpt2 or bytes")
-      ->check(CLI::IsMember({"gpt2", "bytes"}))
-      ->capture_default_str();
-  decode->add_option("--vocab-dir", dec_vocab,
-                     "Directory with GPT-2's encoder.json and vocab.bpe "
-                     "(the gpt2 tokenizer)");
+  dec_tok.add_flags(*decode, "The tokenizer the file was encoded with: "
+                             "gpt2, llama3 or bytes");
   decode->add_option("file", dec_file, "Token file (.bin)")->required();
   decode->add_option("--start", dec_start, "First token")
       ->capture_default_str();
@@ -273,8 +311,7 @@ int main(int argc, char **argv) {
     if (*encode)
       return run_encode(enc);
     if (*decode)
-      return run_decode(dec_tokenizer, dec_vocab, dec_file, dec_start,
-                        dec_count);
+      return run_decode(dec_tok, dec_file, dec_start, dec_count);
     return run_brown(corpus_dir, brown_out);
   } catch (const std::exception &e) {
     std::fflush(stdout);

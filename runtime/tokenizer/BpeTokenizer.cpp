@@ -1,0 +1,292 @@
+//===- BpeTokenizer.cpp - byte-level BPE ----------------------------------===//
+
+#include "runtime/tokenizer/BpeTokenizer.h"
+
+#include "runtime/tokenizer/Unicode.h"
+
+#include <algorithm>
+#include <functional>
+#include <stdexcept>
+
+namespace tpc {
+
+std::array<uint32_t, 256> gpt2_byte_to_unicode() {
+  std::array<uint32_t, 256> table{};
+  auto printable = [](int b) {
+    return (b >= '!' && b <= '~') || (b >= 0xA1 && b <= 0xAC) ||
+           (b >= 0xAE && b <= 0xFF);
+  };
+  uint32_t next = 256;
+  for (int b = 0; b < 256; ++b)
+    table[b] = printable(b) ? b : next++;
+  return table;
+}
+
+namespace {
+
+std::string utf8_encode(uint32_t cp) {
+  std::string s;
+  if (cp < 0x80) {
+    s += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    s += static_cast<char>(0xC0 | (cp >> 6));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    s += static_cast<char>(0xE0 | (cp >> 12));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (cp >> 18));
+    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return s;
+}
+
+uint64_t pair_key(int left, int right) {
+  return (static_cast<uint64_t>(left) << 32) | static_cast<uint32_t>(right);
+}
+
+} // namespace
+
+BpeTokenizer::BpeTokenizer(
+    const std::unordered_map<std::string, int> &encoder,
+    const std::vector<std::pair<std::string, std::string>> &merges,
+    const std::string &origin, Options options)
+    : pattern_(std::move(options.pattern)),
+      ignore_merges_(options.ignore_merges), added_(std::move(options.added)) {
+  auto fail = [&](const std::string &what) {
+    return std::runtime_error(origin + ": " + what +
+                              (options.fix.empty() ? "" : "; " + options.fix));
+  };
+  if (!pattern_) {
+    static const std::shared_ptr<const Pattern> gpt2 =
+        std::make_shared<const Pattern>(kGpt2Pattern);
+    pattern_ = gpt2;
+  }
+  const std::array<uint32_t, 256> byte_to_unicode = gpt2_byte_to_unicode();
+  std::unordered_map<uint32_t, char> unicode_to_byte;
+  for (int b = 0; b < 256; ++b)
+    unicode_to_byte[byte_to_unicode[b]] = static_cast<char>(b);
+
+  int n = 0;
+  for (const auto &entry : encoder)
+    n = std::max(n, entry.second + 1);
+  for (const AddedToken &t : added_)
+    n = std::max(n, t.id + 1);
+  token_bytes_.assign(n, std::string());
+  std::vector<bool> seen(n, false);
+  for (const auto &[spelling, id] : encoder) {
+    if (id < 0 || seen[id])
+      throw fail("token '" + spelling + "' has id " + std::to_string(id) +
+                 ", but the ids of the " + std::to_string(n) +
+                 " tokens must be 0.." + std::to_string(n - 1) + ", each once");
+    seen[id] = true;
+    // Special tokens such as GPT-2's <|endoftext|> are spelled in printable
+    // ASCII, which stands for itself.
+    std::string bytes;
+    for (size_t pos = 0; pos < spelling.size();) {
+      Utf8Step step = decode_utf8(spelling, pos);
+      auto it = unicode_to_byte.find(step.cp);
+      if (!step.valid || it == unicode_to_byte.end())
+        throw fail("token '" + spelling +
+                   "' is not spelled in the byte-level (GPT-2 "
+                   "byte-to-unicode) alphabet");
+      bytes += it->second;
+      pos += step.length;
+    }
+    token_bytes_[id] = std::move(bytes);
+  }
+  if (ignore_merges_)
+    for (const auto &entry : encoder)
+      vocab_ids_.emplace(token_bytes_[entry.second], entry.second);
+  // An added token may repeat a vocabulary entry (GPT-2's <|endoftext|>).
+  for (const AddedToken &t : added_) {
+    if (t.id < 0 || t.content.empty())
+      throw fail("added token '" + t.content + "' has id " +
+                 std::to_string(t.id) +
+                 "; added tokens need a non-negative id and some text");
+    if (seen[t.id] && token_bytes_[t.id] != t.content)
+      throw fail("added token '" + t.content + "' has id " +
+                 std::to_string(t.id) + ", which token '" + token_bytes_[t.id] +
+                 "' has too");
+    seen[t.id] = true;
+    token_bytes_[t.id] = t.content;
+    added_first_byte_[static_cast<uint8_t>(t.content[0])] = true;
+  }
+  for (int id = 0; id < n; ++id)
+    if (!seen[id])
+      throw fail("no token has id " + std::to_string(id) + ", but the ids of " +
+                 "the " + std::to_string(n) + " tokens must be 0.." +
+                 std::to_string(n - 1) + ", each once");
+  // Longest first, so that added_at finds the longest token at a position.
+  std::stable_sort(added_.begin(), added_.end(),
+                   [](const AddedToken &a, const AddedToken &b) {
+                     return a.content.size() > b.content.size();
+                   });
+
+  for (int b = 0; b < 256; ++b) {
+    auto it = encoder.find(utf8_encode(byte_to_unicode[b]));
+    if (it == encoder.end())
+      throw fail("no token for the single byte " + std::to_string(b) +
+                 "; a byte-level vocabulary needs all 256");
+    byte_id_[b] = it->second;
+  }
+  // The document markers: an added token of that text, else a vocabulary
+  // entry (GPT-2's <|endoftext|> is both).
+  auto find_token = [&](const std::string &content) {
+    for (const AddedToken &t : added_)
+      if (t.content == content)
+        return t.id;
+    auto it = encoder.find(content);
+    return it == encoder.end() ? -1 : it->second;
+  };
+  end_of_text_ = find_token(options.end_of_text);
+  if (!options.begin_of_text.empty()) {
+    begin_of_text_ = find_token(options.begin_of_text);
+    if (begin_of_text_ < 0)
+      throw fail("the token '" + options.begin_of_text +
+                 "' that starts a document is not in the vocabulary");
+  }
+
+  merges_.reserve(merges.size());
+  for (size_t rank = 0; rank < merges.size(); ++rank) {
+    const auto &[left, right] = merges[rank];
+    auto l = encoder.find(left), r = encoder.find(right),
+         m = encoder.find(left + right);
+    if (l == encoder.end() || r == encoder.end() || m == encoder.end())
+      throw fail("merge " + std::to_string(rank + 1) + " '" + left + " " +
+                 right +
+                 "' names a token missing from the vocabulary; the "
+                 "merges and the vocabulary must come from the same "
+                 "tokenizer");
+    // As in the references, a repeated pair keeps its last rank.
+    merges_[pair_key(l->second, r->second)] = {static_cast<int>(rank),
+                                               m->second};
+  }
+}
+
+const AddedToken *BpeTokenizer::added_at(std::string_view text,
+                                         size_t pos) const {
+  for (const AddedToken &t : added_)
+    if (text.compare(pos, t.content.size(), t.content) == 0)
+      return &t;
+  return nullptr;
+}
+
+void BpeTokenizer::encode(std::string_view text, std::vector<int> &out) {
+  if (!special_in_text_ || added_.empty())
+    return encode_plain(text, out);
+  size_t start = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    const AddedToken *t = added_first_byte_[static_cast<uint8_t>(text[pos])]
+                              ? added_at(text, pos)
+                              : nullptr;
+    if (!t) {
+      ++pos;
+      continue;
+    }
+    encode_plain(text.substr(start, pos - start), out);
+    out.push_back(t->id);
+    pos += t->content.size();
+    start = pos;
+  }
+  encode_plain(text.substr(start), out);
+}
+
+void BpeTokenizer::encode_plain(std::string_view text, std::vector<int> &out) {
+  pieces_.clear();
+  pattern_->split(text, pieces_);
+  for (std::string_view piece : pieces_)
+    bpe(piece, out);
+}
+
+void BpeTokenizer::bpe(std::string_view piece, std::vector<int> &out) {
+  std::string key(piece);
+  if (ignore_merges_) {
+    auto whole = vocab_ids_.find(key);
+    if (whole != vocab_ids_.end()) {
+      out.push_back(whole->second);
+      return;
+    }
+  }
+  auto cached = cache_.find(key);
+  if (cached != cache_.end()) {
+    out.insert(out.end(), cached->second.begin(), cached->second.end());
+    return;
+  }
+  // A doubly linked list of symbols and a heap of candidate merges ordered
+  // by (rank, position): the best-ranked pair merges first, equal ranks left
+  // to right, as in Hugging Face's tokenizers and the JavaScript references.
+  // A candidate is stale once the pair at its position is no longer the one
+  // it was made for.
+  struct Symbol {
+    int id, prev, next;
+    bool alive;
+  };
+  struct Candidate {
+    int rank, pos, merged;
+    bool operator>(const Candidate &o) const {
+      return rank != o.rank ? rank > o.rank : pos > o.pos;
+    }
+  };
+  const int n = static_cast<int>(piece.size());
+  std::vector<Symbol> symbols(n);
+  for (int i = 0; i < n; ++i)
+    symbols[i] = {byte_id_[static_cast<uint8_t>(piece[i])], i - 1,
+                  i + 1 < n ? i + 1 : -1, true};
+  std::vector<Candidate> heap;
+  auto consider = [&](int pos) {
+    int next = symbols[pos].next;
+    if (next < 0)
+      return;
+    auto it = merges_.find(pair_key(symbols[pos].id, symbols[next].id));
+    if (it == merges_.end())
+      return;
+    heap.push_back({it->second.first, pos, it->second.second});
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  };
+  for (int i = 0; i + 1 < n; ++i)
+    consider(i);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    Candidate c = heap.back();
+    heap.pop_back();
+    Symbol &left = symbols[c.pos];
+    if (!left.alive || left.next < 0)
+      continue;
+    auto it = merges_.find(pair_key(left.id, symbols[left.next].id));
+    if (it == merges_.end() || it->second.first != c.rank)
+      continue;
+    Symbol &right = symbols[left.next];
+    right.alive = false;
+    left.id = c.merged;
+    left.next = right.next;
+    if (right.next >= 0)
+      symbols[right.next].prev = c.pos;
+    if (left.prev >= 0)
+      consider(left.prev);
+    consider(c.pos);
+  }
+  std::vector<int> word;
+  for (int i = 0; i >= 0 && i < n; i = symbols[i].next)
+    word.push_back(symbols[i].id);
+  // Bounded: a corpus of unusual pieces must not grow the cache forever.
+  if (cache_.size() >= (1u << 20))
+    cache_.clear();
+  out.insert(out.end(), word.begin(), word.end());
+  cache_.emplace(std::move(key), std::move(word));
+}
+
+const std::string &BpeTokenizer::token_bytes(int id) const {
+  if (id < 0 || id >= vocab_size())
+    throw std::runtime_error("token id " + std::to_string(id) +
+                             " is outside the vocabulary of " +
+                             std::to_string(vocab_size()) +
+                             " tokens; the ids and the vocabulary do not "
+                             "belong together");
+  return token_bytes_[id];
+}
+
+} // namespace tpc
