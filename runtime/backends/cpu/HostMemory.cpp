@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <sys/mman.h>
 
@@ -24,6 +25,34 @@ void *host_alloc(size_t bytes) {
     madvise(p, rounded, MADV_HUGEPAGE);
 #endif
   return p;
+}
+
+namespace {
+
+/// Runs f(offset, length) over [0, bytes) in blocks on the OpenMP threads
+/// when there are enough of them (copy_in_blocks).
+template <class F> void in_blocks(size_t bytes, F f) {
+  constexpr size_t kBlock = size_t(1) << 20;
+  const size_t blocks = (bytes + kBlock - 1) / kBlock;
+  if (blocks < 4)
+    return f(size_t(0), bytes);
+#pragma omp parallel for schedule(static)
+  for (size_t b = 0; b < blocks; ++b)
+    f(b * kBlock, std::min(kBlock, bytes - b * kBlock));
+}
+
+} // namespace
+
+void copy_in_blocks(void *dst, const void *src, size_t bytes) {
+  auto *d = static_cast<char *>(dst);
+  const auto *from = static_cast<const char *>(src);
+  in_blocks(bytes,
+            [&](size_t at, size_t n) { std::memcpy(d + at, from + at, n); });
+}
+
+void zero_in_blocks(void *dst, size_t bytes) {
+  auto *d = static_cast<char *>(dst);
+  in_blocks(bytes, [&](size_t at, size_t n) { std::memset(d + at, 0, n); });
 }
 
 } // namespace tpc::cpu

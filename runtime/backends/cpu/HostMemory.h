@@ -2,7 +2,8 @@
 //
 // The CPU backend's allocator: tensors, arenas and the kernels' own
 // grow-only scratch buffers all come from host_alloc, so they share its
-// alignment and its huge pages.
+// alignment and its huge pages. Large copies and fills run on the OpenMP
+// threads: one core alone does not reach the memory's bandwidth.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,12 @@ namespace tpc::cpu {
 /// kernels miss the TLB less. Where the system refuses, the block keeps
 /// small pages.
 void *host_alloc(size_t bytes);
+
+/// memcpy of ranges that do not overlap, and memset to zero: in blocks of
+/// 1 MiB on the OpenMP threads from 4 blocks on, where the other threads
+/// would otherwise only wait for the one that copies.
+void copy_in_blocks(void *dst, const void *src, size_t bytes);
+void zero_in_blocks(void *dst, size_t bytes);
 
 } // namespace tpc::cpu
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/Chunks.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
@@ -155,6 +156,35 @@ void swiglu_backward(typename S::type *dgate, typename S::type *dup,
   });
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::gelu_forward(void *out, const void *inp, size_t n) const {
+  cpu::gelu_forward<S>(typed(out), typed(inp), n);
+}
+
+template <class S>
+void CpuKernels<S>::gelu_backward(void *dinp, const void *inp, const void *dout,
+                                  size_t n, bool accumulate) const {
+  cpu::gelu_backward<S>(typed(dinp), typed(inp), typed(dout), n, accumulate);
+}
+
+template <class S>
+void CpuKernels<S>::swiglu_forward(void *out, const void *gate, const void *up,
+                                   size_t n) const {
+  cpu::swiglu_forward<S>(typed(out), typed(gate), typed(up), n);
+}
+
+template <class S>
+void CpuKernels<S>::swiglu_backward(void *dgate, void *dup, const void *dout,
+                                    const void *gate, const void *up,
+                                    size_t n) const {
+  cpu::swiglu_backward<S>(typed(dgate), typed(dup), typed(dout), typed(gate),
+                          typed(up), n);
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template void gelu_forward<S>(S::type *, const S::type *, size_t);           \
   template void gelu_backward<S>(S::type *, const S::type *, const S::type *,  \
@@ -162,7 +192,15 @@ void swiglu_backward(typename S::type *dgate, typename S::type *dup,
   template void swiglu_forward<S>(S::type *, const S::type *, const S::type *, \
                                   size_t);                                     \
   template void swiglu_backward<S>(S::type *, S::type *, const S::type *,      \
-                                   const S::type *, const S::type *, size_t);
+                                   const S::type *, const S::type *, size_t);  \
+  template void CpuKernels<S>::gelu_forward(void *, const void *, size_t)      \
+      const;                                                                   \
+  template void CpuKernels<S>::gelu_backward(                                  \
+      void *, const void *, const void *, size_t, bool) const;                 \
+  template void CpuKernels<S>::swiglu_forward(void *, const void *,            \
+                                              const void *, size_t) const;     \
+  template void CpuKernels<S>::swiglu_backward(                                \
+      void *, void *, const void *, const void *, const void *, size_t) const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/AttentionTiles.h"
 #include "runtime/backends/cpu/kernels/Dropout.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
@@ -509,6 +510,12 @@ void rotary_core_backward(MutTypedRows<S> dq, MutTypedRows<S> dk,
   }
 }
 
+/// Whether attention reads 16-bit tensors as stored: without RoPE, which
+/// rotates whole fp32 copies.
+template <class S> bool stored_as_is(const AttentionConfig &cfg) {
+  return kIsF32<S> || !rope_on(cfg);
+}
+
 } // namespace
 
 template <class S>
@@ -614,6 +621,94 @@ void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
   gqa_attention_backward<F32Storage>(dq, dk, dv, dout, q, k, v, att, cfg);
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::attention_forward(void *out, float *att, const void *qkv,
+                                      const AttentionConfig &cfg) const {
+  if (stored_as_is<S>(cfg))
+    return cpu::attention_forward<S>(typed(out), att, typed(qkv), cfg);
+  size_t rows = sz(cfg.B) * cfg.T;
+  In<S> x(qkv, rows * 3 * cfg.C());
+  Out<S> o(out, rows * cfg.C(), false);
+  cpu::attention_forward(o, att, x, cfg);
+}
+
+template <class S>
+void CpuKernels<S>::attention_backward(void *dqkv, const void *dout,
+                                       const void *qkv, const float *att,
+                                       const AttentionConfig &cfg) const {
+  if (stored_as_is<S>(cfg))
+    return cpu::attention_backward<S>(typed(dqkv), typed(dout), typed(qkv), att,
+                                      cfg);
+  size_t rows = sz(cfg.B) * cfg.T;
+  In<S> d(dout, rows * cfg.C()), x(qkv, rows * 3 * cfg.C());
+  Out<S> dx(dqkv, rows * 3 * cfg.C(), true);
+  cpu::attention_backward(dx, d, x, att, cfg);
+}
+
+template <class S>
+void CpuKernels<S>::cross_attention_forward(void *out, float *att,
+                                            const void *q, const void *kv,
+                                            const AttentionConfig &cfg) const {
+  if (stored_as_is<S>(cfg))
+    return cpu::cross_attention_forward<S>(typed(out), att, typed(q), typed(kv),
+                                           cfg);
+  size_t rows = sz(cfg.B) * cfg.T;
+  In<S> q_(q, rows * cfg.C()), kv_(kv, rows * 2 * cfg.C());
+  Out<S> o(out, rows * cfg.C(), false);
+  cpu::cross_attention_forward(o, att, q_, kv_, cfg);
+}
+
+template <class S>
+void CpuKernels<S>::cross_attention_backward(void *dq, void *dkv,
+                                             const void *dout, const void *q,
+                                             const void *kv, const float *att,
+                                             const AttentionConfig &cfg) const {
+  if (stored_as_is<S>(cfg))
+    return cpu::cross_attention_backward<S>(typed(dq), typed(dkv), typed(dout),
+                                            typed(q), typed(kv), att, cfg);
+  size_t rows = sz(cfg.B) * cfg.T;
+  In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
+      kv_(kv, rows * 2 * cfg.C());
+  Out<S> dq_(dq, rows * cfg.C(), true), dkv_(dkv, rows * 2 * cfg.C(), true);
+  cpu::cross_attention_backward(dq_, dkv_, d, q_, kv_, att, cfg);
+}
+
+template <class S>
+void CpuKernels<S>::gqa_attention_forward(void *out, float *att, const void *q,
+                                          const void *k, const void *v,
+                                          const AttentionConfig &cfg) const {
+  if (stored_as_is<S>(cfg))
+    return cpu::gqa_attention_forward<S>(typed(out), att, typed(q), typed(k),
+                                         typed(v), cfg);
+  size_t rows = sz(cfg.B) * cfg.T;
+  In<S> q_(q, rows * cfg.C()), k_(k, rows * cfg.C_kv()),
+      v_(v, rows * cfg.C_kv());
+  Out<S> o(out, rows * cfg.C(), false);
+  cpu::gqa_attention_forward(o, att, q_, k_, v_, cfg);
+}
+
+template <class S>
+void CpuKernels<S>::gqa_attention_backward(void *dq, void *dk, void *dv,
+                                           const void *dout, const void *q,
+                                           const void *k, const void *v,
+                                           const float *att,
+                                           const AttentionConfig &cfg) const {
+  if (stored_as_is<S>(cfg))
+    return cpu::gqa_attention_backward<S>(typed(dq), typed(dk), typed(dv),
+                                          typed(dout), typed(q), typed(k),
+                                          typed(v), att, cfg);
+  size_t rows = sz(cfg.B) * cfg.T;
+  In<S> d(dout, rows * cfg.C()), q_(q, rows * cfg.C()),
+      k_(k, rows * cfg.C_kv()), v_(v, rows * cfg.C_kv());
+  Out<S> dq_(dq, rows * cfg.C(), true), dk_(dk, rows * cfg.C_kv(), true),
+      dv_(dv, rows * cfg.C_kv(), true);
+  cpu::gqa_attention_backward(dq_, dk_, dv_, d, q_, k_, v_, att, cfg);
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template void attention_forward<S>(S::type *, float *, const S::type *,      \
                                      const AttentionConfig &);                 \
@@ -632,7 +727,24 @@ void gqa_attention_backward(float *dq, float *dk, float *dv, const float *dout,
   template void gqa_attention_backward<S>(                                     \
       S::type *, S::type *, S::type *, const S::type *, const S::type *,       \
       const S::type *, const S::type *, const float *,                         \
-      const AttentionConfig &);
+      const AttentionConfig &);                                                \
+  template void CpuKernels<S>::attention_forward(                              \
+      void *, float *, const void *, const AttentionConfig &) const;           \
+  template void CpuKernels<S>::attention_backward(                             \
+      void *, const void *, const void *, const float *,                       \
+      const AttentionConfig &) const;                                          \
+  template void CpuKernels<S>::cross_attention_forward(                        \
+      void *, float *, const void *, const void *, const AttentionConfig &)    \
+      const;                                                                   \
+  template void CpuKernels<S>::cross_attention_backward(                       \
+      void *, void *, const void *, const void *, const void *, const float *, \
+      const AttentionConfig &) const;                                          \
+  template void CpuKernels<S>::gqa_attention_forward(                          \
+      void *, float *, const void *, const void *, const void *,               \
+      const AttentionConfig &) const;                                          \
+  template void CpuKernels<S>::gqa_attention_backward(                         \
+      void *, void *, void *, const void *, const void *, const void *,        \
+      const void *, const float *, const AttentionConfig &) const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backend/KernelChecks.h"
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/AttentionTiles.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/Rope.h"
@@ -205,6 +206,46 @@ void decode_gqa_attention_forward(float *out, typename S::type *kcache,
                          {pos, ks, {v, Ckv}});
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::decode_attention_forward(void *out, void *kcache,
+                                             void *vcache, const void *qkv,
+                                             const int *pos, int capacity,
+                                             const AttentionConfig &cfg) const {
+  In<S> x(qkv, sz(cfg.B) * 3 * cfg.C());
+  Out<S> o(out, sz(cfg.B) * cfg.C(), false);
+  cpu::decode_attention_forward<S>(o, typed(kcache), typed(vcache), x, *pos,
+                                   capacity, cfg);
+}
+
+template <class S>
+void CpuKernels<S>::decode_cross_attention_forward(void *out, void *kcache,
+                                                   void *vcache, const void *q,
+                                                   const void *kv,
+                                                   const int *pos, int capacity,
+                                                   const AttentionConfig &cfg,
+                                                   bool lagged) const {
+  In<S> q_(q, sz(cfg.B) * cfg.C()), kv_(kv, sz(cfg.B) * 2 * cfg.C());
+  Out<S> o(out, sz(cfg.B) * cfg.C(), false);
+  cpu::decode_cross_attention_forward<S>(o, typed(kcache), typed(vcache), q_,
+                                         kv_, *pos, capacity, cfg, lagged);
+}
+
+template <class S>
+void CpuKernels<S>::decode_gqa_attention_forward(
+    void *out, void *kcache, void *vcache, const void *q, const void *k,
+    const void *v, const int *pos, int capacity,
+    const AttentionConfig &cfg) const {
+  In<S> q_(q, sz(cfg.B) * cfg.C()), k_(k, sz(cfg.B) * cfg.C_kv()),
+      v_(v, sz(cfg.B) * cfg.C_kv());
+  Out<S> o(out, sz(cfg.B) * cfg.C(), false);
+  cpu::decode_gqa_attention_forward<S>(o, typed(kcache), typed(vcache), q_, k_,
+                                       v_, *pos, capacity, cfg);
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template void decode_attention_forward<S>(float *, S::type *, S::type *,     \
                                             const float *, int, int,           \
@@ -214,7 +255,16 @@ void decode_gqa_attention_forward(float *out, typename S::type *kcache,
       const AttentionConfig &, bool);                                          \
   template void decode_gqa_attention_forward<S>(                               \
       float *, S::type *, S::type *, const float *, const float *,             \
-      const float *, int, int, const AttentionConfig &);
+      const float *, int, int, const AttentionConfig &);                       \
+  template void CpuKernels<S>::decode_attention_forward(                       \
+      void *, void *, void *, const void *, const int *, int,                  \
+      const AttentionConfig &) const;                                          \
+  template void CpuKernels<S>::decode_cross_attention_forward(                 \
+      void *, void *, void *, const void *, const void *, const int *, int,    \
+      const AttentionConfig &, bool) const;                                    \
+  template void CpuKernels<S>::decode_gqa_attention_forward(                   \
+      void *, void *, void *, const void *, const void *, const void *,        \
+      const int *, int, const AttentionConfig &) const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backends/cpu/kernels/Dropout.h"
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 
 #include <stdexcept>
@@ -39,5 +40,27 @@ void dropout_backward(float *dinp, const uint8_t *mask, const float *dout,
       dinp[i] += dout[i] * draw.scale;
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::dropout_forward(void *out, const void *inp, size_t n,
+                                    const DropoutParams &d,
+                                    const GlobalIndexMap &map) const {
+  In<S> x(inp, n);
+  Out<S> o(out, n, false);
+  cpu::dropout_forward(o, nullptr, x, n, d, map);
+}
+
+#define TPC_INSTANTIATE(S)                                                     \
+  template void CpuKernels<S>::dropout_forward(void *, const void *, size_t,   \
+                                               const DropoutParams &,          \
+                                               const GlobalIndexMap &) const;
+TPC_INSTANTIATE(F32Storage)
+TPC_INSTANTIATE(BF16Storage)
+TPC_INSTANTIATE(F16Storage)
+#undef TPC_INSTANTIATE
 
 } // namespace tpc::cpu

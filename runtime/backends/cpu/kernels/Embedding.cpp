@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/ColumnSum.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 
@@ -110,11 +111,59 @@ void position_embedding_backward(float *dwpe, const float *dout, int B, int T,
   column_sum_accumulate(dwpe, dout, B, T * C);
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::embedding_forward(void *out, const int *ids,
+                                      const void *wte, int B, int T, int C,
+                                      int vstart, int vlocal) const {
+  cpu::embedding_forward<S>(typed(out), ids, typed(wte), B, T, C, vstart,
+                            vlocal);
+}
+
+template <class S>
+void CpuKernels<S>::embedding_backward(void *dwte, const void *dout,
+                                       const int *ids, int B, int T, int C,
+                                       int vstart, int vlocal) const {
+  cpu::embedding_backward<S>(typed(dwte), typed(dout), ids, B, T, C, vstart,
+                             vlocal);
+}
+
+template <class S>
+void CpuKernels<S>::position_embedding_forward(void *out, const void *inp,
+                                               const void *wpe,
+                                               const int *offset, int B, int T,
+                                               int C) const {
+  size_t first = offset ? sz(*offset) * C : 0;
+  const auto *table = static_cast<const typename S::type *>(wpe) + first;
+  In<S> x(inp, sz(B) * T * C), w(table, sz(T) * C);
+  Out<S> o(out, sz(B) * T * C, false);
+  cpu::position_embedding_forward(o, x, w, B, T, C);
+}
+
+template <class S>
+void CpuKernels<S>::position_embedding_backward(void *dwpe, const void *dout,
+                                                int B, int T, int C) const {
+  In<S> d(dout, sz(B) * T * C);
+  Out<S> dw(dwpe, sz(T) * C, true);
+  cpu::position_embedding_backward(dw, d, B, T, C);
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template void embedding_forward<S>(S::type *, const int *, const S::type *,  \
                                      int, int, int, int, int);                 \
   template void embedding_backward<S>(S::type *, const S::type *, const int *, \
-                                      int, int, int, int, int);
+                                      int, int, int, int, int);                \
+  template void CpuKernels<S>::embedding_forward(                              \
+      void *, const int *, const void *, int, int, int, int, int) const;       \
+  template void CpuKernels<S>::embedding_backward(                             \
+      void *, const void *, const int *, int, int, int, int, int) const;       \
+  template void CpuKernels<S>::position_embedding_forward(                     \
+      void *, const void *, const void *, const int *, int, int, int) const;   \
+  template void CpuKernels<S>::position_embedding_backward(                    \
+      void *, const void *, int, int, int) const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/ColumnSum.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
@@ -24,7 +25,8 @@ constexpr int kLanes = 16;
 /// adds, where a sum in column order stays scalar, and a row still sums the
 /// same at any address and in any batch (decoding one row agrees with the
 /// full forward).
-template <class F> inline __attribute__((always_inline)) float lane_sum(int C, F f) {
+template <class F>
+inline __attribute__((always_inline)) float lane_sum(int C, F f) {
   float acc[kLanes] = {};
   int c = 0;
   for (; c + kLanes <= C; c += kLanes)
@@ -46,10 +48,11 @@ layernorm_forward_row(typename S::type *o, float *mean, float *rstd,
   float m = lane_sum(C, [=](int c) { return S::load(x[c]); }) / C;
   // Two passes: the one-pass E[x^2] - E[x]^2 loses precision when the mean
   // is large against the spread.
-  float var = lane_sum(C, [=](int c) {
-                float d = S::load(x[c]) - m;
-                return d * d;
-              }) /
+  float var = lane_sum(C,
+                       [=](int c) {
+                         float d = S::load(x[c]) - m;
+                         return d * d;
+                       }) /
               C;
   float s = 1.0f / std::sqrt(var + kLayerNormEps);
 #pragma omp simd
@@ -66,11 +69,12 @@ layernorm_backward_row(typename S::type *dx, const typename S::type *g,
                        float s, int C) {
   float dnorm_mean =
       lane_sum(C, [=](int c) { return S::load(g[c]) * weight[c]; }) / C;
-  float dnorm_norm_mean = lane_sum(C, [=](int c) {
-                            return S::load(g[c]) * weight[c] *
-                                   (S::load(x[c]) - m) * s;
-                          }) /
-                          C;
+  float dnorm_norm_mean =
+      lane_sum(C,
+               [=](int c) {
+                 return S::load(g[c]) * weight[c] * (S::load(x[c]) - m) * s;
+               }) /
+      C;
 #pragma omp simd
   for (int c = 0; c < C; ++c) {
     float norm = (S::load(x[c]) - m) * s;
@@ -99,11 +103,12 @@ rmsnorm_backward_row(typename S::type *dx, const typename S::type *g,
                      int C) {
   // y = w * x * s with s = (mean(x^2) + eps)^-1/2, so with g = dout * w:
   // dx = s * (g - x * s * mean(g * x * s)).
-  float dnorm_norm_mean = lane_sum(C, [=](int c) {
-                            return S::load(g[c]) * weight[c] *
-                                   S::load(x[c]) * s;
-                          }) /
-                          C;
+  float dnorm_norm_mean =
+      lane_sum(C,
+               [=](int c) {
+                 return S::load(g[c]) * weight[c] * S::load(x[c]) * s;
+               }) /
+      C;
 #pragma omp simd
   for (int c = 0; c < C; ++c) {
     float norm = S::load(x[c]) * s;
@@ -143,8 +148,7 @@ void layernorm_backward(typename S::type *dinp, float *dweight, float *dbias,
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n)
     layernorm_backward_row<S>(dinp + size_t(n) * C, dout + size_t(n) * C,
-                              inp + size_t(n) * C, weight, mean[n], rstd[n],
-                              C);
+                              inp + size_t(n) * C, weight, mean[n], rstd[n], C);
 }
 
 template <class S>
@@ -174,6 +178,48 @@ void rmsnorm_backward(typename S::type *dinp, float *dweight,
                             inp + size_t(n) * C, weight, rstd[n], C);
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::layernorm_forward(void *out, float *mean, float *rstd,
+                                      const void *inp, const void *weight,
+                                      const void *bias, int N, int C) const {
+  In<S> w(weight, C), b(bias, C);
+  cpu::layernorm_forward<S>(typed(out), mean, rstd, typed(inp), w, b, N, C);
+}
+
+template <class S>
+void CpuKernels<S>::layernorm_backward(void *dinp, void *dweight, void *dbias,
+                                       const void *dout, const void *inp,
+                                       const void *weight, const float *mean,
+                                       const float *rstd, int N, int C) const {
+  In<S> w(weight, C);
+  Out<S> dw(dweight, C, true), db(dbias, C, true);
+  cpu::layernorm_backward<S>(typed(dinp), dw, db, typed(dout), typed(inp), w,
+                             mean, rstd, N, C);
+}
+
+template <class S>
+void CpuKernels<S>::rmsnorm_forward(void *out, float *rstd, const void *inp,
+                                    const void *weight, int N, int C,
+                                    float eps) const {
+  In<S> w(weight, C);
+  cpu::rmsnorm_forward<S>(typed(out), rstd, typed(inp), w, N, C, eps);
+}
+
+template <class S>
+void CpuKernels<S>::rmsnorm_backward(void *dinp, void *dweight,
+                                     const void *dout, const void *inp,
+                                     const void *weight, const float *rstd,
+                                     int N, int C) const {
+  In<S> w(weight, C);
+  Out<S> dw(dweight, C, true);
+  cpu::rmsnorm_backward<S>(typed(dinp), dw, typed(dout), typed(inp), w, rstd, N,
+                           C);
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template void layernorm_forward<S>(S::type *, float *, float *,              \
                                      const S::type *, const float *,           \
@@ -185,7 +231,18 @@ void rmsnorm_backward(typename S::type *dinp, float *dweight,
                                    const float *, int, int, float);            \
   template void rmsnorm_backward<S>(S::type *, float *, const S::type *,       \
                                     const S::type *, const float *,            \
-                                    const float *, int, int);
+                                    const float *, int, int);                  \
+  template void CpuKernels<S>::layernorm_forward(                              \
+      void *, float *, float *, const void *, const void *, const void *, int, \
+      int) const;                                                              \
+  template void CpuKernels<S>::layernorm_backward(                             \
+      void *, void *, void *, const void *, const void *, const void *,        \
+      const float *, const float *, int, int) const;                           \
+  template void CpuKernels<S>::rmsnorm_forward(                                \
+      void *, float *, const void *, const void *, int, int, float) const;     \
+  template void CpuKernels<S>::rmsnorm_backward(                               \
+      void *, void *, const void *, const void *, const void *, const float *, \
+      int, int) const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)

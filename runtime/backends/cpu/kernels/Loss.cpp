@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
@@ -234,6 +235,79 @@ void vocab_parallel_ce_backward(typename S::type *dlogits,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::crossentropy_forward(float *losses, float *totals,
+                                         const void *logits, const int *targets,
+                                         int N, int V, int Vp, int ignore_index,
+                                         float *stats) const {
+  LossSum r = cpu::crossentropy_forward<S>(losses, typed(logits), targets, N, V,
+                                           Vp, ignore_index, stats);
+  totals[0] += float(r.sum);
+  totals[1] += float(r.count);
+}
+
+template <class S>
+void CpuKernels<S>::crossentropy_backward(void *dlogits, const void *logits,
+                                          const int *targets, int N, int V,
+                                          int Vp, const float *dloss,
+                                          int ignore_index,
+                                          const float *stats) const {
+  cpu::crossentropy_backward<S>(typed(dlogits), typed(logits), targets, N, V,
+                                Vp, *dloss, ignore_index, stats);
+}
+
+template <class S>
+void CpuKernels<S>::vocab_parallel_ce_max(float *row_max, const void *logits,
+                                          int N, int Vl, int vstart,
+                                          int V) const {
+  cpu::vocab_parallel_ce_max<S>(row_max, typed(logits), N, Vl, vstart, V);
+}
+
+template <class S>
+void CpuKernels<S>::vocab_parallel_ce_sumexp(float *sumexp, float *target_logit,
+                                             const void *logits,
+                                             const int *targets,
+                                             const float *row_max, int N,
+                                             int Vl, int vstart, int V,
+                                             int ignore_index) const {
+  cpu::vocab_parallel_ce_sumexp<S>(sumexp, target_logit, typed(logits), targets,
+                                   row_max, N, Vl, vstart, V, ignore_index);
+}
+
+template <class S>
+void CpuKernels<S>::vocab_parallel_ce_loss(float *losses, float *totals,
+                                           const float *sumexp,
+                                           const float *target_logit,
+                                           const float *row_max,
+                                           const int *targets, int N,
+                                           int ignore_index) const {
+  LossSum r = cpu::vocab_parallel_ce_loss(losses, sumexp, target_logit, row_max,
+                                          targets, N, ignore_index);
+  totals[0] += float(r.sum);
+  totals[1] += float(r.count);
+}
+
+template <class S>
+void CpuKernels<S>::vocab_parallel_ce_backward(
+    void *dlogits, const void *logits, const int *targets, const float *row_max,
+    const float *sumexp, int N, int Vl, int vstart, int V, const float *dloss,
+    int ignore_index) const {
+  cpu::vocab_parallel_ce_backward<S>(typed(dlogits), typed(logits), targets,
+                                     row_max, sumexp, N, Vl, vstart, V, *dloss,
+                                     ignore_index);
+}
+
+template <class S>
+void CpuKernels<S>::loss_outputs(float *loss, int32_t *count,
+                                 const float *totals) const {
+  *loss = totals[0];
+  *count = int32_t(std::lround(totals[1]));
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template LossSum crossentropy_forward<S>(                                    \
       float *, const S::type *, const int *, int, int, int, int, float *);     \
@@ -247,7 +321,26 @@ void vocab_parallel_ce_backward(typename S::type *dlogits,
                                             int, int, int, int);               \
   template void vocab_parallel_ce_backward<S>(                                 \
       S::type *, const S::type *, const int *, const float *, const float *,   \
-      int, int, int, int, float, int);
+      int, int, int, int, float, int);                                         \
+  template void CpuKernels<S>::crossentropy_forward(                           \
+      float *, float *, const void *, const int *, int, int, int, int,         \
+      float *) const;                                                          \
+  template void CpuKernels<S>::crossentropy_backward(                          \
+      void *, const void *, const int *, int, int, int, const float *, int,    \
+      const float *) const;                                                    \
+  template void CpuKernels<S>::vocab_parallel_ce_max(                          \
+      float *, const void *, int, int, int, int) const;                        \
+  template void CpuKernels<S>::vocab_parallel_ce_sumexp(                       \
+      float *, float *, const void *, const int *, const float *, int, int,    \
+      int, int, int) const;                                                    \
+  template void CpuKernels<S>::vocab_parallel_ce_loss(                         \
+      float *, float *, const float *, const float *, const float *,           \
+      const int *, int, int) const;                                            \
+  template void CpuKernels<S>::vocab_parallel_ce_backward(                     \
+      void *, const void *, const int *, const float *, const float *, int,    \
+      int, int, int, const float *, int) const;                                \
+  template void CpuKernels<S>::loss_outputs(float *, int32_t *, const float *) \
+      const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)

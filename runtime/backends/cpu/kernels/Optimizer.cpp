@@ -7,14 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cpu/CpuKernels.h"
 #include "runtime/backends/cpu/kernels/Chunks.h"
 #include "runtime/backends/cpu/kernels/Kernels.h"
 #include "runtime/backends/cpu/kernels/VecMath.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <omp.h>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -198,13 +199,72 @@ template <class S> double sum_of_squares(const typename S::type *x, size_t n) {
   return acc;
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CpuKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class S>
+void CpuKernels<S>::sum_of_squares(float *out, const void *x, size_t n) const {
+  *out += float(cpu::sum_of_squares<S>(typed(x), n));
+}
+
+template <class S>
+void CpuKernels<S>::grad_norm(float *norm, float *scale, const float *sum_sq,
+                              const float *inv_count, float max_norm) const {
+  double inv = *inv_count;
+  double value = inv * std::sqrt(double(*sum_sq));
+  double coef = 1.0;
+  if (max_norm > 0.0f)
+    coef = std::min(1.0, double(max_norm) / (value + 1e-6));
+  *norm = float(value);
+  *scale = std::isfinite(value) ? float(inv * coef)
+                                : std::numeric_limits<float>::quiet_NaN();
+}
+
+template <class S>
+void CpuKernels<S>::adamw_update(float *param, const void *grad, float *m,
+                                 float *v, size_t n, const AdamWParams &p,
+                                 const OptimizerScalars &s,
+                                 const WorkingCopy &working) const {
+  if (!std::isfinite(*s.grad_scale))
+    return;
+  AdamWParams q = p;
+  q.lr = *s.lr;
+  q.grad_scale = *s.grad_scale;
+  q.step = *s.step;
+  cpu::adamw_update<S>(param, typed(grad), m, v, n, q, working);
+}
+
+template <class S>
+void CpuKernels<S>::sgd_update(float *param, const void *grad,
+                               float *momentum_buf, size_t n,
+                               const SgdParams &p, const OptimizerScalars &s,
+                               const WorkingCopy &working) const {
+  if (!std::isfinite(*s.grad_scale))
+    return;
+  SgdParams q = p;
+  q.lr = *s.lr;
+  q.grad_scale = *s.grad_scale;
+  cpu::sgd_update<S>(param, typed(grad), momentum_buf, n, q, working);
+}
+
 #define TPC_INSTANTIATE(S)                                                     \
   template void adamw_update<S>(float *, const S::type *, float *, float *,    \
                                 size_t, const AdamWParams &,                   \
                                 const WorkingCopy &);                          \
   template void sgd_update<S>(float *, const S::type *, float *, size_t,       \
                               const SgdParams &, const WorkingCopy &);         \
-  template double sum_of_squares<S>(const S::type *, size_t);
+  template double sum_of_squares<S>(const S::type *, size_t);                  \
+  template void CpuKernels<S>::sum_of_squares(float *, const void *, size_t)   \
+      const;                                                                   \
+  template void CpuKernels<S>::grad_norm(float *, float *, const float *,      \
+                                         const float *, float) const;          \
+  template void CpuKernels<S>::adamw_update(                                   \
+      float *, const void *, float *, float *, size_t, const AdamWParams &,    \
+      const OptimizerScalars &, const WorkingCopy &) const;                    \
+  template void CpuKernels<S>::sgd_update(                                     \
+      float *, const void *, float *, size_t, const SgdParams &,               \
+      const OptimizerScalars &, const WorkingCopy &) const;
 TPC_INSTANTIATE(F32Storage)
 TPC_INSTANTIATE(BF16Storage)
 TPC_INSTANTIATE(F16Storage)
