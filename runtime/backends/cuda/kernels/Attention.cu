@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backend/KernelChecks.h"
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "runtime/util/Philox.h"
 
@@ -1131,5 +1132,113 @@ TPC_INSTANTIATE_ATTENTION(__nv_bfloat16)
 TPC_INSTANTIATE_ATTENTION(__half)
 
 #undef TPC_INSTANTIATE_ATTENTION
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void CudaKernels<T>::attention_forward(void *out, float *att, const void *qkv,
+                                       const AttentionConfig &cfg) const {
+  cuda::attention_forward<T>(l_, t(out), att, t(qkv), cfg);
+}
+
+template <class T>
+void CudaKernels<T>::attention_backward(void *dqkv, const void *dout,
+                                        const void *qkv, const float *att,
+                                        const AttentionConfig &cfg) const {
+  cuda::attention_backward<T>(l_, t(dqkv), t(dout), t(qkv), att, cfg);
+}
+
+template <class T>
+void CudaKernels<T>::cross_attention_forward(void *out, float *att,
+                                             const void *q, const void *kv,
+                                             const AttentionConfig &cfg) const {
+  cuda::cross_attention_forward<T>(l_, t(out), att, t(q), t(kv), cfg);
+}
+
+template <class T>
+void CudaKernels<T>::cross_attention_backward(
+    void *dq, void *dkv, const void *dout, const void *q, const void *kv,
+    const float *att, const AttentionConfig &cfg) const {
+  cuda::cross_attention_backward<T>(l_, t(dq), t(dkv), t(dout), t(q), t(kv),
+                                    att, cfg);
+}
+
+template <class T>
+void CudaKernels<T>::decode_attention_forward(
+    void *out, void *kcache, void *vcache, const void *qkv, const int *pos,
+    int capacity, const AttentionConfig &cfg) const {
+  cuda::decode_attention_forward<T>(l_, t(out), t(kcache), t(vcache), t(qkv),
+                                    pos, capacity, cfg);
+}
+
+template <class T>
+void CudaKernels<T>::decode_cross_attention_forward(
+    void *out, void *kcache, void *vcache, const void *q, const void *kv,
+    const int *pos, int capacity, const AttentionConfig &cfg,
+    bool lagged) const {
+  cuda::decode_cross_attention_forward<T>(l_, t(out), t(kcache), t(vcache),
+                                          t(q), t(kv), pos, capacity, cfg,
+                                          lagged);
+}
+
+template <class T>
+void CudaKernels<T>::gqa_attention_forward(void *out, float *att, const void *q,
+                                           const void *k, const void *v,
+                                           const AttentionConfig &cfg) const {
+  cuda::gqa_attention_forward<T>(l_, t(out), att, t(q), t(k), t(v), cfg);
+}
+
+template <class T>
+void CudaKernels<T>::gqa_attention_backward(void *dq, void *dk, void *dv,
+                                            const void *dout, const void *q,
+                                            const void *k, const void *v,
+                                            const float *att,
+                                            const AttentionConfig &cfg) const {
+  cuda::gqa_attention_backward<T>(l_, t(dq), t(dk), t(dv), t(dout), t(q), t(k),
+                                  t(v), att, cfg);
+}
+
+template <class T>
+void CudaKernels<T>::decode_gqa_attention_forward(
+    void *out, void *kcache, void *vcache, const void *q, const void *k,
+    const void *v, const int *pos, int capacity,
+    const AttentionConfig &cfg) const {
+  cuda::decode_gqa_attention_forward<T>(l_, t(out), t(kcache), t(vcache), t(q),
+                                        t(k), t(v), pos, capacity, cfg);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::attention_forward(                             \
+      void *, float *, const void *, const AttentionConfig &) const;           \
+  template void CudaKernels<T>::attention_backward(                            \
+      void *, const void *, const void *, const float *,                       \
+      const AttentionConfig &) const;                                          \
+  template void CudaKernels<T>::cross_attention_forward(                       \
+      void *, float *, const void *, const void *, const AttentionConfig &)    \
+      const;                                                                   \
+  template void CudaKernels<T>::cross_attention_backward(                      \
+      void *, void *, const void *, const void *, const void *, const float *, \
+      const AttentionConfig &) const;                                          \
+  template void CudaKernels<T>::decode_attention_forward(                      \
+      void *, void *, void *, const void *, const int *, int,                  \
+      const AttentionConfig &) const;                                          \
+  template void CudaKernels<T>::decode_cross_attention_forward(                \
+      void *, void *, void *, const void *, const void *, const int *, int,    \
+      const AttentionConfig &, bool) const;                                    \
+  template void CudaKernels<T>::gqa_attention_forward(                         \
+      void *, float *, const void *, const void *, const void *,               \
+      const AttentionConfig &) const;                                          \
+  template void CudaKernels<T>::gqa_attention_backward(                        \
+      void *, void *, void *, const void *, const void *, const void *,        \
+      const void *, const float *, const AttentionConfig &) const;             \
+  template void CudaKernels<T>::decode_gqa_attention_forward(                  \
+      void *, void *, void *, const void *, const void *, const void *,        \
+      const int *, int, const AttentionConfig &) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda

@@ -44,18 +44,6 @@ template <> __device__ __forceinline__ __half from_float<__half>(float x) {
   return __float2half_rn(x);
 }
 
-/// The ElementType of a storage type.
-template <class T> constexpr ElementType element_type_of();
-template <> constexpr ElementType element_type_of<float>() {
-  return ElementType::F32;
-}
-template <> constexpr ElementType element_type_of<__nv_bfloat16>() {
-  return ElementType::BF16;
-}
-template <> constexpr ElementType element_type_of<__half>() {
-  return ElementType::F16;
-}
-
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backend/KernelChecks.h"
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "runtime/util/Philox.h"
 
@@ -437,5 +438,123 @@ TPC_INSTANTIATE_ELEMENTWISE(__nv_bfloat16)
 TPC_INSTANTIATE_ELEMENTWISE(__half)
 
 #undef TPC_INSTANTIATE_ELEMENTWISE
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void CudaKernels<T>::fill(void *out, float value, size_t n) const {
+  cuda::fill<T>(l_, t(out), value, n);
+}
+
+template <class T>
+void CudaKernels<T>::cast(void *out, ElementType to, const void *inp,
+                          size_t n) const {
+  cuda::cast<T>(l_, out, to, t(inp), n);
+}
+
+template <class T>
+void CudaKernels<T>::residual_forward(void *out, const void *a, const void *b,
+                                      size_t n) const {
+  cuda::residual_forward<T>(l_, t(out), t(a), t(b), n);
+}
+
+template <class T>
+void CudaKernels<T>::scale_forward(void *out, const void *inp, float s,
+                                   size_t n) const {
+  cuda::scale_forward<T>(l_, t(out), t(inp), s, n);
+}
+
+template <class T>
+void CudaKernels<T>::gelu_forward(void *out, const void *inp, size_t n) const {
+  cuda::gelu_forward<T>(l_, t(out), t(inp), n);
+}
+
+template <class T>
+void CudaKernels<T>::gelu_backward(void *dinp, const void *inp,
+                                   const void *dout, size_t n,
+                                   bool accumulate) const {
+  // A written result starts from zeros on the stream, then accumulates.
+  if (!accumulate && dinp)
+    cudaCheck(cudaMemsetAsync(dinp, 0, n * sizeof(T), l_.stream));
+  cuda::gelu_backward<T>(l_, t(dinp), t(inp), t(dout), n);
+}
+
+template <class T>
+void CudaKernels<T>::swiglu_forward(void *out, const void *gate, const void *up,
+                                    size_t n) const {
+  cuda::swiglu_forward<T>(l_, t(out), t(gate), t(up), n);
+}
+
+template <class T>
+void CudaKernels<T>::swiglu_backward(void *dgate, void *dup, const void *dout,
+                                     const void *gate, const void *up,
+                                     size_t n) const {
+  cuda::swiglu_backward<T>(l_, t(dgate), t(dup), t(dout), t(gate), t(up), n);
+}
+
+template <class T>
+void CudaKernels<T>::weighted_sum_forward(void *out, const void *const *xs,
+                                          const void *alpha, int k,
+                                          size_t n) const {
+  cuda::weighted_sum_forward<T>(
+      l_, t(out), reinterpret_cast<const T *const *>(xs), t(alpha), k, n);
+}
+
+template <class T>
+void CudaKernels<T>::weighted_sum_backward(void *const *dxs, void *dalpha,
+                                           const void *dout,
+                                           const void *const *xs,
+                                           const void *alpha, int k,
+                                           size_t n) const {
+  cuda::weighted_sum_backward<T>(
+      l_, reinterpret_cast<T *const *>(dxs), t(dalpha), t(dout),
+      reinterpret_cast<const T *const *>(xs), t(alpha), k, n);
+}
+
+template <class T>
+void CudaKernels<T>::dropout_forward(void *out, const void *inp, size_t n,
+                                     const DropoutParams &d,
+                                     const GlobalIndexMap &map) const {
+  cuda::dropout_forward<T>(l_, t(out), t(inp), n, d, map);
+}
+
+template <class T>
+void CudaKernels<T>::accumulate(void *grad, ElementType grad_type,
+                                const void *x, size_t n) const {
+  cuda::accumulate<T>(l_, grad, grad_type, t(x), n);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::fill(void *, float, size_t) const;             \
+  template void CudaKernels<T>::cast(void *, ElementType, const void *,        \
+                                     size_t) const;                            \
+  template void CudaKernels<T>::residual_forward(void *, const void *,         \
+                                                 const void *, size_t) const;  \
+  template void CudaKernels<T>::scale_forward(void *, const void *, float,     \
+                                              size_t) const;                   \
+  template void CudaKernels<T>::gelu_forward(void *, const void *, size_t)     \
+      const;                                                                   \
+  template void CudaKernels<T>::gelu_backward(                                 \
+      void *, const void *, const void *, size_t, bool) const;                 \
+  template void CudaKernels<T>::swiglu_forward(void *, const void *,           \
+                                               const void *, size_t) const;    \
+  template void CudaKernels<T>::swiglu_backward(                               \
+      void *, void *, const void *, const void *, const void *, size_t) const; \
+  template void CudaKernels<T>::weighted_sum_forward(                          \
+      void *, const void *const *, const void *, int, size_t) const;           \
+  template void CudaKernels<T>::weighted_sum_backward(                         \
+      void *const *, void *, const void *, const void *const *, const void *,  \
+      int, size_t) const;                                                      \
+  template void CudaKernels<T>::dropout_forward(void *, const void *, size_t,  \
+                                                const DropoutParams &,         \
+                                                const GlobalIndexMap &) const; \
+  template void CudaKernels<T>::accumulate(void *, ElementType, const void *,  \
+                                           size_t) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 
 #include <algorithm>
@@ -196,5 +197,53 @@ TPC_INSTANTIATE_EMBEDDING(__nv_bfloat16)
 TPC_INSTANTIATE_EMBEDDING(__half)
 
 #undef TPC_INSTANTIATE_EMBEDDING
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void CudaKernels<T>::embedding_forward(void *out, const int *ids,
+                                       const void *wte, int B, int T_, int C,
+                                       int vstart, int vlocal) const {
+  cuda::embedding_forward<T>(l_, t(out), ids, t(wte), B, T_, C, vstart, vlocal);
+}
+
+template <class T>
+void CudaKernels<T>::embedding_backward(void *dwte, const void *dout,
+                                        const int *ids, int B, int T_, int C,
+                                        int vstart, int vlocal) const {
+  cuda::embedding_backward<T>(l_, t(dwte), t(dout), ids, B, T_, C, vstart,
+                              vlocal);
+}
+
+template <class T>
+void CudaKernels<T>::position_embedding_forward(void *out, const void *inp,
+                                                const void *wpe,
+                                                const int *offset, int B,
+                                                int T_, int C) const {
+  cuda::position_embedding_forward<T>(l_, t(out), t(inp), t(wpe), offset, B, T_,
+                                      C);
+}
+
+template <class T>
+void CudaKernels<T>::position_embedding_backward(void *dwpe, const void *dout,
+                                                 int B, int T_, int C) const {
+  cuda::position_embedding_backward<T>(l_, t(dwpe), t(dout), B, T_, C);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::embedding_forward(                             \
+      void *, const int *, const void *, int, int, int, int, int) const;       \
+  template void CudaKernels<T>::embedding_backward(                            \
+      void *, const void *, const int *, int, int, int, int, int) const;       \
+  template void CudaKernels<T>::position_embedding_forward(                    \
+      void *, const void *, const void *, const int *, int, int, int) const;   \
+  template void CudaKernels<T>::position_embedding_backward(                   \
+      void *, const void *, int, int, int) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda

@@ -1,10 +1,10 @@
 //===- Kernels.h - The CUDA backend's kernel launchers ----------*- C++ -*-===//
 //
 // One launcher per call of the kernel table (runtime/backend/Kernels.h),
-// templated on the storage type T: float, __nv_bfloat16 or __half. The
-// table (runtime/backends/cuda/CudaBackend.cpp) only forwards to them. Each
-// family lives in its own .cu file and instantiates its launchers for the
-// three types.
+// templated on the storage type T: float, __nv_bfloat16 or __half. Each
+// family lives in its own .cu file, which also defines the table's entries
+// that forward to them (runtime/backends/cuda/CudaKernels.h), and
+// instantiates both for the three types.
 //
 // Conventions are the kernel table's: T tensors are widened on load and
 // rounded once on store; float tensors are fp32 whatever T is; backward
@@ -23,6 +23,7 @@
 
 #include "runtime/backend/ElementType.h"
 #include "runtime/backend/KernelTypes.h"
+#include "runtime/backend/Kernels.h"
 #include "runtime/util/GlobalIndex.h"
 
 #include <cuda_bf16.h>
@@ -35,6 +36,18 @@
 namespace tpc::cuda {
 
 class Blas;
+
+/// The ElementType of a storage type.
+template <class T> constexpr ElementType element_type_of();
+template <> constexpr ElementType element_type_of<float>() {
+  return ElementType::F32;
+}
+template <> constexpr ElementType element_type_of<__nv_bfloat16>() {
+  return ElementType::BF16;
+}
+template <> constexpr ElementType element_type_of<__half>() {
+  return ElementType::F16;
+}
 
 /// Device memory a launcher may use between its own kernels: one buffer
 /// per backend, grown in stream order (cudaMallocAsync) when a call needs
@@ -61,14 +74,7 @@ struct Launch {
   cudaStream_t stream = nullptr;
   Scratch *scratch = nullptr;
   Blas *blas = nullptr; // cuBLASLt, for launchers built on GEMMs
-  int sm_count = 1;           // streaming multiprocessors of the device
-};
-
-/// Optimizer scalars as the kernel table passes them (device pointers).
-struct DeviceOptimizerScalars {
-  const float *lr = nullptr;
-  const float *grad_scale = nullptr;
-  const int64_t *step = nullptr;
+  int sm_count = 1;     // streaming multiprocessors of the device
 };
 
 //===----------------------------------------------------------------------===//
@@ -119,16 +125,15 @@ template <class T>
 void embedding_forward(const Launch &l, T *out, const int *ids, const T *wte,
                        int B, int T_, int C, int vstart, int vlocal);
 template <class T>
-void embedding_backward(const Launch &l, T *dwte, const T *dout,
-                        const int *ids, int B, int T_, int C, int vstart,
-                        int vlocal);
+void embedding_backward(const Launch &l, T *dwte, const T *dout, const int *ids,
+                        int B, int T_, int C, int vstart, int vlocal);
 template <class T>
 void position_embedding_forward(const Launch &l, T *out, const T *inp,
                                 const T *wpe, const int *offset, int B, int T_,
                                 int C);
 template <class T>
-void position_embedding_backward(const Launch &l, T *dwpe, const T *dout,
-                                 int B, int T_, int C);
+void position_embedding_backward(const Launch &l, T *dwpe, const T *dout, int B,
+                                 int T_, int C);
 
 //===----------------------------------------------------------------------===//
 // Norm.cu
@@ -163,8 +168,8 @@ void matmul_forward(const Launch &l, T *out, const T *inp, const T *weight,
                     const T *bias, int N, int C, int OC, bool transposed);
 template <class T>
 void matmul_backward(const Launch &l, T *dinp, T *dweight, T *dbias,
-                     const T *dout, const T *inp, const T *weight, int N,
-                     int C, int OC, bool transposed);
+                     const T *dout, const T *inp, const T *weight, int N, int C,
+                     int OC, bool transposed);
 
 //===----------------------------------------------------------------------===//
 // Attention.cu
@@ -196,13 +201,13 @@ template <class T>
 void gqa_attention_forward(const Launch &l, T *out, float *att, const T *q,
                            const T *k, const T *v, const AttentionConfig &cfg);
 template <class T>
-void gqa_attention_backward(const Launch &l, T *dq, T *dk, T *dv,
-                            const T *dout, const T *q, const T *k, const T *v,
+void gqa_attention_backward(const Launch &l, T *dq, T *dk, T *dv, const T *dout,
+                            const T *q, const T *k, const T *v,
                             const float *att, const AttentionConfig &cfg);
 template <class T>
-void decode_gqa_attention_forward(const Launch &l, T *out, T *kcache,
-                                  T *vcache, const T *q, const T *k,
-                                  const T *v, const int *pos, int capacity,
+void decode_gqa_attention_forward(const Launch &l, T *out, T *kcache, T *vcache,
+                                  const T *q, const T *k, const T *v,
+                                  const int *pos, int capacity,
                                   const AttentionConfig &cfg);
 
 //===----------------------------------------------------------------------===//
@@ -250,11 +255,11 @@ void grad_norm(const Launch &l, float *norm, float *scale, const float *sum_sq,
 template <class T>
 void adamw_update(const Launch &l, float *param, const T *grad, float *m,
                   float *v, size_t n, const AdamWParams &p,
-                  const DeviceOptimizerScalars &s);
+                  const OptimizerScalars &s);
 template <class T>
 void sgd_update(const Launch &l, float *param, const T *grad,
                 float *momentum_buf, size_t n, const SgdParams &p,
-                const DeviceOptimizerScalars &s);
+                const OptimizerScalars &s);
 
 } // namespace tpc::cuda
 

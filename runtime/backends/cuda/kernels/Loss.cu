@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 
 #include <stdexcept>
@@ -128,9 +129,8 @@ __global__ void __launch_bounds__(kRowThreads)
   const T *row = logits + n * size_t(Vp);
   RowStats st = row_stats(row, V, sf, sd);
   if (threadIdx.x == 0)
-    rowloss[n] = t >= 0 && t < V
-                     ? logf(st.sumexp) + st.max - to_float(row[t])
-                     : quiet_nan();
+    rowloss[n] = t >= 0 && t < V ? logf(st.sumexp) + st.max - to_float(row[t])
+                                 : quiet_nan();
 }
 
 // rowloss, targets are (N); one block. totals += {sum of the losses in
@@ -173,8 +173,7 @@ __global__ void __launch_bounds__(kRowThreads)
   RowStats st = row_stats(row, V, sf, sd);
   const float scale = *dloss;
   const float inv = 1.0f / st.sumexp;
-  softmax_grad_row(d, row, V, Vp, st.max, inv, scale,
-                   t >= 0 && t < V ? t : -1);
+  softmax_grad_row(d, row, V, Vp, st.max, inv, scale, t >= 0 && t < V ? t : -1);
 }
 
 // logits is (N,Vl), row_max (N): the max of each row's first `valid`
@@ -332,9 +331,9 @@ void crossentropy_forward(const Launch &l, float *losses, float *totals,
     return;
   // Per-row losses feed a deterministic sum; scratch stands in for them
   // when the caller does not want them.
-  float *rowloss = losses ? losses
-                          : static_cast<float *>(
-                                l.scratch->get(size_t(N) * sizeof(float)));
+  float *rowloss =
+      losses ? losses
+             : static_cast<float *>(l.scratch->get(size_t(N) * sizeof(float)));
   ce_forward_kernel<T><<<unsigned(N), kRowThreads, 0, l.stream>>>(
       rowloss, logits, targets, V, Vp, ignore_index);
   TPC_CUDA_LAUNCH_CHECK();
@@ -417,12 +416,11 @@ void loss_outputs(const Launch &l, float *loss, int32_t *count,
                                          const float *, int);                  \
   template void vocab_parallel_ce_max<T>(const Launch &, float *, const T *,   \
                                          int, int, int, int);                  \
-  template void vocab_parallel_ce_sumexp<T>(const Launch &, float *, float *,  \
-                                            const T *, const int *,            \
-                                            const float *, int, int, int, int, \
-                                            int);                              \
+  template void vocab_parallel_ce_sumexp<T>(                                   \
+      const Launch &, float *, float *, const T *, const int *, const float *, \
+      int, int, int, int, int);                                                \
   template void vocab_parallel_ce_backward<T>(                                 \
-      const Launch &, T *, const T *, const int *, const float *,             \
+      const Launch &, T *, const T *, const int *, const float *,              \
       const float *, int, int, int, int, const float *, int);
 
 TPC_INSTANTIATE_LOSS(float)
@@ -430,5 +428,100 @@ TPC_INSTANTIATE_LOSS(__nv_bfloat16)
 TPC_INSTANTIATE_LOSS(__half)
 
 #undef TPC_INSTANTIATE_LOSS
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+// The backward kernel recomputes the rows' statistics: `stats` stays
+// unused.
+template <class T>
+void CudaKernels<T>::crossentropy_forward(float *losses, float *totals,
+                                          const void *logits,
+                                          const int *targets, int N, int V,
+                                          int Vp, int ignore_index,
+                                          float *) const {
+  cuda::crossentropy_forward<T>(l_, losses, totals, t(logits), targets, N, V,
+                                Vp, ignore_index);
+}
+
+template <class T>
+void CudaKernels<T>::crossentropy_backward(void *dlogits, const void *logits,
+                                           const int *targets, int N, int V,
+                                           int Vp, const float *dloss,
+                                           int ignore_index,
+                                           const float *) const {
+  cuda::crossentropy_backward<T>(l_, t(dlogits), t(logits), targets, N, V, Vp,
+                                 dloss, ignore_index);
+}
+
+template <class T>
+void CudaKernels<T>::vocab_parallel_ce_max(float *row_max, const void *logits,
+                                           int N, int Vl, int vstart,
+                                           int V) const {
+  cuda::vocab_parallel_ce_max<T>(l_, row_max, t(logits), N, Vl, vstart, V);
+}
+
+template <class T>
+void CudaKernels<T>::vocab_parallel_ce_sumexp(
+    float *sumexp, float *target_logit, const void *logits, const int *targets,
+    const float *row_max, int N, int Vl, int vstart, int V,
+    int ignore_index) const {
+  cuda::vocab_parallel_ce_sumexp<T>(l_, sumexp, target_logit, t(logits),
+                                    targets, row_max, N, Vl, vstart, V,
+                                    ignore_index);
+}
+
+template <class T>
+void CudaKernels<T>::vocab_parallel_ce_loss(float *losses, float *totals,
+                                            const float *sumexp,
+                                            const float *target_logit,
+                                            const float *row_max,
+                                            const int *targets, int N,
+                                            int ignore_index) const {
+  cuda::vocab_parallel_ce_loss(l_, losses, totals, sumexp, target_logit,
+                               row_max, targets, N, ignore_index);
+}
+
+template <class T>
+void CudaKernels<T>::vocab_parallel_ce_backward(
+    void *dlogits, const void *logits, const int *targets, const float *row_max,
+    const float *sumexp, int N, int Vl, int vstart, int V, const float *dloss,
+    int ignore_index) const {
+  cuda::vocab_parallel_ce_backward<T>(l_, t(dlogits), t(logits), targets,
+                                      row_max, sumexp, N, Vl, vstart, V, dloss,
+                                      ignore_index);
+}
+
+template <class T>
+void CudaKernels<T>::loss_outputs(float *loss, int32_t *count,
+                                  const float *totals) const {
+  cuda::loss_outputs(l_, loss, count, totals);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::crossentropy_forward(                          \
+      float *, float *, const void *, const int *, int, int, int, int,         \
+      float *) const;                                                          \
+  template void CudaKernels<T>::crossentropy_backward(                         \
+      void *, const void *, const int *, int, int, int, const float *, int,    \
+      const float *) const;                                                    \
+  template void CudaKernels<T>::vocab_parallel_ce_max(                         \
+      float *, const void *, int, int, int, int) const;                        \
+  template void CudaKernels<T>::vocab_parallel_ce_sumexp(                      \
+      float *, float *, const void *, const int *, const float *, int, int,    \
+      int, int, int) const;                                                    \
+  template void CudaKernels<T>::vocab_parallel_ce_loss(                        \
+      float *, float *, const float *, const float *, const float *,           \
+      const int *, int, int) const;                                            \
+  template void CudaKernels<T>::vocab_parallel_ce_backward(                    \
+      void *, const void *, const int *, const float *, const float *, int,    \
+      int, int, int, const float *, int) const;                                \
+  template void CudaKernels<T>::loss_outputs(float *, int32_t *,               \
+                                             const float *) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda

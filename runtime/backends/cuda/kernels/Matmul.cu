@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backends/cuda/Blas.h"
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 
 #include <algorithm>
@@ -71,8 +72,8 @@ void column_sum_accumulate(const Launch &l, T *dbias, const T *dout, int N,
       <<<dim3(column_blocks, chunks), dim3(kColumns, kRows), 0, l.stream>>>(
           partial, dout, N, OC, rows_per_chunk);
   TPC_CUDA_LAUNCH_CHECK();
-  add_column_sums<T><<<(OC + kThreads - 1) / kThreads, kThreads, 0,
-                       l.stream>>>(dbias, partial, chunks, OC);
+  add_column_sums<T><<<(OC + kThreads - 1) / kThreads, kThreads, 0, l.stream>>>(
+      dbias, partial, chunks, OC);
   TPC_CUDA_LAUNCH_CHECK();
 }
 
@@ -107,8 +108,8 @@ void matmul_forward(const Launch &l, T *out, const T *inp, const T *weight,
   // No bias epilogue for this shape: start from the bias in every row and
   // accumulate onto it, as the CPU does; still one rounding.
   size_t n = size_t(N) * size_t(OC);
-  broadcast_rows<T><<<grid_for(n), kThreads, 0, l.stream>>>(out, bias,
-                                                             size_t(N), OC);
+  broadcast_rows<T>
+      <<<grid_for(n), kThreads, 0, l.stream>>>(out, bias, size_t(N), OC);
   TPC_CUDA_LAUNCH_CHECK();
   l.blas->gemm(t, false, transposed, N, OC, C, 1.0f, inp, C, weight, ldw, 1.0f,
                out, OC);
@@ -116,8 +117,8 @@ void matmul_forward(const Launch &l, T *out, const T *inp, const T *weight,
 
 template <class T>
 void matmul_backward(const Launch &l, T *dinp, T *dweight, T *dbias,
-                     const T *dout, const T *inp, const T *weight, int N,
-                     int C, int OC, bool transposed) {
+                     const T *dout, const T *inp, const T *weight, int N, int C,
+                     int OC, bool transposed) {
   ElementType t = element_type_of<T>();
   if (!transposed) {
     if (dinp) // (N,C) += dout (N,OC) . weight^T
@@ -149,5 +150,57 @@ TPC_INSTANTIATE(float)
 TPC_INSTANTIATE(__nv_bfloat16)
 TPC_INSTANTIATE(__half)
 #undef TPC_INSTANTIATE
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void CudaKernels<T>::gemm(bool trans_a, bool trans_b, int M, int N, int K,
+                          float alpha, const void *A, int lda, const void *B,
+                          int ldb, float beta, void *C, int ldc) const {
+  cuda::gemm<T>(l_, trans_a, trans_b, M, N, K, alpha, t(A), lda, t(B), ldb,
+                beta, t(C), ldc);
+}
+
+template <class T>
+void CudaKernels<T>::matmul_forward(void *out, const void *inp,
+                                    const void *weight, const void *bias, int N,
+                                    int C, int OC, bool transposed) const {
+  cuda::matmul_forward<T>(l_, t(out), t(inp), t(weight), t(bias), N, C, OC,
+                          transposed);
+}
+
+template <class T>
+void CudaKernels<T>::matmul_backward(void *dinp, void *dweight, void *dbias,
+                                     const void *dout, const void *inp,
+                                     const void *weight, int N, int C, int OC,
+                                     bool transposed, bool accumulate) const {
+  // Written results start from zeros on the stream; the GEMMs and the
+  // bias's column sums then add, as when accumulating.
+  if (!accumulate)
+    for (auto [p, n] :
+         {std::pair{dinp, size_t(N) * C}, std::pair{dweight, size_t(C) * OC},
+          std::pair{dbias, size_t(OC)}})
+      if (p)
+        cudaCheck(cudaMemsetAsync(p, 0, n * sizeof(T), l_.stream));
+  cuda::matmul_backward<T>(l_, t(dinp), t(dweight), t(dbias), t(dout), t(inp),
+                           t(weight), N, C, OC, transposed);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::gemm(bool, bool, int, int, int, float,         \
+                                     const void *, int, const void *, int,     \
+                                     float, void *, int) const;                \
+  template void CudaKernels<T>::matmul_forward(void *, const void *,           \
+                                               const void *, const void *,     \
+                                               int, int, int, bool) const;     \
+  template void CudaKernels<T>::matmul_backward(                               \
+      void *, void *, void *, const void *, const void *, const void *, int,   \
+      int, int, bool, bool) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda

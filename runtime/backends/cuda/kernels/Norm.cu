@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 
 #include <algorithm>
@@ -330,5 +331,59 @@ TPC_INSTANTIATE_NORM(__nv_bfloat16)
 TPC_INSTANTIATE_NORM(__half)
 
 #undef TPC_INSTANTIATE_NORM
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void CudaKernels<T>::layernorm_forward(void *out, float *mean, float *rstd,
+                                       const void *inp, const void *weight,
+                                       const void *bias, int N, int C) const {
+  cuda::layernorm_forward<T>(l_, t(out), mean, rstd, t(inp), t(weight), t(bias),
+                             N, C);
+}
+
+template <class T>
+void CudaKernels<T>::layernorm_backward(void *dinp, void *dweight, void *dbias,
+                                        const void *dout, const void *inp,
+                                        const void *weight, const float *mean,
+                                        const float *rstd, int N, int C) const {
+  cuda::layernorm_backward<T>(l_, t(dinp), t(dweight), t(dbias), t(dout),
+                              t(inp), t(weight), mean, rstd, N, C);
+}
+
+template <class T>
+void CudaKernels<T>::rmsnorm_forward(void *out, float *rstd, const void *inp,
+                                     const void *weight, int N, int C,
+                                     float eps) const {
+  cuda::rmsnorm_forward<T>(l_, t(out), rstd, t(inp), t(weight), N, C, eps);
+}
+
+template <class T>
+void CudaKernels<T>::rmsnorm_backward(void *dinp, void *dweight,
+                                      const void *dout, const void *inp,
+                                      const void *weight, const float *rstd,
+                                      int N, int C) const {
+  cuda::rmsnorm_backward<T>(l_, t(dinp), t(dweight), t(dout), t(inp), t(weight),
+                            rstd, N, C);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::layernorm_forward(                             \
+      void *, float *, float *, const void *, const void *, const void *, int, \
+      int) const;                                                              \
+  template void CudaKernels<T>::layernorm_backward(                            \
+      void *, void *, void *, const void *, const void *, const void *,        \
+      const float *, const float *, int, int) const;                           \
+  template void CudaKernels<T>::rmsnorm_forward(                               \
+      void *, float *, const void *, const void *, int, int, float) const;     \
+  template void CudaKernels<T>::rmsnorm_backward(                              \
+      void *, void *, const void *, const void *, const void *, const float *, \
+      int, int) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda

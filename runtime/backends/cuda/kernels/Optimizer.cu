@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 
 #include <algorithm>
@@ -122,6 +123,14 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+/// The working copy rounded from the updated master by the f32 cast, in a
+/// second kernel (a skipped step rewrites the same values).
+void round_into(const Launch &l, const WorkingCopy &working,
+                const float *master, size_t n) {
+  if (working.data)
+    cast<float>(l, working.data, working.type, master, n);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -152,7 +161,7 @@ void grad_norm(const Launch &l, float *norm, float *scale, const float *sum_sq,
 template <class T>
 void adamw_update(const Launch &l, float *param, const T *grad, float *m,
                   float *v, size_t n, const AdamWParams &p,
-                  const DeviceOptimizerScalars &s) {
+                  const OptimizerScalars &s) {
   if (n == 0)
     return;
   adamw_kernel<T><<<wave_for(l, n), kThreads, 0, l.stream>>>(
@@ -164,7 +173,7 @@ void adamw_update(const Launch &l, float *param, const T *grad, float *m,
 template <class T>
 void sgd_update(const Launch &l, float *param, const T *grad,
                 float *momentum_buf, size_t n, const SgdParams &p,
-                const DeviceOptimizerScalars &s) {
+                const OptimizerScalars &s) {
   if (n == 0)
     return;
   const bool use_momentum = p.momentum != 0.0f && momentum_buf;
@@ -178,15 +187,64 @@ void sgd_update(const Launch &l, float *param, const T *grad,
   template void sum_of_squares<T>(const Launch &, float *, const T *, size_t); \
   template void adamw_update<T>(const Launch &, float *, const T *, float *,   \
                                 float *, size_t, const AdamWParams &,          \
-                                const DeviceOptimizerScalars &);               \
+                                const OptimizerScalars &);                     \
   template void sgd_update<T>(const Launch &, float *, const T *, float *,     \
                               size_t, const SgdParams &,                       \
-                              const DeviceOptimizerScalars &);
+                              const OptimizerScalars &);
 
 TPC_INSTANTIATE_OPTIMIZER(float)
 TPC_INSTANTIATE_OPTIMIZER(__nv_bfloat16)
 TPC_INSTANTIATE_OPTIMIZER(__half)
 
 #undef TPC_INSTANTIATE_OPTIMIZER
+
+//===----------------------------------------------------------------------===//
+// Kernel table entries (CudaKernels.h)
+//===----------------------------------------------------------------------===//
+
+template <class T>
+void CudaKernels<T>::sum_of_squares(float *out, const void *x, size_t n) const {
+  cuda::sum_of_squares<T>(l_, out, t(x), n);
+}
+
+template <class T>
+void CudaKernels<T>::grad_norm(float *norm, float *scale, const float *sum_sq,
+                               const float *inv_count, float max_norm) const {
+  cuda::grad_norm(l_, norm, scale, sum_sq, inv_count, max_norm);
+}
+
+template <class T>
+void CudaKernels<T>::adamw_update(float *param, const void *grad, float *m,
+                                  float *v, size_t n, const AdamWParams &p,
+                                  const OptimizerScalars &s,
+                                  const WorkingCopy &working) const {
+  cuda::adamw_update<T>(l_, param, t(grad), m, v, n, p, s);
+  round_into(l_, working, param, n);
+}
+
+template <class T>
+void CudaKernels<T>::sgd_update(float *param, const void *grad,
+                                float *momentum_buf, size_t n,
+                                const SgdParams &p, const OptimizerScalars &s,
+                                const WorkingCopy &working) const {
+  cuda::sgd_update<T>(l_, param, t(grad), momentum_buf, n, p, s);
+  round_into(l_, working, param, n);
+}
+
+#define TPC_INSTANTIATE_ENTRIES(T)                                             \
+  template void CudaKernels<T>::sum_of_squares(float *, const void *, size_t)  \
+      const;                                                                   \
+  template void CudaKernels<T>::grad_norm(float *, float *, const float *,     \
+                                          const float *, float) const;         \
+  template void CudaKernels<T>::adamw_update(                                  \
+      float *, const void *, float *, float *, size_t, const AdamWParams &,    \
+      const OptimizerScalars &, const WorkingCopy &) const;                    \
+  template void CudaKernels<T>::sgd_update(                                    \
+      float *, const void *, float *, size_t, const SgdParams &,               \
+      const OptimizerScalars &, const WorkingCopy &) const;
+TPC_INSTANTIATE_ENTRIES(float)
+TPC_INSTANTIATE_ENTRIES(__nv_bfloat16)
+TPC_INSTANTIATE_ENTRIES(__half)
+#undef TPC_INSTANTIATE_ENTRIES
 
 } // namespace tpc::cuda
