@@ -10,8 +10,9 @@
 // nothing. Every test runs twice, with the threads of a block scheduled up
 // from thread 0 and down from the last. The GEMMs of Matmul.cu run on a
 // naive stand-in for cuBLASLt (Blas.h); its bias column sum needs none. The
-// last suite checks the emulator itself: its conversions against
-// Float16.h, its intrinsics, and that it reports the misuse it claims to.
+// last suite checks the emulator itself: its conversions (Float16.h's)
+// against the formats' definitions, its intrinsics, and that it reports the
+// misuse it claims to.
 //
 // Tolerances. Both sides compute in fp32 and round once to the storage
 // type; they differ by fp32 roundings only: glibc's expf and tanhf against
@@ -1530,32 +1531,95 @@ TYPED_TEST(Empty, LaunchNothing) {
 // The emulator itself
 //===----------------------------------------------------------------------===//
 
-TEST(Emulator, ConversionsMatchFloat16) {
-  // Every 16-bit value widens as Float16.h widens it.
+/// The formats' definitions, written apart from runtime/util/Float16.h:
+/// |a| (finite) rounded to a binary format with `mant` stored mantissa bits
+/// and normal exponents [emin, emax], to nearest, ties to even (the current
+/// rounding mode), overflowing to infinity; the format's bits without the
+/// sign.
+uint16_t round_magnitude(float a, int mant, int emin, int emax) {
+  const uint32_t inf = uint32_t(emax - emin + 2) << mant;
+  if (a == 0.0f)
+    return 0;
+  int e;
+  std::frexp(a, &e);
+  e = std::max(e - 1, emin); // a = m 2^e, m in [1, 2) (or below, subnormal)
+  // a in units of the format's ulp at e; scaling by a power of two is exact.
+  uint32_t q = uint32_t(std::nearbyint(std::ldexp(a, mant - e)));
+  if (q == (2u << mant)) { // rounded up into the next binade
+    ++e;
+    q >>= 1;
+  }
+  if (e > emax)
+    return uint16_t(inf);
+  if (q < (1u << mant)) // subnormal
+    return uint16_t(q);
+  return uint16_t((uint32_t(e - emin + 1) << mant) | (q - (1u << mant)));
+}
+
+/// x's bits in a format; a NaN as Float16.h keeps it (quiet, with bf16's
+/// payload), which the device does not promise.
+uint16_t reference_bits(float x, ElementType t) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  const uint16_t sign = uint16_t((bits >> 16) & 0x8000);
+  const bool bf = t == ElementType::BF16;
+  if (std::isnan(x))
+    return bf ? uint16_t((bits >> 16) | 0x40) : uint16_t(sign | 0x7e00);
+  if (std::isinf(x))
+    return sign | (bf ? 0x7f80 : 0x7c00);
+  return sign | (bf ? round_magnitude(std::fabs(x), 7, -126, 127)
+                    : round_magnitude(std::fabs(x), 10, -14, 15));
+}
+
+/// A 16-bit value widened by the definitions: exact.
+float reference_float(uint16_t h, ElementType t) {
+  if (t == ElementType::BF16) {
+    const uint32_t bits = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  float a;
+  if (e == 0x1f) {
+    const uint32_t bits = 0x7f800000u | (uint32_t(m) << 13);
+    std::memcpy(&a, &bits, 4);
+  } else if (e == 0) {
+    a = std::ldexp(float(m), -24);
+  } else {
+    a = std::ldexp(float(1024 + m), e - 25);
+  }
+  return (h & 0x8000) ? -a : a;
+}
+
+TEST(Emulator, ConversionsFollowTheFormats) {
+  // The storage types convert with the runtime's Float16.h; here against
+  // the formats' definitions. Every 16-bit value widens exactly.
   for (uint32_t h = 0; h < 65536; ++h) {
-    const float a = tpc_emu::bf16_bits_to_float(uint16_t(h)),
-                b = tpc_emu::f16_bits_to_float(uint16_t(h));
-    const float a_want = bf16_to_f32(uint16_t(h)),
-                b_want = f16_to_f32(uint16_t(h));
+    __nv_bfloat16 b;
+    __half f;
+    b.__x = f.__x = uint16_t(h);
+    const float a = __bfloat162float(b), c = __half2float(f);
+    const float a_want = reference_float(uint16_t(h), ElementType::BF16),
+                c_want = reference_float(uint16_t(h), ElementType::F16);
     ASSERT_TRUE(std::memcmp(&a, &a_want, 4) == 0) << "bf16 " << h;
-    ASSERT_TRUE(std::memcmp(&b, &b_want, 4) == 0) << "f16 " << h;
+    ASSERT_TRUE(std::memcmp(&c, &c_want, 4) == 0) << "f16 " << h;
   }
   // Rounding: every value, the midpoints between neighbours and the floats
   // next to them (ties to even, carries into the exponent, overflow,
   // subnormals), and random bit patterns, NaNs among them.
   std::vector<float> xs;
   for (uint32_t h = 0; h < 65536; ++h)
-    for (float v : {bf16_to_f32(uint16_t(h)), f16_to_f32(uint16_t(h))}) {
+    for (ElementType t : {ElementType::BF16, ElementType::F16}) {
+      const float v = reference_float(uint16_t(h), t);
       if (!std::isfinite(v))
         continue;
       xs.push_back(v);
-      for (float next :
-           {bf16_to_f32(uint16_t(h + 1)), f16_to_f32(uint16_t(h + 1))}) {
-        const float mid = float((double(v) + double(next)) / 2.0);
-        xs.push_back(mid);
-        xs.push_back(std::nextafter(mid, INFINITY));
-        xs.push_back(std::nextafter(mid, -INFINITY));
-      }
+      const float next = reference_float(uint16_t(h + 1), t);
+      const float mid = float((double(v) + double(next)) / 2.0);
+      xs.push_back(mid);
+      xs.push_back(std::nextafter(mid, INFINITY));
+      xs.push_back(std::nextafter(mid, -INFINITY));
     }
   std::mt19937 gen(7);
   for (int i = 0; i < 1000000; ++i) {
@@ -1565,8 +1629,9 @@ TEST(Emulator, ConversionsMatchFloat16) {
     xs.push_back(f);
   }
   for (float x : xs) {
-    ASSERT_EQ(tpc_emu::float_to_bf16_bits(x), f32_to_bf16(x)) << x;
-    ASSERT_EQ(tpc_emu::float_to_f16_bits(x), f32_to_f16(x)) << x;
+    ASSERT_EQ(__float2bfloat16_rn(x).__x, reference_bits(x, ElementType::BF16))
+        << x;
+    ASSERT_EQ(__float2half_rn(x).__x, reference_bits(x, ElementType::F16)) << x;
   }
 }
 

@@ -39,6 +39,8 @@
 #ifndef TPC_TEST_CUDA_EMU_EMULATOR_H
 #define TPC_TEST_CUDA_EMU_EMULATOR_H
 
+#include "runtime/util/Float16.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -63,85 +65,6 @@
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 // __shared__ stays undefined: convert.py rewrites every declaration.
-
-//===----------------------------------------------------------------------===//
-// Storage types. Conversions to them round to nearest, ties to even, and
-// overflow to infinity, as the device's _rn intrinsics do; a NaN stays a
-// quiet NaN with the payload runtime/util/Float16.h gives it (the device's
-// is canonical; nothing here reads payloads). Written from the formats'
-// definitions rather than copied from Float16.h, which the test checks
-// them against bit for bit.
-//===----------------------------------------------------------------------===//
-
-namespace tpc_emu {
-
-/// |a| (finite) rounded to a binary format with `mant` stored mantissa bits
-/// and normal exponents [emin, emax]: the format's bits without the sign.
-inline uint16_t round_magnitude(float a, int mant, int emin, int emax) {
-  const uint32_t inf = uint32_t(emax - emin + 2) << mant;
-  if (a == 0.0f)
-    return 0;
-  int e;
-  std::frexp(a, &e);
-  e = std::max(e - 1, emin); // a = m 2^e, m in [1, 2) (or below, subnormal)
-  // a in units of the format's ulp at e, rounded in the current (nearest,
-  // ties to even) mode; scaling by a power of two is exact.
-  uint32_t q = uint32_t(std::nearbyint(std::ldexp(a, mant - e)));
-  if (q == (2u << mant)) { // rounded up into the next binade
-    ++e;
-    q >>= 1;
-  }
-  if (e > emax)
-    return uint16_t(inf);
-  if (q < (1u << mant)) // subnormal
-    return uint16_t(q);
-  return uint16_t((uint32_t(e - emin + 1) << mant) | (q - (1u << mant)));
-}
-
-inline uint16_t float_to_bf16_bits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  if (std::isnan(f))
-    return uint16_t((bits >> 16) | 0x40);
-  const uint16_t sign = uint16_t((bits >> 16) & 0x8000);
-  if (std::isinf(f))
-    return sign | 0x7f80;
-  return sign | round_magnitude(std::fabs(f), 7, -126, 127);
-}
-
-inline uint16_t float_to_f16_bits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  const uint16_t sign = uint16_t((bits >> 16) & 0x8000);
-  if (std::isnan(f))
-    return sign | 0x7e00;
-  if (std::isinf(f))
-    return sign | 0x7c00;
-  return sign | round_magnitude(std::fabs(f), 10, -14, 15);
-}
-
-inline float bf16_bits_to_float(uint16_t h) {
-  uint32_t bits = uint32_t(h) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-inline float f16_bits_to_float(uint16_t h) {
-  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  float a;
-  if (e == 0x1f) {
-    uint32_t bits = 0x7f800000u | (uint32_t(m) << 13);
-    std::memcpy(&a, &bits, 4);
-  } else if (e == 0) {
-    a = std::ldexp(float(m), -24);
-  } else {
-    a = std::ldexp(float(1024 + m), e - 25);
-  }
-  return (h & 0x8000) ? -a : a;
-}
-
-} // namespace tpc_emu
 
 // CUDA's names live in a namespace of their own, visible everywhere by the
 // using-directive below: a CUDA build links the toolkit's runtime and the
@@ -173,29 +96,30 @@ inline thread_local dim3 blockDim{1, 1, 1};
 inline thread_local dim3 gridDim{1, 1, 1};
 constexpr int warpSize = 32;
 
-// The storage types, on the conversions above.
+// The storage types, on the runtime's conversions (runtime/util/Float16.h),
+// which round to nearest, ties to even, and overflow to infinity, as the
+// device's _rn intrinsics do; a NaN stays a quiet NaN (the device's is
+// canonical; nothing here reads payloads).
 struct __nv_bfloat16 {
   unsigned short __x;
   __nv_bfloat16() = default;
-  __nv_bfloat16(float f) : __x(tpc_emu::float_to_bf16_bits(f)) {}
-  operator float() const { return tpc_emu::bf16_bits_to_float(__x); }
+  __nv_bfloat16(float f) : __x(tpc::f32_to_bf16(f)) {}
+  operator float() const { return tpc::bf16_to_f32(__x); }
 };
 
 struct __half {
   unsigned short __x;
   __half() = default;
-  __half(float f) : __x(tpc_emu::float_to_f16_bits(f)) {}
-  operator float() const { return tpc_emu::f16_bits_to_float(__x); }
+  __half(float f) : __x(tpc::f32_to_f16(f)) {}
+  operator float() const { return tpc::f16_to_f32(__x); }
 };
 
 inline float __bfloat162float(__nv_bfloat16 h) {
-  return tpc_emu::bf16_bits_to_float(h.__x);
+  return tpc::bf16_to_f32(h.__x);
 }
 inline __nv_bfloat16 __float2bfloat16_rn(float f) { return __nv_bfloat16(f); }
 inline __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }
-inline float __half2float(__half h) {
-  return tpc_emu::f16_bits_to_float(h.__x);
-}
+inline float __half2float(__half h) { return tpc::f16_to_f32(h.__x); }
 inline __half __float2half_rn(float f) { return __half(f); }
 inline __half __float2half(float f) { return __half(f); }
 
