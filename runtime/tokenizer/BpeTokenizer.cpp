@@ -50,6 +50,14 @@ uint64_t pair_key(int left, int right) {
 
 } // namespace
 
+std::string byte_level_spelling(std::string_view bytes) {
+  static const std::array<uint32_t, 256> table = gpt2_byte_to_unicode();
+  std::string s;
+  for (char b : bytes)
+    s += utf8_encode(table[static_cast<uint8_t>(b)]);
+  return s;
+}
+
 BpeTokenizer::BpeTokenizer(
     const std::unordered_map<std::string, int> &encoder,
     const std::vector<std::pair<std::string, std::string>> &merges,
@@ -131,7 +139,7 @@ BpeTokenizer::BpeTokenizer(
                    });
 
   for (int b = 0; b < 256; ++b) {
-    auto it = encoder.find(utf8_encode(byte_to_unicode[b]));
+    auto it = encoder.find(byte_level_spelling(std::string(1, char(b))));
     if (it == encoder.end())
       throw fail("no token for the single byte " + std::to_string(b) +
                  "; a byte-level vocabulary needs all 256");

@@ -34,6 +34,10 @@ namespace tpc {
 /// rest map, in byte order, to U+0100 onwards.
 std::array<uint32_t, 256> gpt2_byte_to_unicode();
 
+/// How vocabularies write `bytes`: each byte as its gpt2_byte_to_unicode
+/// code point, in UTF-8 ("Hello world" is "HelloĠworld").
+std::string byte_level_spelling(std::string_view bytes);
+
 /// A token outside the merges: its id and its text.
 struct AddedToken {
   int id;

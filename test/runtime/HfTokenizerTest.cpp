@@ -136,22 +136,6 @@ TEST(Pattern, RefusesWhatItDoesNotImplement) {
   EXPECT_EQ(error(kGpt2Pattern), "<accepted>");
 }
 
-// GPT-2's byte-to-unicode spelling of `bytes`.
-std::string spelling(const std::string &bytes) {
-  static const std::array<uint32_t, 256> table = gpt2_byte_to_unicode();
-  std::string s;
-  for (unsigned char b : bytes) {
-    uint32_t cp = table[b];
-    if (cp < 0x80) {
-      s += static_cast<char>(cp);
-    } else {
-      s += static_cast<char>(0xC0 | (cp >> 6));
-      s += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-  return s;
-}
-
 // A small tokenizer.json in Llama 3's structure: the 256 bytes, merges
 // "h e", "l l", "he ll", the token "xyz" that no merge makes, and two
 // special tokens, <|begin_of_text|> (262) and <|end_of_text|> (263).
@@ -159,7 +143,7 @@ std::string small_json(const std::string &model_extra = "",
                        const std::string &pre = "") {
   std::string vocab;
   for (int b = 0; b < 256; ++b) {
-    std::string s = spelling(std::string(1, static_cast<char>(b)));
+    std::string s = byte_level_spelling(std::string(1, static_cast<char>(b)));
     std::string escaped;
     for (char c : s)
       escaped +=

@@ -116,21 +116,6 @@ TEST(Gpt2Pretokenize, PiecesCoverTheText) {
   }
 }
 
-std::string spelling(const std::string &bytes) {
-  static const std::array<uint32_t, 256> table = gpt2_byte_to_unicode();
-  std::string s;
-  for (unsigned char b : bytes) {
-    uint32_t cp = table[b];
-    if (cp < 0x80) {
-      s += static_cast<char>(cp);
-    } else {
-      s += static_cast<char>(0xC0 | (cp >> 6));
-      s += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-  return s;
-}
-
 // The 256 bytes, then merges "h e", "l l", "he ll", " w" (spelled "Ġ w"),
 // then <|endoftext|>.
 struct SmallVocab {
@@ -138,11 +123,12 @@ struct SmallVocab {
   std::vector<std::pair<std::string, std::string>> merges;
   SmallVocab() {
     for (int b = 0; b < 256; ++b)
-      encoder[spelling(std::string(1, static_cast<char>(b)))] = b;
+      encoder[byte_level_spelling(std::string(1, static_cast<char>(b)))] = b;
     for (auto [l, r] : std::vector<std::pair<std::string, std::string>>{
              {"h", "e"}, {"l", "l"}, {"he", "ll"}, {" ", "w"}}) {
-      merges.emplace_back(spelling(l), spelling(r));
-      encoder.emplace(spelling(l + r), static_cast<int>(encoder.size()));
+      merges.emplace_back(byte_level_spelling(l), byte_level_spelling(r));
+      encoder.emplace(byte_level_spelling(l + r),
+                      static_cast<int>(encoder.size()));
     }
     encoder["<|endoftext|>"] = static_cast<int>(encoder.size());
   }
@@ -172,7 +158,7 @@ TEST(Gpt2Tokenizer, RejectsInconsistentVocabularies) {
   merges.emplace_back("q", "z"); // "qz" is not a token
   EXPECT_THROW(Gpt2Tokenizer(v.encoder, merges, "bad"), std::runtime_error);
   auto encoder = v.encoder;
-  encoder.erase(spelling("A"));
+  encoder.erase(byte_level_spelling("A"));
   EXPECT_THROW(Gpt2Tokenizer(encoder, v.merges, "bad"), std::runtime_error);
   EXPECT_THROW(Gpt2Tokenizer::from_directory("/nonexistent/vocab"),
                std::runtime_error);
@@ -279,6 +265,7 @@ TEST(Tokenizer, MadeByName) {
     make_tokenizer("words", "");
     ADD_FAILURE() << "an unknown tokenizer was made";
   } catch (const std::runtime_error &e) {
-    EXPECT_STREQ(e.what(), "unknown tokenizer 'words'; choose gpt2, llama3 or bytes");
+    EXPECT_STREQ(e.what(),
+                 "unknown tokenizer 'words'; choose gpt2, llama3 or bytes");
   }
 }

@@ -11,6 +11,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const { readTokenFiles, compareIds } = require('./token_ids');
 
 const [encoderDir, textFile, ...binFiles] = process.argv.slice(2);
 const { encode } = require(path.resolve(encoderDir));
@@ -30,28 +31,4 @@ if (text.length <= 20000) {
   }
 }
 
-const actual = [];
-for (const f of binFiles) {
-  const buf = fs.readFileSync(f);
-  const header = new Int32Array(buf.buffer, buf.byteOffset, 256);
-  if (header[0] !== 20240520 || header[1] !== 1)
-    throw new Error(`${f}: not an llm.c token file`);
-  const tokens = new Uint16Array(buf.buffer.slice(buf.byteOffset + 1024,
-                                                  buf.byteOffset + 1024 + 2 * header[2]));
-  for (const t of tokens) actual.push(t);
-}
-
-console.log(`reference: ${expected.length} tokens`);
-console.log(`tpc-data: ${actual.length} tokens`);
-const n = Math.min(expected.length, actual.length);
-for (let i = 0; i < n; i++) {
-  if (expected[i] !== actual[i]) {
-    console.log(`first difference at token ${i}: reference ${expected[i]}, ` +
-                `tpc-data ${actual[i]}`);
-    console.log(`reference around it: ${JSON.stringify(expected.slice(Math.max(0, i - 5), i + 5))}`);
-    console.log(`tpc-data around it:  ${JSON.stringify(actual.slice(Math.max(0, i - 5), i + 5))}`);
-    process.exit(1);
-  }
-}
-if (expected.length !== actual.length) process.exit(1);
-console.log('identical');
+compareIds(expected, readTokenFiles(binFiles));

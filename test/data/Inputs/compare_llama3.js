@@ -3,13 +3,14 @@
 // <|begin_of_text|> before each, <|end_of_text|> between them.
 //   node compare_llama3.js [--special-tokens] PACKAGE_DIR TEXT_FILE... -- TOKEN_FILE...
 // Without --special-tokens the reference is told that no text is a special
-// token, as tpc-data encodes by default. The token files (version 2, uint32)
+// token, as tpc-data encodes by default. The token files
 // are read in order and concatenated. Prints the counts and exits 1 at the
 // first difference.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
+const { readTokenFiles, compareIds } = require('./token_ids');
 
 async function main() {
   let args = process.argv.slice(2);
@@ -33,32 +34,8 @@ async function main() {
   });
   const seconds = (performance.now() - start) / 1000;
 
-  const actual = [];
-  for (const f of binFiles) {
-    const buf = fs.readFileSync(f);
-    const header = new Int32Array(buf.buffer, buf.byteOffset, 256);
-    if (header[0] !== 20240520 || header[1] !== 2)
-      throw new Error(`${f}: not a version 2 (uint32) token file`);
-    const tokens = new Uint32Array(buf.buffer.slice(buf.byteOffset + 1024,
-                                                    buf.byteOffset + 1024 + 4 * header[2]));
-    for (const t of tokens) actual.push(t);
-  }
-
-  console.log(`reference: ${expected.length} tokens`);
-  console.log(`tpc-data: ${actual.length} tokens`);
   console.error(`reference encode: ${seconds.toFixed(3)} s`);
-  const n = Math.min(expected.length, actual.length);
-  for (let i = 0; i < n; i++) {
-    if (expected[i] !== actual[i]) {
-      console.log(`first difference at token ${i}: reference ${expected[i]}, ` +
-                  `tpc-data ${actual[i]}`);
-      console.log(`reference around it: ${JSON.stringify(expected.slice(Math.max(0, i - 5), i + 5))}`);
-      console.log(`tpc-data around it:  ${JSON.stringify(actual.slice(Math.max(0, i - 5), i + 5))}`);
-      process.exit(1);
-    }
-  }
-  if (expected.length !== actual.length) process.exit(1);
-  console.log('identical');
+  compareIds(expected, readTokenFiles(binFiles));
 }
 
 main().catch(e => {
