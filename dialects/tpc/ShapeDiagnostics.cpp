@@ -108,8 +108,9 @@ FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
           loc, {{"q", qValue}, {"k", kValue}, {"v", vValue}})))
     return failure();
   if (kvHeads < 1 || heads < 1 || (!kvReplicated && heads % kvHeads != 0))
-    return fail(loc, "heads " + Twine(heads) + " must be a positive multiple "
-                         "of kv_heads " + Twine(kvHeads) +
+    return fail(loc, "heads " + Twine(heads) +
+                         " must be a positive multiple of kv_heads " +
+                         Twine(kvHeads) +
                          "; every key/value head serves a whole group of "
                          "query heads");
   int64_t hidden = q.getDimSize(2), kvFeatures = k.getDimSize(2);
@@ -126,19 +127,83 @@ FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
   return hidden;
 }
 
-LogicalResult checkRmsNormWeight(const OpDiag &loc, RankedTensorType input,
-                                 RankedTensorType weight) {
-  if (failed(expectRank(loc, "weight", weight, 1)))
+LogicalResult checkNormScale(const OpDiag &loc, StringRef what,
+                             RankedTensorType input, RankedTensorType scale) {
+  if (failed(expectRank(loc, what, scale, 1)))
     return failure();
-  if (!sameExtent(weight.getDimSize(0), input.getShape().back()))
-    return fail(loc, "weight " + str(weight) +
+  if (!sameExtent(scale.getDimSize(0), input.getShape().back()))
+    return fail(loc, what + " " + str(scale) +
                          " does not match the last dimension of " + str(input));
-  if (weight.getElementType() != input.getElementType() &&
-      !weight.getElementType().isF32())
-    return fail(loc, "weight of element type " + str(weight.getElementType()) +
+  if (scale.getElementType() != input.getElementType() &&
+      !scale.getElementType().isF32())
+    return fail(loc, what + " of element type " + str(scale.getElementType()) +
                          " cannot normalize an input of " +
                          str(input.getElementType()) +
                          "; use the input's element type or f32");
+  return success();
+}
+
+LogicalResult checkLossOperands(const OpDiag &loc, Value logits,
+                                Value targets) {
+  auto logitsType = cast<RankedTensorType>(logits.getType());
+  auto targetsType = cast<RankedTensorType>(targets.getType());
+  if (failed(expectRank(loc, "logits", logitsType, 3)) ||
+      failed(expectRank(loc, "targets", targetsType, 2)))
+    return failure();
+  for (int i = 0; i < 2; ++i)
+    if (!sameExtent(logitsType.getDimSize(i), targetsType.getDimSize(i)))
+      return fail(loc, "logits " + str(logitsType) + " and targets " +
+                           str(targetsType) +
+                           " disagree on the batch or sequence dimension");
+  return success();
+}
+
+FailureOr<RankedTensorType> weightedSumInputType(const OpDiag &loc, Value alpha,
+                                                 ValueRange inputs) {
+  auto alphaType = cast<RankedTensorType>(alpha.getType());
+  if (inputs.empty())
+    return fail(loc, "needs at least one input");
+  if (failed(expectRank(loc, "alpha", alphaType, 1)))
+    return failure();
+  if (!sameExtent(alphaType.getDimSize(0), inputs.size()))
+    return fail(loc, "has " + Twine(inputs.size()) + " inputs but alpha " +
+                         str(alphaType) +
+                         " holds a different number of weights");
+  Type first = inputs.front().getType();
+  for (Value v : inputs)
+    if (v.getType() != first)
+      return fail(loc, "inputs must share one type; got " + str(first) +
+                           " and " + str(v.getType()));
+  return cast<RankedTensorType>(first);
+}
+
+FailureOr<RankedTensorType> localParamType(Operation *op, ParamOp param,
+                                           Type elementType) {
+  int64_t tp = getModuleTp(op);
+  FailureOr<RankedTensorType> local = param.getLocalType(tp);
+  if (failed(local))
+    return op->emitOpError("parameter @")
+           << param.getSymName() << " has a layout that tp = " << tp
+           << " cannot split";
+  return local->clone(elementType);
+}
+
+LogicalResult verifyVocabParallelLoss(Operation *op, int64_t ignoreIndex,
+                                      int64_t vocab, RankedTensorType logits,
+                                      StringRef hint) {
+  if (failed(verifyIgnoreIndex(op, ignoreIndex)))
+    return failure();
+  if (vocab < 1)
+    return op->emitOpError("vocab_size must be >= 1, got ") << vocab;
+  int64_t local = logits.getDimSize(2);
+  if (ShapedType::isDynamic(local))
+    return success();
+  int64_t tp = getModuleTp(op);
+  if (vocab > local * tp)
+    return op->emitOpError("vocab_size ")
+           << vocab << " exceeds the " << local * tp
+           << " columns of the padded vocabulary (" << local
+           << " per rank, tp = " << tp << ")" << hint;
   return success();
 }
 

@@ -8,6 +8,8 @@
 #ifndef TPC_DIALECTS_TPC_SHAPEDIAGNOSTICS_H
 #define TPC_DIALECTS_TPC_SHAPEDIAGNOSTICS_H
 
+#include "dialects/tpc/TpcOps.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
@@ -105,16 +107,18 @@ mlir::FailureOr<int64_t> selfAttentionFeatures(const OpDiag &loc,
 /// Returns heads * D.
 /// With `kvReplicated` (a rank's heads of a tp > kv_heads split) the local
 /// heads need not be a multiple of kv_heads.
-mlir::FailureOr<int64_t>
-groupedAttentionFeatures(const OpDiag &loc, mlir::Value q, mlir::Value k,
-                         mlir::Value v, int64_t heads, int64_t kvHeads,
-                         bool kvReplicated = false);
+mlir::FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc,
+                                                  mlir::Value q, mlir::Value k,
+                                                  mlir::Value v, int64_t heads,
+                                                  int64_t kvHeads,
+                                                  bool kvReplicated = false);
 
-/// An RMS norm's `weight` against its `input` (rank >= 1): [H] of the
+/// A norm's per-feature `scale` (named `what`: an RMS norm's weight, a
+/// layer norm grad's scale) against its `input` (rank >= 1): [H] of the
 /// input's last dimension, of the input's element type or f32.
-mlir::LogicalResult checkRmsNormWeight(const OpDiag &loc,
-                                       mlir::RankedTensorType input,
-                                       mlir::RankedTensorType weight);
+mlir::LogicalResult checkNormScale(const OpDiag &loc, llvm::StringRef what,
+                                   mlir::RankedTensorType input,
+                                   mlir::RankedTensorType scale);
 
 /// The attributes every attention op, grad op and decode op checks, read
 /// by name where the op has them: `window` and dropout as
@@ -146,6 +150,30 @@ inline mlir::LogicalResult verifyEpsilon(mlir::Operation *op, double epsilon,
   return op->emitOpError("epsilon must be a finite number > 0, got ")
          << epsilon << hint;
 }
+
+/// The logits [B, T, V] and targets [B, T] of the cross-entropy ops and
+/// their grads: one batch and sequence length.
+mlir::LogicalResult checkLossOperands(const OpDiag &loc, mlir::Value logits,
+                                      mlir::Value targets);
+
+/// The inputs of a weighted sum and its grad: at least one, all of one
+/// type, and one weight of `alpha` [N] each. Returns the inputs' type.
+mlir::FailureOr<mlir::RankedTensorType>
+weightedSumInputType(const OpDiag &loc, mlir::Value alpha,
+                     mlir::ValueRange inputs);
+
+/// The type one rank holds of `param`, with element type `elementType`, at
+/// the tp of `op`'s module; reports on `op` when that tp cannot split it.
+mlir::FailureOr<mlir::RankedTensorType>
+localParamType(mlir::Operation *op, ParamOp param, mlir::Type elementType);
+
+/// The attributes of a vocab-parallel cross-entropy and its grad: the
+/// ignore_index (verifyIgnoreIndex) and a `vocab` >= 1 that the local
+/// `logits` columns over the module's tp ranks hold; `hint` ends that error.
+mlir::LogicalResult verifyVocabParallelLoss(mlir::Operation *op,
+                                            int64_t ignoreIndex, int64_t vocab,
+                                            mlir::RankedTensorType logits,
+                                            llvm::StringRef hint);
 
 /// Targets are i32, so an ignore_index outside the i32 range could never
 /// match one; the runtime would wrap it onto a real token instead.

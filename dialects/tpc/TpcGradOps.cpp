@@ -48,17 +48,9 @@ LogicalResult expectAdjoint(const OpDiag &loc, RankedTensorType dout,
 /// The logits' adjoint of both cross-entropy grad ops.
 LogicalResult inferLossGradType(const OpDiag &loc, Value logits, Value targets,
                                 SmallVectorImpl<Type> &types) {
-  RankedTensorType logitsType = tensorType(logits);
-  RankedTensorType targetsType = tensorType(targets);
-  if (failed(expectRank(loc, "logits", logitsType, 3)) ||
-      failed(expectRank(loc, "targets", targetsType, 2)))
+  if (failed(checkLossOperands(loc, logits, targets)))
     return failure();
-  for (int i = 0; i < 2; ++i)
-    if (!sameExtent(logitsType.getDimSize(i), targetsType.getDimSize(i)))
-      return fail(loc, "logits " + str(logitsType) + " and targets " +
-                           str(targetsType) +
-                           " disagree on the batch or sequence dimension");
-  types.push_back(logitsType);
+  types.push_back(tensorType(logits));
   return success();
 }
 } // namespace
@@ -83,18 +75,15 @@ AccumulateGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<ParamOp> param = ParamOp::lookup(*this, getNameAttr(), symbolTable);
   if (failed(param))
     return failure();
-  auto module = getOperation()->getParentOfType<ModuleOp>();
-  int64_t tp = module ? getModuleTp(module) : 1;
-  FailureOr<RankedTensorType> expected = param->getLocalComputeType(tp);
+  FailureOr<RankedTensorType> expected =
+      localParamType(*this, *param, param->getComputeElementType());
   if (failed(expected))
-    return emitOpError("parameter ")
-           << getNameAttr() << " has a layout that tp = " << tp
-           << " cannot split";
+    return failure();
   if (getGradient().getType() != *expected)
     return emitOpError("gradient ")
            << getGradient().getType() << " does not match parameter "
            << getNameAttr() << ", which functions read as " << *expected
-           << " on each rank (tp = " << tp << ")";
+           << " on each rank (tp = " << getModuleTp(*this) << ")";
   return success();
 }
 
@@ -162,17 +151,8 @@ LogicalResult LayerNormGradOp::inferReturnTypes(
   if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), input,
                            "layernorm")))
     return failure();
-  if (failed(expectRank(loc, "scale", gamma, 1)))
+  if (failed(checkNormScale(loc, "scale", input, gamma)))
     return failure();
-  if (!sameExtent(gamma.getDimSize(0), input.getShape().back()))
-    return fail(loc, "scale " + str(gamma) +
-                         " does not match the last dimension of " + str(input));
-  if (gamma.getElementType() != input.getElementType() &&
-      !gamma.getElementType().isF32())
-    return fail(loc, "scale of element type " + str(gamma.getElementType()) +
-                         " cannot normalize an input of " +
-                         str(input.getElementType()) +
-                         "; use the input's element type or f32");
   types.append({input, gamma, gamma});
   return success();
 }
@@ -182,18 +162,19 @@ LogicalResult LayerNormGradOp::verify() {
                        "; use the forward layernorm's");
 }
 
-LogicalResult RmsNormGradOp::inferReturnTypes(
-    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
-    SmallVectorImpl<Type> &types) {
+LogicalResult RmsNormGradOp::inferReturnTypes(MLIRContext *,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
   RankedTensorType input = tensorType(adaptor.getInput());
   RankedTensorType weight = tensorType(adaptor.getWeight());
   if (input.getRank() < 1)
     return fail(loc, "input must have rank >= 1, got " + str(input));
-  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), input,
-                           "rmsnorm")))
+  if (failed(
+          expectAdjoint(loc, tensorType(adaptor.getDout()), input, "rmsnorm")))
     return failure();
-  if (failed(checkRmsNormWeight(loc, input, weight)))
+  if (failed(checkNormScale(loc, "weight", input, weight)))
     return failure();
   types.append({input, weight});
   return success();
@@ -276,12 +257,13 @@ LogicalResult GroupedAttentionGradOp::inferReturnTypes(
   RankedTensorType q = tensorType(adaptor.getQ());
   RankedTensorType k = tensorType(adaptor.getK());
   RankedTensorType v = tensorType(adaptor.getV());
-  if (failed(expectRank(loc, "q", q, 3)) || failed(expectRank(loc, "k", k, 3)) ||
-      failed(expectRank(loc, "v", v, 3)))
+  if (failed(expectRank(loc, "q", q, 3)) ||
+      failed(expectRank(loc, "k", k, 3)) || failed(expectRank(loc, "v", v, 3)))
     return failure();
-  if (failed(groupedAttentionFeatures(
-          loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
-          adaptor.getHeads(), adaptor.getKvHeads(), adaptor.getKvReplicated())) ||
+  if (failed(groupedAttentionFeatures(loc, adaptor.getQ(), adaptor.getK(),
+                                      adaptor.getV(), adaptor.getHeads(),
+                                      adaptor.getKvHeads(),
+                                      adaptor.getKvReplicated())) ||
       failed(expectAdjoint(loc, tensorType(adaptor.getDout()), q,
                            "grouped_attention")))
     return failure();
@@ -323,25 +305,13 @@ LogicalResult WeightedSumGradOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  RankedTensorType alpha = tensorType(adaptor.getAlpha());
-  ValueRange inputs = adaptor.getInputs();
-  if (inputs.empty())
-    return fail(loc, "needs at least one input");
-  if (failed(expectRank(loc, "alpha", alpha, 1)))
+  FailureOr<RankedTensorType> input =
+      weightedSumInputType(loc, adaptor.getAlpha(), adaptor.getInputs());
+  if (failed(input) || failed(expectAdjoint(loc, tensorType(adaptor.getDout()),
+                                            *input, "weighted_sum")))
     return failure();
-  if (!sameExtent(alpha.getDimSize(0), inputs.size()))
-    return fail(loc, "has " + Twine(inputs.size()) + " inputs but alpha " +
-                         str(alpha) + " holds a different number of weights");
-  RankedTensorType first = tensorType(inputs.front());
-  for (Value v : inputs)
-    if (v.getType() != first)
-      return fail(loc, "inputs must share one type; got " + str(first) +
-                           " and " + str(v.getType()));
-  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), first,
-                           "weighted_sum")))
-    return failure();
-  types.push_back(alpha);
-  types.append(inputs.size(), first);
+  types.push_back(adaptor.getAlpha().getType());
+  types.append(adaptor.getInputs().size(), *input);
   return success();
 }
 
@@ -370,20 +340,6 @@ LogicalResult CrossEntropyGradOp::verify() {
 }
 
 LogicalResult VocabParallelCrossEntropyGradOp::verify() {
-  if (failed(verifyIgnoreIndex(*this, getIgnoreIndex())))
-    return failure();
-  int64_t vocab = getVocabSize();
-  if (vocab < 1)
-    return emitOpError("vocab_size must be >= 1, got ") << vocab;
-  int64_t local = getLogits().getType().getDimSize(2);
-  if (ShapedType::isDynamic(local))
-    return success();
-  auto module = getOperation()->getParentOfType<ModuleOp>();
-  int64_t tp = module ? getModuleTp(module) : 1;
-  if (vocab > local * tp)
-    return emitOpError("vocab_size ")
-           << vocab << " exceeds the " << local * tp
-           << " columns of the padded vocabulary (" << local
-           << " per rank, tp = " << tp << ")";
-  return success();
+  return verifyVocabParallelLoss(*this, getIgnoreIndex(), getVocabSize(),
+                                 getLogits().getType(), "");
 }

@@ -20,7 +20,12 @@ using namespace mlir;
 using namespace tpc;
 using namespace tpc::detail;
 
-int64_t tpc::getModuleTp(ModuleOp module) {
+int64_t tpc::getModuleTp(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return 1;
   // The dialect verifier rejects a `tpc.tp` that is not an integer >= 1;
   // reading 1 for one keeps unverified modules from dividing by zero.
   if (auto attr = module->getAttrOfType<IntegerAttr>(kTpAttrName))
@@ -30,25 +35,11 @@ int64_t tpc::getModuleTp(ModuleOp module) {
 }
 
 namespace {
-/// The tensor-parallel size of the module that holds `op` (1 outside one).
-int64_t enclosingTp(Operation *op) {
-  auto module = op->getParentOfType<ModuleOp>();
-  return module ? getModuleTp(module) : 1;
-}
-
 /// Result types of the two cross-entropy ops: a scalar loss sum and count.
 LogicalResult inferLossTypes(MLIRContext *ctx, const OpDiag &loc, Value logits,
                              Value targets, SmallVectorImpl<Type> &types) {
-  auto logitsType = cast<RankedTensorType>(logits.getType());
-  auto targetsType = cast<RankedTensorType>(targets.getType());
-  if (failed(expectRank(loc, "logits", logitsType, 3)) ||
-      failed(expectRank(loc, "targets", targetsType, 2)))
+  if (failed(checkLossOperands(loc, logits, targets)))
     return failure();
-  for (int i = 0; i < 2; ++i)
-    if (!sameExtent(logitsType.getDimSize(i), targetsType.getDimSize(i)))
-      return fail(loc, "logits " + str(logitsType) + " and targets " +
-                           str(targetsType) +
-                           " disagree on the batch or sequence dimension");
   types.push_back(RankedTensorType::get({}, Float32Type::get(ctx)));
   types.push_back(RankedTensorType::get({}, IntegerType::get(ctx, 32)));
   return success();
@@ -139,7 +130,7 @@ LogicalResult ParamOp::verify() {
     return emitOpError("dimension ")
            << layout.getDim() << " of @" << getSymName() << " (" << extent
            << ") is not made of " << layout.getBlocks() << " equal blocks";
-  int64_t tp = enclosingTp(*this);
+  int64_t tp = getModuleTp(*this);
   if (extent % (layout.getBlocks() * tp) != 0)
     return emitOpError("split of dimension ")
            << layout.getDim() << " of @" << getSymName() << " (" << extent
@@ -155,17 +146,15 @@ LogicalResult GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   FailureOr<ParamOp> param = ParamOp::lookup(*this, getNameAttr(), symbolTable);
   if (failed(param))
     return failure();
-  int64_t tp = enclosingTp(*this);
-  FailureOr<RankedTensorType> expected = param->getLocalComputeType(tp);
+  FailureOr<RankedTensorType> expected =
+      localParamType(*this, *param, param->getComputeElementType());
   if (failed(expected))
-    return emitOpError("parameter ")
-           << getNameAttr() << " has a layout that tp = " << tp
-           << " cannot split";
+    return failure();
   if (getResult().getType() != *expected)
     return emitOpError("reads parameter ")
            << getNameAttr() << " as " << getResult().getType()
-           << " but its type on each rank is " << *expected << " (tp = " << tp
-           << "); read it as " << *expected;
+           << " but its type on each rank is " << *expected
+           << " (tp = " << getModuleTp(*this) << "); read it as " << *expected;
   return success();
 }
 
@@ -257,7 +246,7 @@ LogicalResult RmsNormOp::inferReturnTypes(MLIRContext *,
   auto weight = cast<RankedTensorType>(adaptor.getWeight().getType());
   if (input.getRank() < 1)
     return fail(loc, "input must have rank >= 1, got " + str(input));
-  if (failed(checkRmsNormWeight(loc, input, weight)))
+  if (failed(checkNormScale(loc, "weight", input, weight)))
     return failure();
   types.push_back(input);
   return success();
@@ -537,21 +526,11 @@ LogicalResult WeightedSumOp::inferReturnTypes(MLIRContext *,
                                               Adaptor adaptor,
                                               SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  auto alpha = cast<RankedTensorType>(adaptor.getAlpha().getType());
-  ValueRange inputs = adaptor.getInputs();
-  if (inputs.empty())
-    return fail(loc, "needs at least one input");
-  if (failed(expectRank(loc, "alpha", alpha, 1)))
+  FailureOr<RankedTensorType> input =
+      weightedSumInputType(loc, adaptor.getAlpha(), adaptor.getInputs());
+  if (failed(input))
     return failure();
-  if (!sameExtent(alpha.getDimSize(0), inputs.size()))
-    return fail(loc, "has " + Twine(inputs.size()) + " inputs but alpha " +
-                         str(alpha) + " holds a different number of weights");
-  Type first = inputs.front().getType();
-  for (Value v : inputs)
-    if (v.getType() != first)
-      return fail(loc, "inputs must share one type; got " + str(first) +
-                           " and " + str(v.getType()));
-  types.push_back(first);
+  types.push_back(*input);
   return success();
 }
 
@@ -577,22 +556,9 @@ LogicalResult CrossEntropyOp::verify() {
 }
 
 LogicalResult VocabParallelCrossEntropyOp::verify() {
-  if (failed(verifyIgnoreIndex(*this, getIgnoreIndex())))
-    return failure();
-  int64_t vocab = getVocabSize();
-  if (vocab < 1)
-    return emitOpError("vocab_size must be >= 1, got ") << vocab;
-  int64_t local = getLogits().getType().getDimSize(2);
-  if (ShapedType::isDynamic(local))
-    return success();
-  int64_t tp = enclosingTp(*this);
-  if (vocab > local * tp)
-    return emitOpError("vocab_size ")
-           << vocab << " exceeds the " << local * tp
-           << " columns of the padded vocabulary (" << local
-           << " per rank, tp = " << tp
-           << "); logits must hold every vocabulary column";
-  return success();
+  return verifyVocabParallelLoss(*this, getIgnoreIndex(), getVocabSize(),
+                                 getLogits().getType(),
+                                 "; logits must hold every vocabulary column");
 }
 
 //===----------------------------------------------------------------------===//
@@ -631,7 +597,7 @@ LogicalResult AllGatherOp::verify() {
   // Only the tp group's size is known to the module.
   std::optional<int64_t> size;
   if (getGroup() == Group::tp)
-    size = enclosingTp(*this);
+    size = getModuleTp(*this);
   for (int64_t i = 0; i < in.getRank(); ++i) {
     int64_t a = in.getDimSize(i), b = out.getDimSize(i);
     if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))
@@ -665,7 +631,7 @@ static LogicalResult verifySequenceSplit(Operation *op, RankedTensorType whole,
     return op->emitOpError("moves a tensor of rank >= 2 along its sequence "
                            "dimension (1) with its element type, not ")
            << whole << " and " << split;
-  int64_t tp = enclosingTp(op);
+  int64_t tp = getModuleTp(op);
   for (int64_t i = 0; i < whole.getRank(); ++i) {
     int64_t a = whole.getDimSize(i), b = split.getDimSize(i);
     if (ShapedType::isDynamic(a) || ShapedType::isDynamic(b))

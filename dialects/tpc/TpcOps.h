@@ -32,8 +32,10 @@ inline constexpr llvm::StringLiteral kDpAttrName = "tpc.dp";
 /// caches.
 inline constexpr llvm::StringLiteral kContextAttrName = "tpc.context";
 
-/// The tensor-parallel size a module has been partitioned for.
-int64_t getModuleTp(mlir::ModuleOp module);
+/// The tensor-parallel size a module has been partitioned for: of `op` when
+/// it is a module, else of the module that holds it; 1 outside a module or
+/// before partitioning.
+int64_t getModuleTp(mlir::Operation *op);
 } // namespace tpc
 
 #endif // TPC_DIALECTS_TPC_TPCOPS_H

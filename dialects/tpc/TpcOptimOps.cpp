@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tpc/ShapeDiagnostics.h"
 #include "dialects/tpc/TpcOps.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -15,21 +16,9 @@
 
 using namespace mlir;
 using namespace tpc;
+using namespace tpc::detail;
 
 namespace {
-/// The type one rank holds of the gradient buffer of `param`; reports on
-/// `op` when the module's tp cannot split it.
-FailureOr<RankedTensorType> localGradType(Operation *op, ParamOp param) {
-  auto module = op->getParentOfType<ModuleOp>();
-  int64_t tp = module ? getModuleTp(module) : 1;
-  FailureOr<RankedTensorType> type = param.getLocalGradType(tp);
-  if (failed(type))
-    return op->emitOpError("parameter @")
-           << param.getSymName() << " has a layout that tp = " << tp
-           << " cannot split";
-  return type;
-}
-
 /// Checks that `grad` has the type of the gradient buffer of the parameter
 /// `name` on one rank. `role` says what the value is to the op.
 LogicalResult verifyGradType(Operation *op, FlatSymbolRefAttr name, Type grad,
@@ -38,16 +27,16 @@ LogicalResult verifyGradType(Operation *op, FlatSymbolRefAttr name, Type grad,
   FailureOr<ParamOp> param = ParamOp::lookup(op, name, symbolTable);
   if (failed(param))
     return failure();
-  FailureOr<RankedTensorType> local = localGradType(op, *param);
+  FailureOr<RankedTensorType> local =
+      localParamType(op, *param, param->getGradElementType());
   if (failed(local))
     return failure();
   if (grad == *local)
     return success();
-  auto module = op->getParentOfType<ModuleOp>();
   return op->emitOpError() << role << " of parameter " << name << " is " << grad
                            << " but its gradient on each rank is " << *local
-                           << " (tp = " << (module ? getModuleTp(module) : 1)
-                           << "); use " << *local;
+                           << " (tp = " << getModuleTp(op) << "); use "
+                           << *local;
 }
 
 /// Checks that an optimizer hyper-parameter lies in [0, 1) or, with
