@@ -44,7 +44,8 @@ Value gatheredRow(OpBuilder &builder, Location loc, Value local, int64_t tp) {
   Value row = gather.getResult();
   auto rowType = cast<RankedTensorType>(row.getType());
   if (!rowType.getElementType().isF32())
-    row = CastOp::create(builder, loc, rowType.clone(builder.getF32Type()), row);
+    row =
+        CastOp::create(builder, loc, rowType.clone(builder.getF32Type()), row);
   return row;
 }
 
@@ -100,8 +101,9 @@ DecodePass::capacityOf(func::FuncOp forward,
     }
   if (capacity > 0)
     return capacity;
-  if (auto context = forward->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
-          kContextAttrName)) {
+  if (auto context =
+          forward->getParentOfType<ModuleOp>()->getAttrOfType<IntegerAttr>(
+              kContextAttrName)) {
     if (context.getInt() < 1)
       return forward.emitOpError("module attribute ")
              << kContextAttrName << " = " << context.getInt()
@@ -119,11 +121,8 @@ DecodePass::capacityOf(func::FuncOp forward,
 
 void DecodePass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (!module->hasAttr(kTpAttrName)) {
-    module.emitError("tpc-decode needs a partitioned module (")
-        << kTpAttrName << " absent); run tpc-partition first";
+  if (failed(expectPartitionedModule(module, getArgument())))
     return signalPassFailure();
-  }
   if (batch < 1) {
     module.emitError("tpc-decode batch must be >= 1, got ") << batch;
     return signalPassFailure();
@@ -205,9 +204,11 @@ void DecodePass::runOnOperation() {
       // between blocks are whole again, the collectives Megatron's f and g.
       Value input = map.lookup(op.getOperand(0));
       Value step = input;
-      if (auto scatter = dyn_cast<SeqScatterOp>(op); scatter && scatter.getReduce())
+      if (auto scatter = dyn_cast<SeqScatterOp>(op);
+          scatter && scatter.getReduce())
         step = GOp::create(builder, op.getLoc(), input, Group::tp);
-      else if (auto gather = dyn_cast<SeqGatherOp>(op); gather && gather.getReduceGrad())
+      else if (auto gather = dyn_cast<SeqGatherOp>(op);
+               gather && gather.getReduceGrad())
         step = FOp::create(builder, op.getLoc(), input, Group::tp);
       map.map(op.getResult(0), step);
     } else if (auto self = dyn_cast<SelfAttentionOp>(op)) {
@@ -284,8 +285,9 @@ LogicalResult DecodePass::buildRecurrent(func::FuncOp decode, Value local,
         readElsewhere.insert(name);
   for (Operation *self : selves) {
     SmallVector<StringAttr> weights = selfAttentionWeights(self);
-    if (weights.empty() ||
-        !llvm::all_of(weights, [&](StringAttr w) { return readElsewhere.contains(w); }))
+    if (weights.empty() || !llvm::all_of(weights, [&](StringAttr w) {
+          return readElsewhere.contains(w);
+        }))
       return success();
   }
   // The last stack's final activation (what the final norm reads) and the
@@ -299,7 +301,8 @@ LogicalResult DecodePass::buildRecurrent(func::FuncOp decode, Value local,
   for (DecodeCrossAttentionOp cross : crosses)
     if (throughProjections(cross.getKv()) != memory)
       return success();
-  if (memory.getType() != final.getType() || last.contains(memory.getDefiningOp()))
+  if (memory.getType() != final.getType() ||
+      last.contains(memory.getDefiningOp()))
     return success();
 
   // decode_step reads and writes the last stack's self-attention caches

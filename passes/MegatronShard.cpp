@@ -2,6 +2,7 @@
 
 #include "passes/MegatronRule.h"
 #include "passes/Passes.h"
+#include "passes/Utils.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -25,12 +26,9 @@ struct MegatronShardPass
           << static_cast<int64_t>(tp) << "; use tp=1 for a single rank";
       return signalPassFailure();
     }
-    if (module->hasAttr(kTpAttrName)) {
-      module.emitError("module is already partitioned (")
-          << kTpAttrName << " = " << getModuleTp(module)
-          << "); run tpc-megatron-shard on the global model";
+    if (failed(expectGlobalModule(
+            module, "run tpc-megatron-shard on the global model")))
       return signalPassFailure();
-    }
     FailureOr<func::FuncOp> forward = getForward(module);
     if (failed(forward))
       return signalPassFailure();

@@ -134,12 +134,8 @@ void PartitionPass::runOnOperation() {
         << kShardTpAttrName << " = " << tp;
     return signalPassFailure();
   }
-  if (module->hasAttr(kTpAttrName)) {
-    module.emitError("module is already partitioned (")
-        << kTpAttrName << " = " << getModuleTp(module)
-        << "); partition the global model once";
+  if (failed(expectGlobalModule(module, "partition the global model once")))
     return signalPassFailure();
-  }
   FailureOr<func::FuncOp> forward = getForward(module);
   if (failed(forward))
     return signalPassFailure();

@@ -1,4 +1,5 @@
-//===- SequenceParallel.cpp - Split the regions between TP blocks -*- C++ -*-===//
+//===- SequenceParallel.cpp - Split the regions between TP blocks -*- C++
+//-*-===//
 //
 // Sequence parallelism (Korthikanti et al. 2022) on a partitioned @forward.
 // Between the tensor-parallel blocks every rank computes the same layer
@@ -102,8 +103,7 @@ Value SequenceParallelPass::sumOf(OpBuilder &builder, Value value) {
   return f;
 }
 
-LogicalResult SequenceParallelPass::rewrite(Operation *op,
-                                            OpBuilder &builder) {
+LogicalResult SequenceParallelPass::rewrite(Operation *op, OpBuilder &builder) {
   builder.setInsertionPoint(op);
   if (auto g = dyn_cast<GOp>(op); g && isActivation(g.getInput())) {
     auto scatter = SeqScatterOp::create(builder, g.getLoc(),
@@ -114,13 +114,14 @@ LogicalResult SequenceParallelPass::rewrite(Operation *op,
     split.insert(scatter.getResult());
     return success();
   }
-  bool readsSplit = llvm::any_of(
-      op->getOperands(), [&](Value operand) { return split.contains(operand); });
+  bool readsSplit = llvm::any_of(op->getOperands(), [&](Value operand) {
+    return split.contains(operand);
+  });
   if (!readsSplit)
     return success();
   if (auto f = dyn_cast<FOp>(op)) {
-    auto gather = SeqGatherOp::create(
-        builder, f.getLoc(), f.getType(), f.getInput(), /*reduce_grad=*/true);
+    auto gather = SeqGatherOp::create(builder, f.getLoc(), f.getType(),
+                                      f.getInput(), /*reduce_grad=*/true);
     f.getResult().replaceAllUsesWith(gather.getResult());
     f.erase();
     return success();
@@ -161,15 +162,11 @@ LogicalResult SequenceParallelPass::rewrite(Operation *op,
 
 void SequenceParallelPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (!module->hasAttr(kTpAttrName)) {
-    module.emitError("tpc-sequence-parallel needs a partitioned module (")
-        << kTpAttrName << " absent); run tpc-partition first";
+  if (failed(expectPartitionedModule(module, getArgument())))
     return signalPassFailure();
-  }
   bool already = false;
-  module.walk([&](Operation *op) {
-    already |= isa<SeqScatterOp, SeqGatherOp>(op);
-  });
+  module.walk(
+      [&](Operation *op) { already |= isa<SeqScatterOp, SeqGatherOp>(op); });
   if (already) {
     module.emitError("module is already sequence-parallel; run "
                      "tpc-sequence-parallel once");

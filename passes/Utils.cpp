@@ -12,6 +12,21 @@
 using namespace mlir;
 using namespace tpc;
 
+LogicalResult tpc::expectGlobalModule(ModuleOp module, StringRef fix) {
+  if (!module->hasAttr(kTpAttrName))
+    return success();
+  return module.emitError("module is already partitioned (")
+         << kTpAttrName << " = " << getModuleTp(module) << "); " << fix;
+}
+
+LogicalResult tpc::expectPartitionedModule(ModuleOp module, StringRef pass) {
+  if (module->hasAttr(kTpAttrName))
+    return success();
+  return module.emitError(pass)
+         << " needs a partitioned module (" << kTpAttrName
+         << " absent); run tpc-partition first";
+}
+
 LogicalResult tpc::refreshOpResultTypes(Operation *op, int64_t tp) {
   if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
     SmallVector<Type> types;
@@ -54,8 +69,7 @@ LogicalResult tpc::refreshOpResultTypes(Operation *op, int64_t tp) {
 }
 
 LogicalResult tpc::refreshResultTypes(func::FuncOp func) {
-  auto module = func->getParentOfType<ModuleOp>();
-  int64_t tp = module ? getModuleTp(module) : 1;
+  int64_t tp = getModuleTp(func);
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
     if (failed(refreshOpResultTypes(op, tp)))
       return WalkResult::interrupt();

@@ -4,12 +4,24 @@
 #define TPC_PASSES_UTILS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace tpc {
+/// Fails with "module is already partitioned (tpc.tp = N); <fix>" when
+/// tpc-partition has run on `module`: for the passes that work on the global
+/// model.
+mlir::LogicalResult expectGlobalModule(mlir::ModuleOp module,
+                                       llvm::StringRef fix);
+
+/// Fails with "<pass> needs a partitioned module (tpc.tp absent); run
+/// tpc-partition first" when tpc-partition has not run on `module`.
+mlir::LogicalResult expectPartitionedModule(mlir::ModuleOp module,
+                                            llvm::StringRef pass);
+
 /// Recomputes every result type in `func` from its operands, in program
 /// order, after argument or parameter types changed, and updates the
 /// function's signature to the types it returns. Fails (with a diagnostic
@@ -34,7 +46,8 @@ llvm::SmallVector<int64_t> findLayers(llvm::ArrayRef<mlir::Operation *> ops,
 
 /// The ops `roots` depend on, not looking past the values in `stop`.
 llvm::SmallPtrSet<mlir::Operation *, 32>
-opsFeeding(mlir::ValueRange roots, const llvm::DenseSet<mlir::Value> &stop = {});
+opsFeeding(mlir::ValueRange roots,
+           const llvm::DenseSet<mlir::Value> &stop = {});
 
 /// The ops of a StagFormer stack whose final activation is `final` (or of
 /// what depends on it within decode_step): what it depends on, not following
