@@ -49,8 +49,7 @@ const PipelineStep kPipeline[] = {
     {"tpc-mixed-precision",
      [](const CompileOptions &o) {
        return llvm::formatv("precision={0} grad-reduce-dtype={1}",
-                            stringifyPrecision(o.precision),
-                            o.gradReduceDtype)
+                            stringifyPrecision(o.precision), o.gradReduceDtype)
            .str();
      }},
     {"tpc-autodiff",
@@ -72,8 +71,7 @@ const PipelineStep kPipeline[] = {
     {"tpc-recompute",
      [](const CompileOptions &o) { return "mode=" + o.recompute; }},
     {"tpc-decode", [](const CompileOptions &) { return std::string(); }},
-    {"tpc-stack-parallel",
-     [](const CompileOptions &) { return std::string(); },
+    {"tpc-stack-parallel", [](const CompileOptions &) { return std::string(); },
      [](const CompileOptions &o) { return o.stackParallel; }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
@@ -81,6 +79,15 @@ const PipelineStep kPipeline[] = {
 
 void tpc::registerModelDialects(DialectRegistry &registry) {
   registry.insert<TpcDialect, func::FuncDialect>();
+}
+
+std::unique_ptr<MLIRContext> tpc::createCompilerContext() {
+  DialectRegistry registry;
+  registerModelDialects(registry);
+  registerCompilerPasses();
+  auto context = std::make_unique<MLIRContext>(registry);
+  context->printOpOnDiagnostic(false);
+  return context;
 }
 
 OwningOpRef<ModuleOp> tpc::parseModelFile(StringRef path, MLIRContext &context,
@@ -122,23 +129,23 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
                       "parallelism would use; it needs --dp=1, got --dp={0}",
                       options.dp)
             .str());
-  if (options.gradReduceDtype != "compute" && options.gradReduceDtype != "fp32")
+  auto oneOf = [](StringRef flag, StringRef value,
+                  ArrayRef<StringRef> choices) -> llvm::Error {
+    if (llvm::is_contained(choices, value))
+      return llvm::Error::success();
     return llvm::createStringError(
-        llvm::formatv("--grad-reduce-dtype must be compute or fp32, got '{0}'",
-                      options.gradReduceDtype)
+        llvm::formatv("{0} must be {1} or {2}, got '{3}'", flag,
+                      llvm::join(choices.drop_back(), ", "), choices.back(),
+                      value)
             .str());
-  if (options.recompute != "none" && options.recompute != "selective" &&
-      options.recompute != "full")
-    return llvm::createStringError(
-        llvm::formatv("--recompute must be none, selective or full, got '{0}'",
-                      options.recompute)
-            .str());
-  if (options.optimizer != "adamw" && options.optimizer != "sgd")
-    return llvm::createStringError(
-        llvm::formatv("--optimizer must be adamw or sgd, got '{0}'",
-                      options.optimizer)
-            .str());
-  return llvm::Error::success();
+  };
+  if (llvm::Error e = oneOf("--grad-reduce-dtype", options.gradReduceDtype,
+                            {"compute", "fp32"}))
+    return e;
+  if (llvm::Error e = oneOf("--recompute", options.recompute,
+                            {"none", "selective", "full"}))
+    return e;
+  return oneOf("--optimizer", options.optimizer, {"adamw", "sgd"});
 }
 
 /// Takes an unset sequence length from the model's position table and checks
@@ -148,7 +155,8 @@ static LogicalResult resolveSequence(ModuleOp module, CompileOptions &options);
 /// Sequence parallelism gives each tp rank seq / tp positions.
 static LogicalResult checkSequenceSplit(ModuleOp module,
                                         const CompileOptions &options) {
-  if (!options.sequenceParallel || !options.seq || *options.seq % options.tp == 0)
+  if (!options.sequenceParallel || !options.seq ||
+      *options.seq % options.tp == 0)
     return success();
   return module.emitError("--seq=")
          << *options.seq << " is not a multiple of --tp=" << options.tp
@@ -162,8 +170,7 @@ LogicalResult tpc::resolveOptions(ModuleOp module, CompileOptions &options) {
   return checkSequenceSplit(module, options);
 }
 
-static LogicalResult resolveSequence(ModuleOp module,
-                                     CompileOptions &options) {
+static LogicalResult resolveSequence(ModuleOp module, CompileOptions &options) {
   // The smallest position table bounds the sequence length.
   PositionEmbeddingOp shortest;
   int64_t positions = 0;
@@ -252,18 +259,12 @@ FailureOr<int64_t> tpc::plannedTrainStepArena(ModuleOp module,
 }
 
 LogicalResult tpc::writeProgram(ModuleOp module, StringRef path,
-                                StringRef interpreter) {
+                                StringRef interpreter, const CostReport &cost) {
   // The program carries the report's FLOP count, so that tpc-run's MFU and
   // the report are one model.
-  CostReportConfig config;
-  if (auto dp = module->getAttrOfType<IntegerAttr>(kDpAttrName))
-    config.dp = dp.getInt();
-  FailureOr<CostReport> cost = computeCostReport(module, config);
-  if (failed(cost))
-    return failure();
   module->setAttr(abi::kModelFlopsAttr,
                   IntegerAttr::get(IntegerType::get(module.getContext(), 64),
-                                   cost->modelFlopsPerToken));
+                                   cost.modelFlopsPerToken));
   PassManager pm(module.getContext());
   ExportOptions exportOptions;
   exportOptions.output = path.str();

@@ -13,11 +13,13 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -58,6 +60,10 @@ void registerCompilerPasses();
 /// The dialects a model file may use.
 void registerModelDialects(mlir::DialectRegistry &registry);
 
+/// The context of a compiler tool: the model dialects, every pass
+/// registered, and diagnostics that name an op without printing it.
+std::unique_ptr<mlir::MLIRContext> createCompilerContext();
+
 /// Reads a model file ("-" for stdin) into `sourceMgr` and parses it; parse
 /// errors go to the context's diagnostic handler. Returns null and sets
 /// `error` when the file cannot be read.
@@ -90,9 +96,11 @@ mlir::FailureOr<int64_t> plannedTrainStepArena(mlir::ModuleOp module,
                                                CompileOptions options);
 
 /// Writes the compiled module as an executable program file whose `#!` line
-/// names `interpreter`.
+/// names `interpreter`; the program carries the FLOPs of `cost`, the
+/// module's cost report.
 mlir::LogicalResult writeProgram(mlir::ModuleOp module, llvm::StringRef path,
-                                 llvm::StringRef interpreter);
+                                 llvm::StringRef interpreter,
+                                 const CostReport &cost);
 
 } // namespace tpc
 

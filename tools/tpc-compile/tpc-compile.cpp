@@ -134,16 +134,12 @@ int main(int argc, char **argv) {
     return fail("nothing to do: give -o <file>, --report[=text|json] or "
                 "--emit=mlir");
 
-  mlir::DialectRegistry registry;
-  tpc::registerModelDialects(registry);
-  tpc::registerCompilerPasses();
-  mlir::MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
+  std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
   SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      tpc::parseModelFile(inputFile, context, sourceMgr, error);
+      tpc::parseModelFile(inputFile, *context, sourceMgr, error);
   if (!module && !error.empty())
     return fail(error);
   if (!module)
@@ -156,15 +152,14 @@ int main(int argc, char **argv) {
     return 1;
 
   bool full = options.recompute == "full";
-  FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
-      *module, tpc::CostReportConfig{options.dp, full});
+  FailureOr<tpc::CostReport> cost =
+      tpc::computeCostReport(*module, tpc::CostReportConfig{options.dp, full});
   if (failed(cost))
     return 1;
   if (other) {
     tpc::CompileOptions otherOptions = options;
     otherOptions.recompute = full ? "none" : "full";
-    FailureOr<int64_t> arena =
-        tpc::plannedTrainStepArena(*other, otherOptions);
+    FailureOr<int64_t> arena = tpc::plannedTrainStepArena(*other, otherOptions);
     if (failed(arena))
       return 1;
     if (full) {
@@ -190,7 +185,8 @@ int main(int argc, char **argv) {
     module->print(out->os());
     out->keep();
   } else if (!outputFile.empty()) {
-    if (failed(tpc::writeProgram(*module, outputFile, interpreter(argv[0]))))
+    if (failed(tpc::writeProgram(*module, outputFile, interpreter(argv[0]),
+                                 *cost)))
       return 1;
   }
   return 0;

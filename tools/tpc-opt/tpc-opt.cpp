@@ -1,19 +1,15 @@
 //===- tpc-opt.cpp - Run tpc passes on a module -----------------*- C++ -*-===//
 
-#include "compiler/Passes.h"
-#include "dialects/tpc/TpcDialect.h"
-#include "passes/Passes.h"
+#include "compiler/Pipeline.h"
 #include "tools/RepeatedOptions.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<tpc::TpcDialect, mlir::func::FuncDialect>();
-  tpc::registerTpcPasses();
-  tpc::registerTpcCompilerPasses();
+  tpc::registerModelDialects(registry);
+  tpc::registerCompilerPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();

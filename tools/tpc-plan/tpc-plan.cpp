@@ -197,18 +197,14 @@ int runMemory() {
   if (maxTp < 1)
     return fail("--max-tp must be >= 1");
 
-  mlir::DialectRegistry registry;
-  tpc::registerModelDialects(registry);
-  tpc::registerCompilerPasses();
-  mlir::MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
+  std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
   SourceMgr sourceMgr;
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   {
     // Scoped: fitMemory captures the diagnostics of each tp it tries.
-    mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-    module = tpc::parseModelFile(modelFile, context, sourceMgr, error);
+    mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+    module = tpc::parseModelFile(modelFile, *context, sourceMgr, error);
   }
   if (!module)
     return error.empty() ? 1 : fail(error);
@@ -252,8 +248,7 @@ int runMemory() {
     outs() << formatv("smallest tp that fits with full recompute: {0}\n",
                       *fitsRecompute);
   else
-    outs() << formatv("no tp up to {0} fits even with full recompute\n",
-                      maxTp);
+    outs() << formatv("no tp up to {0} fits even with full recompute\n", maxTp);
   return 0;
 }
 } // namespace
