@@ -147,7 +147,11 @@ void DecodePass::runOnOperation() {
   Value logits = losses.front().getLogits();
   llvm::SmallPtrSet<Operation *, 32> ops = opsFeeding(logits);
   Value tokens = forward->getArgument(0);
-  for (Operation *op : ops) {
+  // In program order, so that the first offending op is the one reported.
+  for (Operation &each : forward->getBody().front()) {
+    if (!ops.contains(&each))
+      continue;
+    Operation *op = &each;
     for (Value operand : op->getOperands())
       if (isa<BlockArgument>(operand) && operand != tokens) {
         op->emitOpError("computes the logits from argument ")

@@ -36,6 +36,27 @@ module attributes {tpc.tp = 1 : i64} {
 
 // -----
 
+// Of two bidirectional attentions, the first in program order is named.
+module attributes {tpc.tp = 1 : i64} {
+  tpc.param @t : tensor<128x16xf32> init <zeros> layout <split 0> {vocab_size = 100 : i64}
+  tpc.param @w : tensor<16x48xf32> init <zeros>
+  func.func @forward(%tokens: tensor<2x8xi32>, %targets: tensor<2x8xi32>) -> (tensor<f32>, tensor<i32>) {
+    %t = tpc.get_param @t : tensor<128x16xf32>
+    %w = tpc.get_param @w : tensor<16x48xf32>
+    %e = tpc.embedding %t, %tokens vocab_parallel : tensor<128x16xf32>, tensor<2x8xi32>
+    %qkv = tpc.linear %e, %w : tensor<2x8x16xf32>, tensor<16x48xf32>
+    // expected-warning @+1 {{bidirectional self-attention cannot be decoded one position at a time; the program gets no @decode_step}}
+    %s = tpc.self_attention %qkv heads 2 : tensor<2x8x48xf32>
+    %qkv2 = tpc.linear %s, %w : tensor<2x8x16xf32>, tensor<16x48xf32>
+    %s2 = tpc.self_attention %qkv2 heads 2 : tensor<2x8x48xf32>
+    %logits = tpc.linear %s2, %t transposed : tensor<2x8x16xf32>, tensor<128x16xf32>
+    %sum, %count = tpc.vocab_parallel_cross_entropy %logits, %targets vocab 100 ignore_index -1 : tensor<2x8x128xf32>, tensor<2x8xi32>
+    return %sum, %count : tensor<f32>, tensor<i32>
+  }
+}
+
+// -----
+
 module attributes {tpc.tp = 1 : i64} {
   tpc.param @t : tensor<128x16xf32> init <zeros> layout <split 0> {vocab_size = 100 : i64}
   func.func @forward(%tokens: tensor<2x8xi32>, %targets: tensor<2x8xi32>) -> (tensor<f32>, tensor<i32>) {

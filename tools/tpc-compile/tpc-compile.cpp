@@ -11,9 +11,11 @@
 #include "tools/common/Cli.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -137,6 +139,17 @@ int main(int argc, char **argv) {
   std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
   SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+  // --report compiles the model a second time, in the other recompute mode,
+  // and that compile repeats the first one's warnings: print each once.
+  StringSet<> printed;
+  mlir::ScopedDiagnosticHandler once(
+      context.get(), [&](mlir::Diagnostic &diag) {
+        std::string key;
+        raw_string_ostream os(key);
+        os << diag.getLocation() << ": " << static_cast<int>(diag.getSeverity())
+           << ": " << diag;
+        return mlir::success(!printed.insert(key).second);
+      });
   std::string error;
   mlir::OwningOpRef<mlir::ModuleOp> module =
       tpc::parseModelFile(inputFile, *context, sourceMgr, error);
