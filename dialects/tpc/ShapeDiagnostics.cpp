@@ -127,6 +127,58 @@ FailureOr<int64_t> groupedAttentionFeatures(const OpDiag &loc, Value qValue,
   return hidden;
 }
 
+FailureOr<RankedTensorType> selfAttentionResultType(const OpDiag &loc,
+                                                    RankedTensorType qkv,
+                                                    int64_t heads) {
+  if (failed(expectRank(loc, "qkv", qkv, 3)))
+    return failure();
+  FailureOr<int64_t> hidden = selfAttentionFeatures(loc, qkv, heads);
+  if (failed(hidden))
+    return failure();
+  return RankedTensorType::get({qkv.getDimSize(0), qkv.getDimSize(1), *hidden},
+                               qkv.getElementType());
+}
+
+FailureOr<RankedTensorType>
+groupedAttentionResultType(const OpDiag &loc, Value qValue, Value kValue,
+                           Value vValue, int64_t heads, int64_t kvHeads,
+                           bool kvReplicated) {
+  auto q = cast<RankedTensorType>(qValue.getType());
+  if (failed(expectRank(loc, "q", q, 3)) ||
+      failed(
+          expectRank(loc, "k", cast<RankedTensorType>(kValue.getType()), 3)) ||
+      failed(expectRank(loc, "v", cast<RankedTensorType>(vValue.getType()), 3)))
+    return failure();
+  FailureOr<int64_t> hidden = groupedAttentionFeatures(
+      loc, qValue, kValue, vValue, heads, kvHeads, kvReplicated);
+  if (failed(hidden))
+    return failure();
+  return RankedTensorType::get({q.getDimSize(0), q.getDimSize(1), *hidden},
+                               q.getElementType());
+}
+
+FailureOr<RankedTensorType> crossAttentionResultType(const OpDiag &loc,
+                                                     Value queryValue,
+                                                     Value kvValue,
+                                                     int64_t heads) {
+  auto query = cast<RankedTensorType>(queryValue.getType());
+  auto kv = cast<RankedTensorType>(kvValue.getType());
+  if (failed(expectRank(loc, "query", query, 3)) ||
+      failed(expectRank(loc, "kv", kv, 3)))
+    return failure();
+  if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
+      !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
+    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
+                         " must have the same batch and sequence length");
+  FailureOr<int64_t> hidden =
+      crossAttentionFeatures(loc, queryValue, kvValue, heads);
+  if (failed(hidden))
+    return failure();
+  return RankedTensorType::get(
+      {query.getDimSize(0), query.getDimSize(1), *hidden},
+      query.getElementType());
+}
+
 LogicalResult checkNormScale(const OpDiag &loc, StringRef what,
                              RankedTensorType input, RankedTensorType scale) {
   if (failed(expectRank(loc, what, scale, 1)))

@@ -120,16 +120,16 @@ mlir::LogicalResult checkNormScale(const OpDiag &loc, llvm::StringRef what,
                                    mlir::RankedTensorType input,
                                    mlir::RankedTensorType scale);
 
+/// The last dimension of `value` divided by `blocks` (fused q|k|v: 3), or
+/// dynamic.
+int64_t featuresOf(mlir::Value value, int64_t blocks = 1);
+
 /// The attributes every attention op, grad op and decode op checks, read
 /// by name where the op has them: `window` and dropout as
 /// checkWindowAndDropout; `rope` theta >= 0 (0: no rotation) and
 /// `rope_dims` even, >= 0 and within a head of `queryFeatures / heads`
 /// dimensions (queryFeatures may be dynamic); `kv_replicated` only with
 /// `head_parallel`.
-/// The last dimension of `value` divided by `blocks` (fused q|k|v: 3), or
-/// dynamic.
-int64_t featuresOf(mlir::Value value, int64_t blocks = 1);
-
 mlir::LogicalResult verifyAttentionAttributes(mlir::Operation *op,
                                               int64_t queryFeatures,
                                               int64_t heads);
@@ -140,6 +140,21 @@ mlir::LogicalResult verifyAttentionAttributes(mlir::Operation *op,
 mlir::FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc,
                                                 mlir::Value query,
                                                 mlir::Value kv, int64_t heads);
+
+/// The result [B, T, C] of an attention over whole sequences, which its
+/// grad's dout must match: the operands of rank 3, then checked as by
+/// selfAttentionFeatures, groupedAttentionFeatures and, after one batch and
+/// sequence length of query and kv, crossAttentionFeatures.
+mlir::FailureOr<mlir::RankedTensorType>
+selfAttentionResultType(const OpDiag &loc, mlir::RankedTensorType qkv,
+                        int64_t heads);
+mlir::FailureOr<mlir::RankedTensorType>
+groupedAttentionResultType(const OpDiag &loc, mlir::Value q, mlir::Value k,
+                           mlir::Value v, int64_t heads, int64_t kvHeads,
+                           bool kvReplicated);
+mlir::FailureOr<mlir::RankedTensorType>
+crossAttentionResultType(const OpDiag &loc, mlir::Value query, mlir::Value kv,
+                         int64_t heads);
 
 /// A layer-norm epsilon must be a finite number > 0; `hint` says what to
 /// use instead.

@@ -231,16 +231,10 @@ LogicalResult SelfAttentionGradOp::inferReturnTypes(
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
   RankedTensorType qkv = tensorType(adaptor.getQkv());
-  if (failed(expectRank(loc, "qkv", qkv, 3)))
-    return failure();
-  FailureOr<int64_t> hidden =
-      selfAttentionFeatures(loc, qkv, adaptor.getHeads());
-  if (failed(hidden))
-    return failure();
-  auto result = RankedTensorType::get(
-      {qkv.getDimSize(0), qkv.getDimSize(1), *hidden}, qkv.getElementType());
-  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), result,
-                           "self_attention")))
+  FailureOr<RankedTensorType> result =
+      selfAttentionResultType(loc, qkv, adaptor.getHeads());
+  if (failed(result) || failed(expectAdjoint(loc, tensorType(adaptor.getDout()),
+                                             *result, "self_attention")))
     return failure();
   types.push_back(qkv);
   return success();
@@ -254,20 +248,14 @@ LogicalResult GroupedAttentionGradOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  RankedTensorType q = tensorType(adaptor.getQ());
-  RankedTensorType k = tensorType(adaptor.getK());
-  RankedTensorType v = tensorType(adaptor.getV());
-  if (failed(expectRank(loc, "q", q, 3)) ||
-      failed(expectRank(loc, "k", k, 3)) || failed(expectRank(loc, "v", v, 3)))
+  FailureOr<RankedTensorType> result = groupedAttentionResultType(
+      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
+      adaptor.getKvHeads(), adaptor.getKvReplicated());
+  if (failed(result) || failed(expectAdjoint(loc, tensorType(adaptor.getDout()),
+                                             *result, "grouped_attention")))
     return failure();
-  if (failed(groupedAttentionFeatures(loc, adaptor.getQ(), adaptor.getK(),
-                                      adaptor.getV(), adaptor.getHeads(),
-                                      adaptor.getKvHeads(),
-                                      adaptor.getKvReplicated())) ||
-      failed(expectAdjoint(loc, tensorType(adaptor.getDout()), q,
-                           "grouped_attention")))
-    return failure();
-  types.append({q, k, v});
+  types.append({adaptor.getQ().getType(), adaptor.getK().getType(),
+                adaptor.getV().getType()});
   return success();
 }
 
@@ -279,21 +267,12 @@ LogicalResult CrossAttentionGradOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  RankedTensorType query = tensorType(adaptor.getQuery());
-  RankedTensorType kv = tensorType(adaptor.getKv());
-  if (failed(expectRank(loc, "query", query, 3)) ||
-      failed(expectRank(loc, "kv", kv, 3)))
+  FailureOr<RankedTensorType> result = crossAttentionResultType(
+      loc, adaptor.getQuery(), adaptor.getKv(), adaptor.getHeads());
+  if (failed(result) || failed(expectAdjoint(loc, tensorType(adaptor.getDout()),
+                                             *result, "cross_attention")))
     return failure();
-  if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
-      !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
-    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
-                         " must have the same batch and sequence length");
-  if (failed(crossAttentionFeatures(loc, adaptor.getQuery(), adaptor.getKv(),
-                                    adaptor.getHeads())) ||
-      failed(expectAdjoint(loc, tensorType(adaptor.getDout()), query,
-                           "cross_attention")))
-    return failure();
-  types.append({query, kv});
+  types.append({adaptor.getQuery().getType(), adaptor.getKv().getType()});
   return success();
 }
 

@@ -314,15 +314,12 @@ LogicalResult SelfAttentionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  auto qkv = cast<RankedTensorType>(adaptor.getQkv().getType());
-  if (failed(expectRank(loc, "qkv", qkv, 3)))
+  FailureOr<RankedTensorType> result = selfAttentionResultType(
+      loc, cast<RankedTensorType>(adaptor.getQkv().getType()),
+      adaptor.getHeads());
+  if (failed(result))
     return failure();
-  FailureOr<int64_t> hidden =
-      selfAttentionFeatures(loc, qkv, adaptor.getHeads());
-  if (failed(hidden))
-    return failure();
-  types.push_back(RankedTensorType::get(
-      {qkv.getDimSize(0), qkv.getDimSize(1), *hidden}, qkv.getElementType()));
+  types.push_back(*result);
   return success();
 }
 
@@ -334,20 +331,12 @@ LogicalResult GroupedAttentionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  auto q = cast<RankedTensorType>(adaptor.getQ().getType());
-  if (failed(expectRank(loc, "q", q, 3)) ||
-      failed(expectRank(loc, "k",
-                        cast<RankedTensorType>(adaptor.getK().getType()), 3)) ||
-      failed(expectRank(loc, "v",
-                        cast<RankedTensorType>(adaptor.getV().getType()), 3)))
-    return failure();
-  FailureOr<int64_t> hidden = groupedAttentionFeatures(
+  FailureOr<RankedTensorType> result = groupedAttentionResultType(
       loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
       adaptor.getKvHeads(), adaptor.getKvReplicated());
-  if (failed(hidden))
+  if (failed(result))
     return failure();
-  types.push_back(RankedTensorType::get(
-      {q.getDimSize(0), q.getDimSize(1), *hidden}, q.getElementType()));
+  types.push_back(*result);
   return success();
 }
 
@@ -359,22 +348,11 @@ LogicalResult CrossAttentionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  auto query = cast<RankedTensorType>(adaptor.getQuery().getType());
-  auto kv = cast<RankedTensorType>(adaptor.getKv().getType());
-  if (failed(expectRank(loc, "query", query, 3)) ||
-      failed(expectRank(loc, "kv", kv, 3)))
-    return failure();
-  if (!sameExtent(query.getDimSize(0), kv.getDimSize(0)) ||
-      !sameExtent(query.getDimSize(1), kv.getDimSize(1)))
-    return fail(loc, "query " + str(query) + " and kv " + str(kv) +
-                         " must have the same batch and sequence length");
-  FailureOr<int64_t> hidden = crossAttentionFeatures(
+  FailureOr<RankedTensorType> result = crossAttentionResultType(
       loc, adaptor.getQuery(), adaptor.getKv(), adaptor.getHeads());
-  if (failed(hidden))
+  if (failed(result))
     return failure();
-  types.push_back(
-      RankedTensorType::get({query.getDimSize(0), query.getDimSize(1), *hidden},
-                            query.getElementType()));
+  types.push_back(*result);
   return success();
 }
 
