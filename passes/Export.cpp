@@ -6,6 +6,7 @@
 #include "runtime/program/ProgramFile.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace tpc {
@@ -125,6 +126,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     }
     if (auto flops = module->getAttrOfType<IntegerAttr>(abi::kModelFlopsAttr))
       prog.set_model_flops_per_token(flops.getInt());
+    if (failed(exportModel(module, *prog.mutable_model())))
+      return signalPassFailure();
     if (auto loc = dyn_cast<FileLineColLoc>(module.getLoc()))
       prog.set_source(loc.getFilename().str());
     prog.set_summary(summarize(prog));
@@ -199,6 +202,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         for (Value v : ret.getOperands())
           fn->add_outputs(ids.lookup(v));
+        if (std::optional<int> logits = logitsOutput(func, ret))
+          fn->set_logits_output(*logits);
         continue;
       }
       if (auto get = dyn_cast<GetParamOp>(op)) {
@@ -230,8 +235,7 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
             prog,
             llvm::formatv("{0}.{1}", inst->op(), prog.tensors_size()).str(),
             *dtype, cast<RankedTensorType>(result.getType()).getShape(),
-            gradient ? program::Tensor::GRADIENT
-                     : program::Tensor::ACTIVATION);
+            gradient ? program::Tensor::GRADIENT : program::Tensor::ACTIVATION);
         if (!gradient)
           prog.mutable_tensors(id)->set_offset(offsets[i]);
         ids[result] = id;
@@ -251,6 +255,103 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       }
     }
     return success();
+  }
+
+  /// The facts about the model that the runtime reads from Program.model.
+  static LogicalResult exportModel(ModuleOp module, program::Model &model) {
+    // The loss ops of every function agree on the vocabulary and the
+    // ignore index: forward and train_step compute the same loss.
+    Operation *first = nullptr;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      WalkResult walk = func.walk([&](Operation *op) {
+        struct Loss {
+          int64_t vocab, ignore;
+          bool parallel;
+        };
+        std::optional<Loss> loss =
+            llvm::TypeSwitch<Operation *, std::optional<Loss>>(op)
+                .Case([](CrossEntropyOp ce) {
+                  auto logits = cast<ShapedType>(ce.getLogits().getType());
+                  return Loss{logits.getShape().back(), ce.getIgnoreIndex(),
+                              false};
+                })
+                .Case([](VocabParallelCrossEntropyOp ce) {
+                  return Loss{ce.getVocabSize(), ce.getIgnoreIndex(), true};
+                })
+                .Default([](Operation *) { return std::nullopt; });
+        if (!loss)
+          return WalkResult::advance();
+        if (first && (model.vocab() != loss->vocab ||
+                      model.ignore_index() != loss->ignore ||
+                      model.vocab_parallel() != loss->parallel)) {
+          op->emitOpError("disagrees with ")
+              << first->getName() << " in function '"
+              << first->getParentOfType<func::FuncOp>().getSymName()
+              << "' on the vocabulary or the ignore index; a program has "
+                 "one loss";
+          return WalkResult::interrupt();
+        }
+        first = op;
+        model.set_vocab(loss->vocab);
+        model.set_ignore_index(loss->ignore);
+        model.set_vocab_parallel(loss->parallel);
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
+
+    if (auto decode = module.lookupSymbol<func::FuncOp>(abi::kDecodeStep)) {
+      int64_t capacity = 0;
+      decode.walk([&](Operation *op) {
+        int64_t c =
+            llvm::TypeSwitch<Operation *, int64_t>(op)
+                .Case([](DecodeAttentionOp a) { return a.getCapacity(); })
+                .Case(
+                    [](DecodeGroupedAttentionOp a) { return a.getCapacity(); })
+                .Case([](DecodeCrossAttentionOp a) { return a.getCapacity(); })
+                .Case([](PositionEmbeddingOp p) {
+                  return cast<ShapedType>(p.getTable().getType()).getDimSize(0);
+                })
+                .Default([](Operation *) { return int64_t(0); });
+        if (c > 0 && (capacity == 0 || c < capacity))
+          capacity = c;
+      });
+      model.set_decode_capacity(capacity);
+    }
+
+    if (auto apply = module.lookupSymbol<func::FuncOp>(abi::kApplyStep)) {
+      bool adamw = !apply.getOps<AdamWUpdateOp>().empty();
+      bool sgd = !apply.getOps<SgdUpdateOp>().empty();
+      if (adamw && sgd)
+        return apply.emitOpError("mixes adamw_update and sgd_update; a "
+                                 "program has one optimizer");
+      model.set_optimizer(adamw ? program::Model::ADAMW
+                          : sgd ? program::Model::SGD
+                                : program::Model::NO_OPTIMIZER);
+    }
+    return success();
+  }
+
+  /// The operand of `ret` that returns the logits of `func`'s last loss op,
+  /// as they are or cast back to f32.
+  static std::optional<int> logitsOutput(func::FuncOp func,
+                                         func::ReturnOp ret) {
+    Value logits;
+    func.walk([&](Operation *op) {
+      if (auto ce = dyn_cast<CrossEntropyOp>(op))
+        logits = ce.getLogits();
+      else if (auto ce = dyn_cast<VocabParallelCrossEntropyOp>(op))
+        logits = ce.getLogits();
+    });
+    if (!logits)
+      return std::nullopt;
+    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+      auto cast = v.getDefiningOp<CastOp>();
+      if (v == logits || (cast && cast.getInput() == logits))
+        return int(i);
+    }
+    return std::nullopt;
   }
 
   static int32_t addTensor(program::Program &prog, StringRef name,

@@ -4,6 +4,7 @@
 
 #include "runtime/comm/Faults.h"
 #include "runtime/comm/MpiTypes.h"
+#include "runtime/program/OpSchema.h"
 
 #include <unistd.h>
 
@@ -50,25 +51,12 @@ struct Comm::Sent {
   Group group;
 };
 
-Group parse_group(const std::string &name) {
-  if (name == "tp")
-    return Group::TP;
-  if (name == "dp")
-    return Group::DP;
-  if (name == "stack")
-    return Group::Stack;
-  if (name == "world")
-    return Group::World;
-  throw std::runtime_error("unknown communication group '" + name +
-                           "' (expected tp, dp, stack or world)");
-}
-
 const char *group_name(Group group) {
   switch (group) {
   case Group::TP:
-    return "tp";
+    return enums::group::kTp;
   case Group::DP:
-    return "dp";
+    return enums::group::kDp;
   case Group::Stack:
     return "stack";
   case Group::World:

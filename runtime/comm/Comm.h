@@ -41,9 +41,7 @@ namespace tpc {
 enum class Group { World, TP, DP, Stack };
 enum class ReduceOp { Sum, Max };
 
-/// "tp", "dp", "stack", "world": the program's spelling. Throws
-/// std::runtime_error for anything else.
-Group parse_group(const std::string &name);
+/// "tp", "dp" (as programs spell them), "stack", "world": for messages.
 const char *group_name(Group group);
 
 /// True when this process was started by an MPI launcher.

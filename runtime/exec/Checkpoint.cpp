@@ -21,7 +21,7 @@ namespace tpc {
 
 namespace {
 std::string state_name(const std::string &kind, const std::string &param) {
-  return "optimizer." + kind + "." + checkpoint_name(param);
+  return abi::kOptimizerStatePrefix + kind + "." + checkpoint_name(param);
 }
 
 /// Opens a checkpoint; an error about a symlink (a run directory's
@@ -57,7 +57,7 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
   }
   // After the parameters, whose missing or misshapen tensors say more.
   check_checkpoint_tensors(file, program_);
-  auto saved = contents.metadata.find("tpc.optimizer");
+  auto saved = contents.metadata.find(abi::kOptimizerKey);
   if (!optimizer_state || saved == contents.metadata.end())
     return contents;
   std::string kind = optimizer();
@@ -67,14 +67,13 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
                              "; resume with --optimizer " + saved->second);
   auto step = contents.metadata.find(abi::kOptimizerStepKey);
   if (step == contents.metadata.end())
-    throw std::runtime_error(path +
-                             ": a training checkpoint without "
-                             "tpc.optimizer_step in its metadata; the file "
-                             "is corrupt");
+    throw std::runtime_error(path + ": a training checkpoint without " +
+                             abi::kOptimizerStepKey +
+                             " in its metadata; the file is corrupt");
   for (auto &[key, buffer] : state_->optimizer.buffers(kind, false)) {
     std::string first = state_name(key, program_.parameters(0).name());
     if (!file.contains(first)) {
-      if (key == "momentum")
+      if (key == abi::kSgdMomentum)
         continue; // SGD without momentum keeps no state
       throw std::runtime_error(path +
                                ": a training checkpoint without the "
@@ -92,9 +91,8 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
                                    (end - begin) * sizeof(float));
     }
   }
-  state_->optimizer.step =
-      int64_t(metadata_count(contents.metadata, abi::kOptimizerStepKey, path, 0,
-                             INT64_MAX));
+  state_->optimizer.step = int64_t(metadata_count(
+      contents.metadata, abi::kOptimizerStepKey, path, 0, INT64_MAX));
   contents.optimizer_state = true;
   return contents;
 }
@@ -147,12 +145,12 @@ void Executor::save_checkpoint(
   }
   std::string error;
   if (writes) {
-    writer.set_metadata("format", "pt");
-    writer.set_metadata("tpc.source", program_.source());
-    writer.set_metadata("tpc.tp", std::to_string(comm_.tp_size()));
-    writer.set_metadata("tpc.dp", std::to_string(comm_.dp_size()));
+    writer.set_metadata(abi::kFormatKey, abi::kFormatPyTorch);
+    writer.set_metadata(abi::kSourceKey, program_.source());
+    writer.set_metadata(abi::kTpKey, std::to_string(comm_.tp_size()));
+    writer.set_metadata(abi::kDpKey, std::to_string(comm_.dp_size()));
     if (optimizer_state) {
-      writer.set_metadata("tpc.optimizer", optimizer());
+      writer.set_metadata(abi::kOptimizerKey, optimizer());
       writer.set_metadata(abi::kOptimizerStepKey,
                           std::to_string(state_->optimizer.step));
     }

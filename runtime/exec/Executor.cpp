@@ -17,65 +17,6 @@
 
 namespace tpc {
 
-namespace {
-/// Checks operand and result counts and the attributes' presence and kinds
-/// against the op's schema, generated from its ODS definition.
-void check_schema(const OpContext &c, const OpSchema &schema) {
-  int fixed = 0, optional = 0;
-  bool variadic = false;
-  for (const OperandSchema &o : schema.operands) {
-    fixed += o.arity == Arity::Single;
-    optional += o.arity == Arity::Optional;
-    variadic |= o.arity == Arity::Variadic;
-  }
-  int n = c.num_inputs();
-  if (n < fixed || (!variadic && n > fixed + optional))
-    throw c.error("has " + std::to_string(n) + " operands");
-  // Results are fixed except a variadic one; its count follows from the
-  // operands and attributes, which the op family checks.
-  int results = 0;
-  bool variadic_results = false;
-  for (const OperandSchema &r : schema.results) {
-    results += r.arity == Arity::Single;
-    variadic_results |= r.arity != Arity::Single;
-  }
-  if (variadic_results ? c.num_outputs() < results : c.num_outputs() != results)
-    throw c.error("has " + std::to_string(c.num_outputs()) +
-                  " results, expected " + std::to_string(results));
-  for (const AttrSchema &a : schema.attrs) {
-    const program::Attribute *attr = c.find(a.name);
-    if (!attr) {
-      if (a.required)
-        throw c.error("has no attribute '" + std::string(a.name) +
-                      "'; recompile the model with tpc-compile");
-      continue;
-    }
-    bool ok = false;
-    switch (a.kind) {
-    case AttrKind::Integer:
-      ok = attr->value_case() == program::Attribute::kI;
-      break;
-    case AttrKind::Real:
-      ok = attr->value_case() == program::Attribute::kF ||
-           attr->value_case() == program::Attribute::kI;
-      break;
-    case AttrKind::String:
-      ok = attr->value_case() == program::Attribute::kS;
-      break;
-    case AttrKind::Flag:
-      ok = attr->value_case() == program::Attribute::kFlag;
-      break;
-    case AttrKind::Layout:
-      ok = attr->value_case() == program::Attribute::kLayout;
-      break;
-    }
-    if (!ok)
-      throw c.error("attribute '" + std::string(a.name) + "' is not " +
-                    attr_kind_text(a.kind));
-  }
-}
-} // namespace
-
 //===----------------------------------------------------------------------===//
 // Setup
 //===----------------------------------------------------------------------===//
@@ -287,23 +228,18 @@ void Executor::set_optimizer_overrides(const OptimizerOverrides &o) {
 std::string Executor::optimizer() const {
   if (state_->optimizer.overrides.optimizer)
     return *state_->optimizer.overrides.optimizer;
-  return has_function("apply_step") ? optimizer_of(function("apply_step")) : "";
+  return compiled_optimizer();
 }
 
-std::string Executor::optimizer_of(const program::Function &fn) const {
-  std::string found;
-  for (const program::Instruction &inst : fn.body()) {
-    std::string kind = inst.op() == "adamw_update" ? "adamw"
-                       : inst.op() == "sgd_update" ? "sgd"
-                                                   : "";
-    if (kind.empty())
-      continue;
-    if (!found.empty() && found != kind)
-      throw std::runtime_error("function '" + fn.name() +
-                               "' mixes adamw_update and sgd_update");
-    found = kind;
+std::string Executor::compiled_optimizer() const {
+  switch (program_.model().optimizer()) {
+  case program::Model::ADAMW:
+    return abi::kAdamW;
+  case program::Model::SGD:
+    return abi::kSgd;
+  default:
+    return "";
   }
-  return found;
 }
 
 //===----------------------------------------------------------------------===//
@@ -335,7 +271,8 @@ Plan &Executor::prepare(const program::Function &fn) {
     return *found->second;
   if (!state_->runs(fn))
     throw std::runtime_error(
-        "function '" + fn.name() + "' belongs to another stack: under "
+        "function '" + fn.name() +
+        "' belongs to another stack: under "
         "stack-parallel decoding this rank (stack " +
         std::to_string(comm_.stack_rank()) +
         ") holds only its own stack's parameters and runs only its entry "
@@ -343,14 +280,11 @@ Plan &Executor::prepare(const program::Function &fn) {
   auto plan = std::make_unique<Plan>();
   const OpRegistry &registry = op_registry();
   for (int k = 0; k < fn.body_size(); ++k) {
+    // The loader checked the instruction against its op's schema.
     OpContext c(*state_, *plan, fn, k);
-    const OpSchema *schema = find_op_schema(c.inst.op());
     PrepareFn prepare = registry.find(c.inst.op());
-    if (!schema || !prepare)
-      throw c.error("unknown op '" + c.inst.op() +
-                    "'; this tpc-run is older than the compiler that wrote "
-                    "the program");
-    check_schema(c, *schema);
+    if (!prepare)
+      throw c.error("has no implementation in this tpc-run");
     plan->thunks.push_back(prepare(c));
     plan->slots.push_back(op_slot(fn.name(), c.inst.op()));
   }
@@ -367,9 +301,8 @@ void Executor::start_reductions_early(const program::Function &train_step,
   std::vector<int> final_at(size_t(program_.parameters_size()), -1);
   for (int k = 0; k < train_step.body_size(); ++k) {
     const program::Instruction &inst = train_step.body(k);
-    auto name = inst.attrs().find("name");
-    if (inst.op() == "accumulate_grad" && name != inst.attrs().end())
-      final_at[size_t(parameter_index(name->second.s()))] = k;
+    if (inst.op() == op::kAccumulateGrad)
+      final_at[size_t(parameter_index(find_attr(inst, "name")->s()))] = k;
   }
   if (plan.thunks.empty())
     return;

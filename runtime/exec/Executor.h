@@ -130,9 +130,9 @@ public:
   /// Takes effect from the next run: prepared entry points are prepared
   /// again.
   void set_optimizer_overrides(const OptimizerOverrides &o);
-  /// "adamw", "sgd" or "" for the optimizer ops `fn` contains; throws when it
-  /// mixes them.
-  std::string optimizer_of(const program::Function &fn) const;
+  /// The optimizer the program was compiled with (Program.model): "adamw",
+  /// "sgd", or "" without apply_step.
+  std::string compiled_optimizer() const;
   /// The optimizer in effect: the override, else apply_step's ("" without).
   std::string optimizer() const;
 

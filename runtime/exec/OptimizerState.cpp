@@ -1,6 +1,7 @@
 //===- OptimizerState.cpp - Optimizer buffers, step and overrides ---------===//
 
 #include "runtime/exec/OptimizerState.h"
+#include "runtime/program/Abi.h"
 
 #include <algorithm>
 
@@ -38,15 +39,15 @@ void OptimizerState::write_step() {
 
 std::vector<std::pair<std::string, float **>>
 OptimizerState::buffers(const std::string &kind, bool allocate) {
-  if (kind == "adamw") {
+  if (kind == abi::kAdamW) {
     if (allocate) {
       allocated(m_);
       allocated(v_);
     }
-    return {{"m", &m_}, {"v", &v_}};
+    return {{abi::kAdamWFirstMoment, &m_}, {abi::kAdamWSecondMoment, &v_}};
   }
-  if (kind == "sgd")
-    return {{"momentum", &momentum_}};
+  if (kind == abi::kSgd)
+    return {{abi::kSgdMomentum, &momentum_}};
   return {};
 }
 

@@ -1,6 +1,7 @@
 //===- Parameters.cpp - One rank's slices of the model parameters ---------===//
 
 #include "runtime/exec/Parameters.h"
+#include "runtime/program/Abi.h"
 #include "runtime/util/Philox.h"
 
 #include <algorithm>
@@ -211,8 +212,9 @@ void check_checkpoint_tensors(const SafetensorsReader &file,
     std::string n = bare(name);
     if (params.count(n))
       continue;
-    if (n.compare(0, 10, "optimizer.") == 0) {
-      size_t dot = n.find('.', 10);
+    const size_t state = sizeof(abi::kOptimizerStatePrefix) - 1;
+    if (n.compare(0, state, abi::kOptimizerStatePrefix) == 0) {
+      size_t dot = n.find('.', state);
       if (dot != std::string::npos && params.count(n.substr(dot + 1)))
         continue;
     }

@@ -24,8 +24,8 @@ ElementType element_type_of(program::DType d) {
 
 namespace {
 std::string attr_string(const program::Instruction &inst, const char *name) {
-  auto it = inst.attrs().find(name);
-  return it == inst.attrs().end() ? "" : it->second.s();
+  const program::Attribute *a = find_attr(inst, name);
+  return a ? a->s() : "";
 }
 
 std::runtime_error inst_error(const program::Function &fn, int k,
@@ -93,7 +93,8 @@ void ExecState::build() {
       // stack's parameter has no buffer on this rank.
       continue;
     } else {
-      uint64_t bytes = uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
+      uint64_t bytes =
+          uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
       void *p = device.alloc(std::max<uint64_t>(bytes, 1));
       device.zero(p, bytes);
       owned_.push_back(p);
@@ -154,14 +155,14 @@ void ExecState::build() {
   for (const program::Function &fn : program.functions())
     if (runs(fn))
       for (const program::Instruction &inst : fn.body())
-        trains |= inst.op() == "accumulate_grad" || inst.op() == "get_grad";
+        trains |= inst.op() == op::kAccumulateGrad || inst.op() == op::kGetGrad;
   if (trains) {
     size_t bytes = std::max<size_t>(grad_bytes, 1);
     grads = device.alloc(bytes);
     device.zero(grads, bytes);
     for (const Bucket &b : buckets) {
-      shard_sums.push_back(device.alloc(
-          std::max<size_t>(b.shard, 1) * element_size(grad_types[b.first])));
+      shard_sums.push_back(device.alloc(std::max<size_t>(b.shard, 1) *
+                                        element_size(grad_types[b.first])));
       owned_.push_back(shard_sums.back());
     }
   }
@@ -173,7 +174,7 @@ void ExecState::build() {
     std::map<std::string, int> read; // parameter -> instruction of get_grad
     for (int k = 0; k < fn.body_size(); ++k) {
       const program::Instruction &inst = fn.body(k);
-      if (inst.op() == "get_grad" && inst.outputs_size() == 1) {
+      if (inst.op() == op::kGetGrad && inst.outputs_size() == 1) {
         std::string name = attr_string(inst, "name");
         auto it = param_index.find(name);
         if (it == param_index.end())
@@ -197,10 +198,10 @@ void ExecState::build() {
         read[name] = k;
       }
       std::vector<std::string> written;
-      if (inst.op() == "bucket_all_reduce" ||
-          inst.op() == "bucket_reduce_scatter")
+      if (inst.op() == op::kBucketAllReduce ||
+          inst.op() == op::kBucketReduceScatter)
         written = split_name_list(attr_string(inst, "params"));
-      if (inst.op() == "accumulate_grad")
+      if (inst.op() == op::kAccumulateGrad)
         written = {attr_string(inst, "name")};
       for (const std::string &name : written)
         if (read.count(name))
@@ -221,7 +222,7 @@ void ExecState::partition() {
   for (const program::Function &fn : program.functions())
     for (int k = 0; k < fn.body_size(); ++k) {
       const program::Instruction &inst = fn.body(k);
-      if (inst.op() != "bucket_reduce_scatter")
+      if (inst.op() != op::kBucketReduceScatter)
         continue;
       std::vector<int> members;
       for (const std::string &name :

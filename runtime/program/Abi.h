@@ -12,6 +12,8 @@
 #ifndef TPC_RUNTIME_PROGRAM_ABI_H
 #define TPC_RUNTIME_PROGRAM_ABI_H
 
+#include "runtime/program/OpSchema.h"
+
 #include <cstdint>
 #include <string_view>
 
@@ -19,7 +21,9 @@ namespace tpc::abi {
 
 /// The program format this build writes and reads. Fields added without a
 /// new version are optional: a reader sees their default (0) in older files.
-inline constexpr uint32_t kProgramVersion = 2;
+/// Version 3 added Program.model and Function.logits_output, which the
+/// runtime reads instead of scanning function bodies.
+inline constexpr uint32_t kProgramVersion = 3;
 
 // Entry points. forward(tokens, targets) -> (loss sum, count, logits);
 // train_step: forward and backward of one micro-batch, accumulating
@@ -54,7 +58,7 @@ inline constexpr char kOffsetsAttr[] = "tpc.offsets";
 /// the operand is read for the last time (tpc-plan-memory places them so):
 /// the runtime then copies nothing and reduces in place.
 inline bool reuses_operand_bytes(std::string_view op) {
-  return op == "f" || op == "g" || op == "all_reduce";
+  return op == op::kF || op == op::kG || op == op::kAllReduce;
 }
 /// On a function: the bytes of its arena (tpc-plan-memory).
 inline constexpr char kArenaBytesAttr[] = "tpc.arena_bytes";
@@ -63,6 +67,26 @@ inline constexpr char kArenaBytesAttr[] = "tpc.arena_bytes";
 inline constexpr char kModelFlopsAttr[] = "tpc.model_flops_per_token";
 // Module attribute: the stacks of a stack-parallel program (Program.stacks).
 inline constexpr char kStacksAttr[] = "tpc.stacks";
+
+// Metadata of every checkpoint: safetensors' "format" ("pt", as PyTorch
+// writes it, so that Hugging Face's loaders accept the file), the program's
+// source model, and the tp and dp sizes of the job that wrote it.
+inline constexpr char kFormatKey[] = "format";
+inline constexpr char kFormatPyTorch[] = "pt";
+inline constexpr char kSourceKey[] = "tpc.source";
+inline constexpr char kTpKey[] = "tpc.tp";
+inline constexpr char kDpKey[] = "tpc.dp";
+/// The optimizer whose state the checkpoint holds (kAdamW or kSgd), as
+/// tensors named kOptimizerStatePrefix + <state> + "." + <parameter>.
+inline constexpr char kOptimizerKey[] = "tpc.optimizer";
+inline constexpr char kOptimizerStatePrefix[] = "optimizer.";
+// The optimizers, as checkpoints and tpc-run's --optimizer name them.
+inline constexpr char kAdamW[] = "adamw";
+inline constexpr char kSgd[] = "sgd";
+// Their state: AdamW's first and second moments, SGD's momentum.
+inline constexpr char kAdamWFirstMoment[] = "m";
+inline constexpr char kAdamWSecondMoment[] = "v";
+inline constexpr char kSgdMomentum[] = "momentum";
 
 // Metadata of a training checkpoint: where the trainer stands.
 inline constexpr char kTrainerStepKey[] = "tpc.trainer_step";

@@ -63,7 +63,7 @@ std::string check_arena(const program::Program &prog,
       // A gradient tensor names a runtime-owned buffer outside the arena:
       // get_grad's result (which older programs placed in the arena).
       bool gradient = t.storage() == program::Tensor::GRADIENT;
-      if (gradient && inst.op() != "get_grad") {
+      if (gradient && inst.op() != op::kGetGrad) {
         msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
             << " writes tensor " << id << " (" << t.name()
             << "), a gradient buffer, which only get_grad names";
@@ -149,6 +149,17 @@ std::string validate_program(const program::Program &prog) {
   if (prog.micro_batch() < 0 || prog.seq() < 0) {
     msg << "micro_batch = " << prog.micro_batch() << " and seq = " << prog.seq()
         << " must not be negative";
+    return msg.str();
+  }
+  const program::Model &model = prog.model();
+  if (model.vocab() < 0 || model.decode_capacity() < 0 ||
+      model.ignore_index() < std::numeric_limits<int32_t>::min() ||
+      model.ignore_index() > std::numeric_limits<int32_t>::max() ||
+      !program::Model::Optimizer_IsValid(model.optimizer())) {
+    msg << "the model's facts are out of range (vocabulary " << model.vocab()
+        << ", ignore index " << model.ignore_index() << ", decode capacity "
+        << model.decode_capacity() << ", optimizer " << int(model.optimizer())
+        << ")";
     return msg.str();
   }
   const int num_tensors = prog.tensors_size();
@@ -289,16 +300,30 @@ std::string validate_program(const program::Program &prog) {
               << " writes tensor " << id << " out of range";
           return msg.str();
         }
-      // Targets are int32: a wider ignore_index would wrap onto a token.
-      auto ignore = inst.attrs().find("ignore_index");
-      if (ignore != inst.attrs().end() &&
-          (ignore->second.i() < std::numeric_limits<int32_t>::min() ||
-           ignore->second.i() > std::numeric_limits<int32_t>::max())) {
+      std::string problem = schema_problem(inst);
+      if (!problem.empty()) {
         msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
-            << " has ignore_index " << ignore->second.i()
+            << " " << problem;
+        return msg.str();
+      }
+      // Targets are int32: a wider ignore_index would wrap onto a token.
+      const program::Attribute *ignore =
+          find_op_schema(inst.op())->attr("ignore_index")
+              ? find_attr(inst, "ignore_index")
+              : nullptr;
+      if (ignore && (ignore->i() < std::numeric_limits<int32_t>::min() ||
+                     ignore->i() > std::numeric_limits<int32_t>::max())) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " has ignore_index " << ignore->i()
             << ", outside the int32 range of the targets";
         return msg.str();
       }
+    }
+    if (f.has_logits_output() &&
+        (f.logits_output() < 0 || f.logits_output() >= f.outputs_size())) {
+      msg << "function " << f.name() << " names output " << f.logits_output()
+          << " as its logits, but it has " << f.outputs_size() << " outputs";
+      return msg.str();
     }
     std::string problem = check_arena(prog, f, written);
     if (!problem.empty())

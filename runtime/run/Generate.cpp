@@ -139,19 +139,7 @@ DecodeEntry describe_decode(const Executor &ex) {
   }
   if (ex.program().stacks() > 1)
     describe_stacks(ex, e);
-  for (const program::Instruction &inst : fn.body()) {
-    int capacity = 0;
-    if (inst.op() == "decode_attention" ||
-        inst.op() == "decode_cross_attention") {
-      auto it = inst.attrs().find("capacity");
-      if (it != inst.attrs().end())
-        capacity = int(it->second.i());
-    } else if (inst.op() == "position_embedding") {
-      capacity = int(ex.tensor(inst.inputs(0)).shape(0));
-    }
-    if (capacity > 0 && (e.capacity == 0 || capacity < e.capacity))
-      e.capacity = capacity;
-  }
+  e.capacity = int(ex.program().model().decode_capacity());
   return e;
 }
 
@@ -285,9 +273,8 @@ GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
   std::vector<int> tokens(size_t(entry.B));
   std::vector<float> logits(size_t(entry.B) * entry.width);
   std::vector<char> memory(entry.final_bytes), final(entry.final_bytes);
-  std::vector<std::vector<char>> finals(
-      entry.head_reads_all ? size_t(p) : 1,
-      std::vector<char>(entry.final_bytes));
+  std::vector<std::vector<char>> finals(entry.head_reads_all ? size_t(p) : 1,
+                                        std::vector<char>(entry.final_bytes));
   // The token is drawn on the last stack's ranks; its first rank tells all.
   const int drawer = (p - 1) * comm.tp_size();
   const int prompt = int(o.prompt.size());

@@ -42,10 +42,11 @@ int info_command(const std::string &path, const program::Program &prog,
   if (!prog.source().empty())
     std::printf("source       %s\n", prog.source().c_str());
   if (prog.stacks() > 1)
-    std::printf("parallelism  %lld stacks x tp %lld = %lld ranks (stack-parallel "
-                "decoding: rank r holds stack r / tp; generate only)\n",
-                (long long)prog.stacks(), (long long)prog.tp(),
-                (long long)(prog.stacks() * prog.tp()));
+    std::printf(
+        "parallelism  %lld stacks x tp %lld = %lld ranks (stack-parallel "
+        "decoding: rank r holds stack r / tp; generate only)\n",
+        (long long)prog.stacks(), (long long)prog.tp(),
+        (long long)(prog.stacks() * prog.tp()));
   else
     std::printf("parallelism  tp %lld x dp %lld = %lld ranks\n",
                 (long long)prog.tp(), (long long)prog.dp(),
@@ -60,9 +61,8 @@ int info_command(const std::string &path, const program::Program &prog,
   if (prog.parameters_size() > 0) {
     const program::Parameter &p = prog.parameters(0);
     program::DType compute = prog.tensors(p.tensor()).dtype();
-    program::DType grad = p.grad_dtype() == program::DTYPE_UNSPECIFIED
-                              ? compute
-                              : p.grad_dtype();
+    program::DType grad =
+        p.grad_dtype() == program::DTYPE_UNSPECIFIED ? compute : p.grad_dtype();
     bool master = p.master_dtype() != program::DTYPE_UNSPECIFIED;
     std::printf("precision    %s weights%s, %s gradients%s\n",
                 dtype_text(compute), master ? " with f32 masters" : "",
@@ -77,20 +77,35 @@ int info_command(const std::string &path, const program::Program &prog,
     elements[p.name()] = num_elements(prog.tensors(p.tensor()).shape());
   for (const program::Function &fn : prog.functions())
     for (const program::Instruction &inst : fn.body()) {
-      auto params = inst.attrs().find("params");
-      if (inst.op() != "bucket_reduce_scatter" || params == inst.attrs().end())
+      if (inst.op() != op::kBucketReduceScatter)
         continue;
       int64_t n = 0;
-      for (const std::string &name : split_name_list(params->second.s()))
+      for (const std::string &name :
+           split_name_list(find_attr(inst, "params")->s()))
         n += elements.count(name) ? elements[name] : 0;
       ++buckets;
       shards += (n + prog.dp() - 1) / std::max<int64_t>(prog.dp(), 1);
     }
-  if (buckets > 0)
-    std::printf("optimizer    distributed over dp %lld: %lld buckets, state "
-                "for at most %lld of %lld elements per rank\n",
-                (long long)prog.dp(), (long long)buckets, (long long)shards,
-                (long long)local);
+  const program::Model &model = prog.model();
+  if (model.optimizer() != program::Model::NO_OPTIMIZER) {
+    std::printf("optimizer    %s", model.optimizer() == program::Model::ADAMW
+                                       ? abi::kAdamW
+                                       : abi::kSgd);
+    if (buckets > 0)
+      std::printf(", distributed over dp %lld: %lld buckets, state for at "
+                  "most %lld of %lld elements per rank",
+                  (long long)prog.dp(), (long long)buckets, (long long)shards,
+                  (long long)local);
+    std::printf("\n");
+  }
+  if (model.vocab() > 0)
+    std::printf("loss         vocabulary %lld%s, ignore index %lld\n",
+                (long long)model.vocab(),
+                model.vocab_parallel() ? " (vocab-parallel logits)" : "",
+                (long long)model.ignore_index());
+  if (model.decode_capacity() > 0)
+    std::printf("decoding     up to %lld positions\n",
+                (long long)model.decode_capacity());
   if (prog.model_flops_per_token() > 0)
     std::printf("model FLOPs  %lld per token (6N + attention)\n",
                 (long long)prog.model_flops_per_token());

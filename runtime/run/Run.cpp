@@ -46,36 +46,25 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
   if (!is(ex.tensor(fn.outputs(0)), program::F32, {}) ||
       !is(ex.tensor(fn.outputs(1)), program::I32, {}))
     throw entry_error(name, "does not return a loss sum and a count first");
-  // The last loss op says how the logits are laid out.
-  int logits_id = -1;
-  for (const program::Instruction &inst : fn.body()) {
-    if (inst.op() == "cross_entropy" ||
-        inst.op() == "vocab_parallel_cross_entropy") {
-      logits_id = inst.inputs(0);
-      e.vocab_parallel = inst.op() == "vocab_parallel_cross_entropy";
-      const program::Tensor &l = ex.tensor(logits_id);
-      e.logits_width = int(l.shape(l.shape_size() - 1));
-      e.vocab = e.logits_width;
-      if (e.vocab_parallel) {
-        auto it = inst.attrs().find("vocab_size");
-        if (it == inst.attrs().end())
-          throw entry_error(name, "has a vocab_parallel_cross_entropy without "
-                                  "vocab_size");
-        e.vocab = int(it->second.i());
-      }
-    }
-  }
-  if (logits_id < 0)
+  // What tpc-export recorded of the loss (Program.model) and the logits
+  // (Function.logits_output).
+  const program::Model &model = ex.program().model();
+  if (model.vocab() < 1)
     throw entry_error(name, "computes no cross_entropy");
-  // A 16-bit program returns its logits cast back to f32.
-  int returned = logits_id;
-  for (const program::Instruction &inst : fn.body())
-    if (inst.op() == "cast" && inst.inputs_size() == 1 &&
-        inst.inputs(0) == logits_id && inst.outputs_size() == 1)
-      returned = inst.outputs(0);
-  for (int i = 2; i < fn.outputs_size(); ++i)
-    if (fn.outputs(i) == logits_id || fn.outputs(i) == returned)
-      e.logits = i;
+  e.vocab = int(model.vocab());
+  e.vocab_parallel = model.vocab_parallel();
+  if (fn.has_logits_output()) {
+    e.logits = fn.logits_output();
+    const program::Tensor &l = ex.tensor(fn.outputs(e.logits));
+    if (l.shape_size() != 3 || l.shape(0) != e.B || l.shape(1) != e.T)
+      throw entry_error(name, "returns logits that are not [B,T,V]");
+    e.logits_width = int(l.shape(2));
+    if (e.vocab_parallel ? int64_t(e.logits_width) * ex.program().tp() < e.vocab
+                         : e.logits_width != e.vocab)
+      throw entry_error(
+          name, "returns logits of " + std::to_string(e.logits_width) +
+                    " columns for a vocabulary of " + std::to_string(e.vocab));
+  }
   return e;
 }
 

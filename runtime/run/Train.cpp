@@ -14,18 +14,6 @@
 namespace tpc {
 
 namespace {
-/// The ignore_index of the loss op of `fn`.
-int ignore_index_of(const program::Function &fn) {
-  for (const program::Instruction &inst : fn.body())
-    if (inst.op() == "cross_entropy" ||
-        inst.op() == "vocab_parallel_cross_entropy") {
-      auto it = inst.attrs().find("ignore_index");
-      if (it != inst.attrs().end())
-        return int(it->second.i());
-    }
-  return -1;
-}
-
 /// splitmix64: the random windows' global batch index.
 uint64_t mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -65,10 +53,10 @@ void check_training(Executor &ex, const TrainConfig &c,
   ex.check(*entry.fn);
   const program::Function &apply = apply_step_of(ex);
   ex.check(apply);
-  std::string compiled = ex.optimizer_of(apply);
+  std::string compiled = ex.compiled_optimizer();
   if (compiled.empty())
     throw std::runtime_error("apply_step updates no parameter");
-  if (!optimizer.empty() && optimizer != "adamw" && optimizer != "sgd")
+  if (!optimizer.empty() && optimizer != abi::kAdamW && optimizer != abi::kSgd)
     throw std::runtime_error("unknown --optimizer '" + optimizer +
                              "' (expected adamw or sgd)");
   if (c.steps < 1 || c.grad_accum < 1)
@@ -130,7 +118,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
   ModelEntry eval_entry;
   if (!c.val.empty())
     eval_entry = describe_entry(ex, abi::kForward);
-  int ignore = ignore_index_of(*entry.fn);
+  int ignore = int(ex.program().model().ignore_index());
   std::unique_ptr<TokenFile> file;
   std::unique_ptr<TokenBatcher> batcher;
   together(comm, [&] {

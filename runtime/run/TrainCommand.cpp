@@ -129,13 +129,12 @@ namespace {
 /// Checks the program and the flags, and applies the optimizer overrides.
 void check_train_flags(Executor &ex, const CommandOptions &opt) {
   check_training(ex, opt.train, opt.optimizer);
-  std::string optimizer = opt.optimizer.empty()
-                              ? ex.optimizer_of(ex.function(abi::kApplyStep))
-                              : opt.optimizer;
-  if (optimizer == "sgd" && (opt.beta1 || opt.beta2 || opt.eps))
+  std::string optimizer =
+      opt.optimizer.empty() ? ex.compiled_optimizer() : opt.optimizer;
+  if (optimizer == abi::kSgd && (opt.beta1 || opt.beta2 || opt.eps))
     throw std::runtime_error("--beta1, --beta2 and --eps are AdamW's; the "
                              "optimizer is sgd");
-  if (optimizer == "adamw" && opt.momentum)
+  if (optimizer == abi::kAdamW && opt.momentum)
     throw std::runtime_error("--momentum is SGD's; the optimizer is adamw");
   OptimizerOverrides o;
   if (!opt.optimizer.empty())
@@ -206,13 +205,14 @@ int train_command(Session &s, const CommandOptions &opt) {
   // The GEMMs run in the parameters' compute type: measure that one's peak.
   ElementType compute = ElementType::F32;
   if (s.prog.parameters_size() > 0)
-    compute = element_type_of(
-        s.prog.tensors(s.prog.parameters(0).tensor()).dtype());
-  std::string probe = std::string("measured by a 1024^3 ") +
-                      (compute == ElementType::F32
-                           ? "sgemm"
-                           : std::string(element_type_name(compute)) + " GEMM") +
-                      " probe";
+    compute =
+        element_type_of(s.prog.tensors(s.prog.parameters(0).tensor()).dtype());
+  std::string probe =
+      std::string("measured by a 1024^3 ") +
+      (compute == ElementType::F32
+           ? "sgemm"
+           : std::string(element_type_name(compute)) + " GEMM") +
+      " probe";
   if (!opt.peak_flops) {
     peak = probe_peak_flops(ex.backend(), compute);
     comm.all_reduce(&peak, 1, ReduceOp::Sum, Group::World);

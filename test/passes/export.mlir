@@ -24,7 +24,7 @@ module attributes {tpc.tp = 2 : i64, tpc.dp = 3 : i64} {
   }
 }
 
-// CHECK: version: 2
+// CHECK: version: 3
 // CHECK-NEXT: tp: 2
 // CHECK-NEXT: dp: 3
 // CHECK-NEXT: micro_batch: 2
@@ -95,5 +95,13 @@ module attributes {tpc.tp = 2 : i64, tpc.dp = 3 : i64} {
 // CHECK: key: "vocab_size"
 // CHECK-NEXT: value {
 // CHECK-NEXT: i: 100
+// The logits are returned third, as they are.
 // CHECK: arena_bytes:
+// CHECK-NEXT: logits_output: 2
 // CHECK: summary: "tp=2 dp=3 micro-batch=2 seq=4 parameters=872 per-rank=1064"
+// The loss's facts, read off the op; no decode_step, no apply_step.
+// CHECK: model {
+// CHECK-NEXT: vocab: 100
+// CHECK-NEXT: vocab_parallel: true
+// CHECK-NEXT: ignore_index: -1
+// CHECK-NEXT: }

@@ -74,7 +74,8 @@ std::string readError(const std::string &path) {
 
 TEST(ProgramFile, RoundTripAndShebang) {
   std::string path = tempPath("roundtrip.tpc");
-  ASSERT_EQ(write_program_file(path, tinyProgram(), "/usr/bin/env tpc-run"), "");
+  ASSERT_EQ(write_program_file(path, tinyProgram(), "/usr/bin/env tpc-run"),
+            "");
   EXPECT_EQ(slurp(path).rfind("#!/usr/bin/env tpc-run\nTPCPROG", 0), 0u);
   EXPECT_EQ(access(path.c_str(), X_OK), 0) << "the program must be executable";
   program::Program back = read_program_file(path);
@@ -166,7 +167,8 @@ TEST(ProgramFile, ValidationNamesTheProblem) {
             std::string::npos);
   prog = tinyProgram();
   prog.mutable_tensors(1)->set_offset(250);
-  EXPECT_NE(validate_program(prog).find("outside the arena"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("outside the arena"),
+            std::string::npos);
   prog = tinyProgram();
   prog.mutable_tensors(1)->set_offset(1);
   EXPECT_NE(validate_program(prog).find("not aligned"), std::string::npos);
@@ -200,15 +202,23 @@ TEST(ProgramFile, ValidationNamesTheProblem) {
       static_cast<program::Tensor::Storage>(9));
   EXPECT_NE(validate_program(prog).find("storage kind 9"), std::string::npos);
   prog = tinyProgram();
-  (*prog.mutable_functions(0)->mutable_body(0)->mutable_attrs())
-      ["ignore_index"]
-          .set_i(-4294967296);
+  {
+    // cross_entropy(x, targets) -> (sum, count), with a wider ignore_index.
+    auto *body = prog.mutable_functions(0)->mutable_body(0);
+    body->set_op(op::kCrossEntropy);
+    body->clear_inputs();
+    body->add_inputs(1);
+    body->add_inputs(1);
+    body->add_outputs(1);
+    (*body->mutable_attrs())["ignore_index"].set_i(-4294967296);
+  }
   EXPECT_NE(validate_program(prog).find("ignore_index -4294967296, outside "
-                                       "the int32 range"),
+                                        "the int32 range"),
             std::string::npos);
   prog = tinyProgram();
   prog.set_tp(0);
-  EXPECT_NE(validate_program(prog).find("must both be >= 1"), std::string::npos);
+  EXPECT_NE(validate_program(prog).find("must both be >= 1"),
+            std::string::npos);
   prog = tinyProgram();
   prog.mutable_parameters(0)->set_tensor(1);
   EXPECT_NE(validate_program(prog).find("does not name a parameter tensor"),
@@ -279,8 +289,7 @@ TEST(ProgramFile, LiveBuffersMustNotOverlap) {
   // x dies when y is computed, so z may take x's place, not y's.
   EXPECT_EQ(validate_program(chainProgram(16, 0)), "");
   std::string error = validate_program(chainProgram(0, 16));
-  EXPECT_NE(error.find("tensor 2 (y) overlaps tensor 1 (x)"),
-            std::string::npos)
+  EXPECT_NE(error.find("tensor 2 (y) overlaps tensor 1 (x)"), std::string::npos)
       << error;
   error = validate_program(chainProgram(16, 24));
   EXPECT_NE(error.find("tensor 3 (z) overlaps tensor 2 (y)"), std::string::npos)
@@ -291,9 +300,13 @@ TEST(ProgramFile, InPlaceOpsMayTakeTheirDyingOperandsBytes) {
   // y on x's bytes: not for gelu, but for f, g and all_reduce, whose
   // operand dies there (abi::reuses_operand_bytes).
   program::Program prog = chainProgram(0, 16);
-  for (const char *op : {"f", "g", "all_reduce"}) {
-    prog.mutable_functions(0)->mutable_body(1)->set_op(op);
-    EXPECT_EQ(validate_program(prog), "") << op;
+  auto *body = prog.mutable_functions(0)->mutable_body(1);
+  (*body->mutable_attrs())["group"].set_s(enums::group::kTp);
+  for (const char *name : {op::kF, op::kG, op::kAllReduce}) {
+    body->set_op(name);
+    if (name == op::kAllReduce)
+      (*body->mutable_attrs())["reduce"].set_s(enums::reduce_kind::kSum);
+    EXPECT_EQ(validate_program(prog), "") << name;
   }
   // Not while a later op still reads the operand.
   auto *last = prog.mutable_functions(0)->mutable_body(2);
@@ -352,4 +365,75 @@ TEST(ProgramFile, OnlyGetGradNamesAGradientBuffer) {
                        "defines it"),
             std::string::npos)
       << error;
+}
+
+TEST(ProgramFile, InstructionsMatchTheirOpsSchema) {
+  // Checked when the program is loaded, for every function, before any of
+  // them is prepared.
+  program::Program prog = tinyProgram();
+  prog.mutable_functions(0)->mutable_body(0)->set_op("softplus");
+  EXPECT_NE(validate_program(prog).find("instruction 0 (softplus) of forward "
+                                        "is no op of this tpc-run's dialect"),
+            std::string::npos)
+      << validate_program(prog);
+
+  prog = tinyProgram();
+  auto *body = prog.mutable_functions(0)->mutable_body(0);
+  body->set_op(op::kAllReduce);
+  (*body->mutable_attrs())["group"].set_s(enums::group::kDp);
+  EXPECT_NE(validate_program(prog).find("has no attribute 'reduce'"),
+            std::string::npos);
+  (*body->mutable_attrs())["reduce"].set_i(1);
+  EXPECT_NE(validate_program(prog).find("attribute 'reduce' is not a string"),
+            std::string::npos);
+  // An enum keyword the dialect does not know.
+  (*body->mutable_attrs())["reduce"].set_s("mean");
+  EXPECT_NE(validate_program(prog).find(
+                "instruction 0 (all_reduce) of forward has reduce 'mean', "
+                "which is none of 'sum', 'max'"),
+            std::string::npos)
+      << validate_program(prog);
+  (*body->mutable_attrs())["reduce"].set_s(enums::reduce_kind::kMax);
+  EXPECT_EQ(validate_program(prog), "");
+  (*body->mutable_attrs())["group"].set_s("pp");
+  EXPECT_NE(validate_program(prog).find("has group 'pp', which is none of "
+                                        "'tp', 'dp'"),
+            std::string::npos);
+}
+
+TEST(ProgramFile, ModelFactsAreChecked) {
+  program::Program prog = tinyProgram();
+  prog.mutable_model()->set_vocab(50257);
+  prog.mutable_model()->set_ignore_index(-1);
+  prog.mutable_model()->set_decode_capacity(1024);
+  prog.mutable_model()->set_optimizer(program::Model::ADAMW);
+  prog.mutable_functions(0)->set_logits_output(0);
+  EXPECT_EQ(validate_program(prog), "");
+  prog.mutable_functions(0)->set_logits_output(1);
+  EXPECT_NE(validate_program(prog).find("names output 1 as its logits, but "
+                                        "it has 1 outputs"),
+            std::string::npos);
+  prog.mutable_functions(0)->set_logits_output(0);
+  prog.mutable_model()->set_ignore_index(int64_t(1) << 40);
+  EXPECT_NE(validate_program(prog).find("the model's facts are out of range"),
+            std::string::npos);
+  prog.mutable_model()->set_ignore_index(-1);
+  prog.mutable_model()->set_optimizer(
+      static_cast<program::Model::Optimizer>(7));
+  EXPECT_NE(validate_program(prog).find("optimizer 7"), std::string::npos);
+}
+
+TEST(OpSchema, AttributesAreReadByTheirSchemaNames) {
+  program::Instruction inst;
+  inst.set_op(op::kCrossEntropy);
+  (*inst.mutable_attrs())["ignore_index"].set_i(-100);
+  ASSERT_NE(find_attr(inst, "ignore_index"), nullptr);
+  EXPECT_EQ(find_attr(inst, "ignore_index")->i(), -100);
+  // A name the op's ODS definition does not declare is a programming error,
+  // never an absent attribute.
+  EXPECT_THROW(find_attr(inst, "ignore_idx"), std::logic_error);
+  (*inst.mutable_attrs())["ignore_idx"].set_i(3);
+  EXPECT_THROW(find_attr(inst, "ignore_idx"), std::logic_error);
+  inst.clear_attrs();
+  EXPECT_EQ(find_attr(inst, "ignore_index"), nullptr);
 }

@@ -89,7 +89,7 @@ Attention attention(OpContext &c, const std::vector<int64_t> &query,
                   " is not a multiple of heads " + std::to_string(cfg.NH));
   cfg.HS = width / cfg.NH;
   cfg.window = int(c.optional_integer("window").value_or(0));
-  if (c.find("dropout")) {
+  if (c.declares("dropout") && c.find("dropout")) {
     a.dropout = float(c.real("dropout"));
     a.key = uint64_t(c.integer("key"));
   }
@@ -363,8 +363,8 @@ Thunk decode_grouped_attention(OpContext &c) {
   KvCache *kv = &cache;
   AttentionConfig cfg = a.cfg;
   return [&k, kv, out, qp, kp, vp, pos, capacity, cfg](const RunOptions &) {
-    k.decode_gqa_attention_forward(out, kv->k, kv->v, qp, kp, vp, pos,
-                                   capacity, cfg);
+    k.decode_gqa_attention_forward(out, kv->k, kv->v, qp, kp, vp, pos, capacity,
+                                   cfg);
   };
 }
 
@@ -387,25 +387,25 @@ Thunk decode_cross_attention(OpContext &c) {
   void *out = c.ptr(c.out(0)), *qp = c.ptr(c.in(0)), *kvp = c.ptr(c.in(1));
   KvCache *kv = &cache;
   AttentionConfig cfg = a.cfg;
-  return [&k, kv, out, qp, kvp, pos, capacity, cfg,
-          lagged](const RunOptions &) {
-    k.decode_cross_attention_forward(out, kv->k, kv->v, qp, kvp, pos, capacity,
-                                     cfg, lagged);
-  };
+  return
+      [&k, kv, out, qp, kvp, pos, capacity, cfg, lagged](const RunOptions &) {
+        k.decode_cross_attention_forward(out, kv->k, kv->v, qp, kvp, pos,
+                                         capacity, cfg, lagged);
+      };
 }
 
 } // namespace
 
 void register_attention_ops(OpRegistry &r) {
-  r.add("self_attention", self_attention);
-  r.add("self_attention_grad", self_attention_grad);
-  r.add("cross_attention", cross_attention);
-  r.add("cross_attention_grad", cross_attention_grad);
-  r.add("decode_attention", decode_attention);
-  r.add("decode_cross_attention", decode_cross_attention);
-  r.add("grouped_attention", grouped_attention);
-  r.add("grouped_attention_grad", grouped_attention_grad);
-  r.add("decode_grouped_attention", decode_grouped_attention);
+  r.add(op::kSelfAttention, self_attention);
+  r.add(op::kSelfAttentionGrad, self_attention_grad);
+  r.add(op::kCrossAttention, cross_attention);
+  r.add(op::kCrossAttentionGrad, cross_attention_grad);
+  r.add(op::kDecodeAttention, decode_attention);
+  r.add(op::kDecodeCrossAttention, decode_cross_attention);
+  r.add(op::kGroupedAttention, grouped_attention);
+  r.add(op::kGroupedAttentionGrad, grouped_attention_grad);
+  r.add(op::kDecodeGroupedAttention, decode_grouped_attention);
 }
 
 } // namespace tpc

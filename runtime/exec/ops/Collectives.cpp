@@ -45,10 +45,9 @@ Thunk reduce(OpContext &c, ReduceOp op) {
 Thunk g(OpContext &c) { return reduce(c, ReduceOp::Sum); }
 
 Thunk all_reduce(OpContext &c) {
-  std::string kind = c.string("reduce");
-  if (kind != "sum" && kind != "max")
-    throw c.error("unknown reduction '" + kind + "' (expected sum or max)");
-  return reduce(c, kind == "sum" ? ReduceOp::Sum : ReduceOp::Max);
+  // The loader accepted only the schema's keywords.
+  bool sum = c.string("reduce") == enums::reduce_kind::kSum;
+  return reduce(c, sum ? ReduceOp::Sum : ReduceOp::Max);
 }
 
 // Concatenates the group's tensors along `dim`.
@@ -140,9 +139,9 @@ Thunk seq_scatter(OpContext &c) {
     uint64_t stride = split.block * uint64_t(split.parts);
     if (!reduce) {
       for (uint64_t b = 0; b < split.batch; ++b)
-        s->device.copy_device_to_device(
-            out + b * split.block, x + b * stride + rank * split.block,
-            split.block);
+        s->device.copy_device_to_device(out + b * split.block,
+                                        x + b * stride + rank * split.block,
+                                        split.block);
       return;
     }
     // Rank-major: rank r's positions of every batch row, then r + 1's.
@@ -169,9 +168,9 @@ public:
   explicit Stopwatch(double &seconds)
       : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
   ~Stopwatch() {
-    seconds_ += std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start_)
-                    .count();
+    seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
   }
 
 private:
@@ -364,14 +363,14 @@ Thunk bucket_all_gather(OpContext &c) {
 } // namespace
 
 bool is_bucket_reduction(const std::string &op) {
-  return op == "bucket_all_reduce" || op == "bucket_reduce_scatter";
+  return op == op::kBucketAllReduce || op == op::kBucketReduceScatter;
 }
 
 BucketReduction bucket_reduction_start(OpContext &c) {
   ExecState *s = &c.s;
   bool *started = &c.s.reductions_started[{c.fn.name(), c.index}];
   BucketReduction r;
-  if (c.inst.op() == "bucket_all_reduce") {
+  if (c.inst.op() == op::kBucketAllReduce) {
     Group group = c.group();
     Span span = all_reduce_span(c);
     r.params = span.params;
@@ -384,7 +383,7 @@ BucketReduction bucket_reduction_start(OpContext &c) {
     };
     return r;
   }
-  if (c.inst.op() != "bucket_reduce_scatter")
+  if (c.inst.op() != op::kBucketReduceScatter)
     throw c.error("is not a gradient bucket reduction");
   Scatter scatter = scatter_of(c);
   for (int i = scatter.bucket.first; i <= scatter.bucket.last; ++i)
@@ -401,15 +400,15 @@ BucketReduction bucket_reduction_start(OpContext &c) {
 }
 
 void register_collective_ops(OpRegistry &r) {
-  r.add("f", f);
-  r.add("g", g);
-  r.add("all_reduce", all_reduce);
-  r.add("all_gather", all_gather);
-  r.add("seq_scatter", seq_scatter);
-  r.add("seq_gather", seq_gather);
-  r.add("bucket_all_reduce", bucket_all_reduce);
-  r.add("bucket_reduce_scatter", bucket_reduce_scatter);
-  r.add("bucket_all_gather", bucket_all_gather);
+  r.add(op::kF, f);
+  r.add(op::kG, g);
+  r.add(op::kAllReduce, all_reduce);
+  r.add(op::kAllGather, all_gather);
+  r.add(op::kSeqScatter, seq_scatter);
+  r.add(op::kSeqGather, seq_gather);
+  r.add(op::kBucketAllReduce, bucket_all_reduce);
+  r.add(op::kBucketReduceScatter, bucket_reduce_scatter);
+  r.add(op::kBucketAllGather, bucket_all_gather);
 }
 
 } // namespace tpc

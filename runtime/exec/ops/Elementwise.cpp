@@ -86,12 +86,10 @@ GlobalIndexMap dropout_map(OpContext &c, int tensor, bool per_rank) {
 
 Thunk dropout(OpContext &c) {
   double p = c.real("p");
-  std::string stream = c.string("stream");
-  if (stream != "replicated" && stream != "per_rank")
-    throw c.error("unknown stream '" + stream +
-                  "' (expected replicated or per_rank)");
+  // The loader accepted only the schema's keywords.
+  bool per_rank = c.string("stream") == enums::rng_stream::kPerRank;
   c.expect_result_like(0, 0);
-  GlobalIndexMap map = dropout_map(c, c.in(0), stream == "per_rank");
+  GlobalIndexMap map = dropout_map(c, c.in(0), per_rank);
   uint64_t key = uint64_t(c.integer("key"));
   const Kernels &k = c.kernels();
   Device *dev = &c.s.device;
@@ -204,17 +202,17 @@ Thunk fill(OpContext &c) {
 } // namespace
 
 void register_elementwise_ops(OpRegistry &r) {
-  r.add("gelu", gelu);
-  r.add("gelu_grad", gelu_grad);
-  r.add("swiglu", swiglu);
-  r.add("swiglu_grad", swiglu_grad);
-  r.add("dropout", dropout);
-  r.add("add", add);
-  r.add("scale", scale);
-  r.add("cast", cast);
-  r.add("weighted_sum", weighted_sum);
-  r.add("weighted_sum_grad", weighted_sum_grad);
-  r.add("fill", fill);
+  r.add(op::kGelu, gelu);
+  r.add(op::kGeluGrad, gelu_grad);
+  r.add(op::kSwiglu, swiglu);
+  r.add(op::kSwigluGrad, swiglu_grad);
+  r.add(op::kDropout, dropout);
+  r.add(op::kAdd, add);
+  r.add(op::kScale, scale);
+  r.add(op::kCast, cast);
+  r.add(op::kWeightedSum, weighted_sum);
+  r.add(op::kWeightedSumGrad, weighted_sum_grad);
+  r.add(op::kFill, fill);
 }
 
 } // namespace tpc

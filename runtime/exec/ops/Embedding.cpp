@@ -104,10 +104,10 @@ Thunk position_embedding_grad(OpContext &c) {
 } // namespace
 
 void register_embedding_ops(OpRegistry &r) {
-  r.add("embedding", embedding);
-  r.add("position_embedding", position_embedding);
-  r.add("embedding_grad", embedding_grad);
-  r.add("position_embedding_grad", position_embedding_grad);
+  r.add(op::kEmbedding, embedding);
+  r.add(op::kPositionEmbedding, position_embedding);
+  r.add(op::kEmbeddingGrad, embedding_grad);
+  r.add(op::kPositionEmbeddingGrad, position_embedding_grad);
 }
 
 } // namespace tpc

@@ -15,14 +15,13 @@ namespace tpc {
 namespace {
 
 /// The row statistics (`floats` of them) that the norm op `forward_op`
-/// keeps for its gradient op `<forward_op>_grad` on the same x and weight
-/// (forward operands 0 and 1, gradient operands 1 and 2): a layer norm's
-/// means then rstds, an RMSNorm's rstds.
-float *norm_stats(OpContext &c, const std::string &forward_op, size_t floats) {
-  const std::string grad_op = forward_op + "_grad";
-  return static_cast<float *>(c.kept_for_grad(forward_op.c_str(),
-                                              grad_op.c_str(), {{0, 1}, {1, 2}},
-                                              floats * sizeof(float)));
+/// keeps for its gradient op `grad_op` on the same x and weight (forward
+/// operands 0 and 1, gradient operands 1 and 2): a layer norm's means then
+/// rstds, an RMSNorm's rstds.
+float *norm_stats(OpContext &c, const char *forward_op, const char *grad_op,
+                  size_t floats) {
+  return static_cast<float *>(c.kept_for_grad(
+      forward_op, grad_op, {{0, 1}, {1, 2}}, floats * sizeof(float)));
 }
 
 double epsilon(OpContext &c) {
@@ -40,7 +39,8 @@ Thunk layernorm(OpContext &c) {
   c.expect_shape(c.shape(c.in(1)), {r.C}, "gamma");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "beta");
   c.expect_result_like(0, 0);
-  float *kept = norm_stats(c, "layernorm", 2 * size_t(r.N));
+  float *kept =
+      norm_stats(c, op::kLayernorm, op::kLayernormGrad, 2 * size_t(r.N));
   if (!kept)
     c.s.reserve(0, 2 * size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
@@ -65,7 +65,8 @@ Thunk layernorm_grad(OpContext &c) {
   c.expect_result_like(2, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
-  const float *kept = norm_stats(c, "layernorm", 2 * size_t(r.N));
+  const float *kept =
+      norm_stats(c, op::kLayernorm, op::kLayernormGrad, 2 * size_t(r.N));
   if (!kept) {
     c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
     c.s.reserve(1, 2 * size_t(r.N) * sizeof(float));
@@ -108,7 +109,7 @@ Thunk rmsnorm(OpContext &c) {
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "weight");
   c.expect_result_like(0, 0);
-  float *kept = norm_stats(c, "rmsnorm", size_t(r.N));
+  float *kept = norm_stats(c, op::kRmsnorm, op::kRmsnormGrad, size_t(r.N));
   if (!kept)
     c.s.reserve(0, size_t(r.N) * sizeof(float));
   const Kernels &k = c.kernels();
@@ -130,7 +131,8 @@ Thunk rmsnorm_grad(OpContext &c) {
   c.expect_result_like(1, 2);
   const Kernels &k = c.kernels();
   size_t esize = element_size(k.dtype());
-  const float *kept = norm_stats(c, "rmsnorm", size_t(r.N));
+  const float *kept =
+      norm_stats(c, op::kRmsnorm, op::kRmsnormGrad, size_t(r.N));
   if (!kept) {
     c.s.reserve(0, size_t(r.N) * r.C * esize); // the normalized rows
     c.s.reserve(1, size_t(r.N) * sizeof(float));
@@ -154,10 +156,10 @@ Thunk rmsnorm_grad(OpContext &c) {
 } // namespace
 
 void register_layernorm_ops(OpRegistry &r) {
-  r.add("layernorm", layernorm);
-  r.add("layernorm_grad", layernorm_grad);
-  r.add("rmsnorm", rmsnorm);
-  r.add("rmsnorm_grad", rmsnorm_grad);
+  r.add(op::kLayernorm, layernorm);
+  r.add(op::kLayernormGrad, layernorm_grad);
+  r.add(op::kRmsnorm, rmsnorm);
+  r.add(op::kRmsnormGrad, rmsnorm_grad);
 }
 
 } // namespace tpc

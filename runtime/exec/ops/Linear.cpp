@@ -104,10 +104,10 @@ Thunk bias_add_grad(OpContext &c) {
 } // namespace
 
 void register_linear_ops(OpRegistry &r) {
-  r.add("linear", linear);
-  r.add("linear_grad", linear_grad);
-  r.add("bias_add", bias_add);
-  r.add("bias_add_grad", bias_add_grad);
+  r.add(op::kLinear, linear);
+  r.add(op::kLinearGrad, linear_grad);
+  r.add(op::kBiasAdd, bias_add);
+  r.add(op::kBiasAddGrad, bias_add_grad);
 }
 
 } // namespace tpc

@@ -46,7 +46,7 @@ Thunk cross_entropy(OpContext &c) {
   float *loss = c.f32(c.out(0));
   int32_t *count = c.i32(c.out(1));
   float *stats =
-      kept_stats(c, "cross_entropy", "cross_entropy_grad", 2 * size_t(r.N));
+      kept_stats(c, op::kCrossEntropy, op::kCrossEntropyGrad, 2 * size_t(r.N));
   return [&k, s, logits, targets, loss, count, r, ignore, where,
           stats](const RunOptions &) {
     float *totals = s->scratch(1);
@@ -72,7 +72,7 @@ Thunk cross_entropy_grad(OpContext &c) {
   const int *targets = c.i32(c.in(1));
   const float *dloss = c.f32(c.in(2));
   const float *stats =
-      kept_stats(c, "cross_entropy", "cross_entropy_grad", 2 * size_t(r.N));
+      kept_stats(c, op::kCrossEntropy, op::kCrossEntropyGrad, 2 * size_t(r.N));
   return [&k, dlogits, logits, targets, dloss, r, ignore, where,
           stats](const RunOptions &) {
     try {
@@ -135,8 +135,8 @@ Thunk vocab_parallel_cross_entropy(OpContext &c) {
   int32_t *count = c.i32(c.out(1));
   // The row maxima, then the sums of exponentials.
   float *kept =
-      kept_stats(c, "vocab_parallel_cross_entropy",
-                 "vocab_parallel_cross_entropy_grad", 2 * size_t(v.r.N));
+      kept_stats(c, op::kVocabParallelCrossEntropy,
+                 op::kVocabParallelCrossEntropyGrad, 2 * size_t(v.r.N));
   return [&k, s, v, logits, targets, loss, count, kept](const RunOptions &) {
     int N = v.r.N;
     vocab_parallel_stats(s, k, v, logits, targets, 2 * size_t(N));
@@ -163,8 +163,8 @@ Thunk vocab_parallel_cross_entropy_grad(OpContext &c) {
   const int *targets = c.i32(c.in(1));
   const float *dloss = c.f32(c.in(2));
   const float *kept =
-      kept_stats(c, "vocab_parallel_cross_entropy",
-                 "vocab_parallel_cross_entropy_grad", 2 * size_t(v.r.N));
+      kept_stats(c, op::kVocabParallelCrossEntropy,
+                 op::kVocabParallelCrossEntropyGrad, 2 * size_t(v.r.N));
   return [&k, s, v, dlogits, logits, targets, dloss, kept](const RunOptions &) {
     int N = v.r.N;
     const float *row_max = kept, *sumexp = kept ? kept + N : nullptr;
@@ -182,10 +182,10 @@ Thunk vocab_parallel_cross_entropy_grad(OpContext &c) {
 } // namespace
 
 void register_loss_ops(OpRegistry &r) {
-  r.add("cross_entropy", cross_entropy);
-  r.add("cross_entropy_grad", cross_entropy_grad);
-  r.add("vocab_parallel_cross_entropy", vocab_parallel_cross_entropy);
-  r.add("vocab_parallel_cross_entropy_grad", vocab_parallel_cross_entropy_grad);
+  r.add(op::kCrossEntropy, cross_entropy);
+  r.add(op::kCrossEntropyGrad, cross_entropy_grad);
+  r.add(op::kVocabParallelCrossEntropy, vocab_parallel_cross_entropy);
+  r.add(op::kVocabParallelCrossEntropyGrad, vocab_parallel_cross_entropy_grad);
 }
 
 } // namespace tpc

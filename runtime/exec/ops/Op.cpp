@@ -17,9 +17,13 @@ std::runtime_error OpContext::error(const std::string &what) const {
   return std::runtime_error(where() + ": " + what);
 }
 
+bool OpContext::declares(const std::string &name) const {
+  const OpSchema *schema = find_op_schema(inst.op());
+  return schema && schema->attr(name);
+}
+
 const Attribute *OpContext::find(const std::string &name) const {
-  auto it = inst.attrs().find(name);
-  return it == inst.attrs().end() ? nullptr : &it->second;
+  return find_attr(inst, name);
 }
 
 namespace {
@@ -79,12 +83,8 @@ const program::Layout &OpContext::layout(const std::string &name) const {
 }
 
 Group OpContext::group() const {
-  std::string name = string("group");
-  try {
-    return parse_group(name);
-  } catch (const std::runtime_error &e) {
-    throw error(e.what());
-  }
+  // The loader accepted only the schema's keywords.
+  return string("group") == enums::group::kTp ? Group::TP : Group::DP;
 }
 
 int OpContext::count(const std::string &name) const {
@@ -241,26 +241,24 @@ void *OpContext::first_writes_grad(int result) const {
     const program::Instruction &other = fn.body(j);
     for (int operand : other.inputs())
       if (operand == value) {
-        if (sink >= 0 || other.op() != "accumulate_grad")
+        if (sink >= 0 || other.op() != op::kAccumulateGrad)
           return nullptr; // a second use, or one that reads it
         sink = j;
       }
   }
   if (sink < 0)
     return nullptr;
-  auto name = fn.body(sink).attrs().find("name");
-  if (name == fn.body(sink).attrs().end())
-    return nullptr;
-  auto param = s.param_index.find(name->second.s());
+  const std::string &name = find_attr(fn.body(sink), "name")->s();
+  auto param = s.param_index.find(name);
   if (param == s.param_index.end() || !s.grads)
     return nullptr;
   // Nothing before the sink may name the parameter: an earlier
   // accumulate_grad would make the sink add, a get_grad between the two
   // would read the new gradient early.
   for (int j = 0; j < sink; ++j) {
-    auto other = fn.body(j).attrs().find("name");
-    if (other != fn.body(j).attrs().end() &&
-        other->second.s() == name->second.s())
+    const program::Instruction &other = fn.body(j);
+    if (find_op_schema(other.op())->attr("name") &&
+        find_attr(other, "name")->s() == name)
       return nullptr;
   }
   const int p = param->second;

@@ -71,9 +71,15 @@ public:
   std::runtime_error error(const std::string &what) const;
 
   //===--------------------------------------------------------------------===//
-  // Attributes (their presence and kind were checked against the schema)
+  // Attributes (their presence, kind and enum keywords were checked against
+  // the schema when the program was loaded). Reading a name that the op's
+  // schema does not declare throws std::logic_error: a misspelt or renamed
+  // attribute never reads as absent.
   //===--------------------------------------------------------------------===//
 
+  /// Whether the op's schema declares attribute `name` (for code shared by
+  /// ops of which only some have it).
+  bool declares(const std::string &name) const;
   const program::Attribute *find(const std::string &name) const;
   int64_t integer(const std::string &name) const;
   std::optional<int64_t> optional_integer(const std::string &name) const;

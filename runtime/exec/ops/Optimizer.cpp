@@ -26,13 +26,12 @@ Thunk accumulate_grad(OpContext &c) {
   void *x = c.ptr(c.in(0));
   size_t n = c.elements(c.in(0));
   // Only the parameter's first accumulation in the function may write.
-  const std::string &name = c.inst.attrs().at("name").s();
+  const std::string name = c.string("name");
   bool first = true;
   for (int j = 0; j < c.index && first; ++j) {
     const program::Instruction &earlier = c.fn.body(j);
-    auto it = earlier.attrs().find("name");
-    first = !(earlier.op() == "accumulate_grad" &&
-              it != earlier.attrs().end() && it->second.s() == name);
+    first = !(earlier.op() == op::kAccumulateGrad &&
+              find_attr(earlier, "name")->s() == name);
   }
   // Its producer may have written the first micro-batch's value into the
   // gradient buffer itself (OpContext::first_writes_grad).
@@ -95,7 +94,7 @@ Thunk update(OpContext &c, const std::string &compiled) {
   int param = c.param(0);
   const OptimizerOverrides &o = c.s.optimizer.overrides;
   std::string kind = o.optimizer.value_or(compiled);
-  if (kind != "adamw" && kind != "sgd")
+  if (kind != abi::kAdamW && kind != abi::kSgd)
     throw c.error("unknown optimizer '" + kind + "' (expected adamw or sgd)");
   // An overriding weight decay applies to the parameters the compiler decays
   // and to every matrix (so that it also works on a program compiled without
@@ -145,7 +144,7 @@ Thunk update(OpContext &c, const std::string &compiled) {
   WorkingCopy working = c.s.working_copy(param);
   const void *g = static_cast<const char *>(c.ptr(c.in(0))) +
                   begin * element_size(c.dtype(c.in(0)));
-  if (kind == "adamw") {
+  if (kind == abi::kAdamW) {
     AdamWParams p;
     p.beta1 = pick(o.beta1, "beta1", 0.9);
     p.beta2 = pick(o.beta2, "beta2", 0.95);
@@ -165,18 +164,18 @@ Thunk update(OpContext &c, const std::string &compiled) {
   };
 }
 
-Thunk adamw_update(OpContext &c) { return update(c, "adamw"); }
-Thunk sgd_update(OpContext &c) { return update(c, "sgd"); }
+Thunk adamw_update(OpContext &c) { return update(c, abi::kAdamW); }
+Thunk sgd_update(OpContext &c) { return update(c, abi::kSgd); }
 
 } // namespace
 
 void register_optimizer_ops(OpRegistry &r) {
-  r.add("accumulate_grad", accumulate_grad);
-  r.add("get_grad", get_grad);
-  r.add("sum_squares", sum_squares);
-  r.add("grad_norm", grad_norm);
-  r.add("adamw_update", adamw_update);
-  r.add("sgd_update", sgd_update);
+  r.add(op::kAccumulateGrad, accumulate_grad);
+  r.add(op::kGetGrad, get_grad);
+  r.add(op::kSumSquares, sum_squares);
+  r.add(op::kGradNorm, grad_norm);
+  r.add(op::kAdamwUpdate, adamw_update);
+  r.add(op::kSgdUpdate, sgd_update);
 }
 
 } // namespace tpc
