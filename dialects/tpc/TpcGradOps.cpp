@@ -213,6 +213,63 @@ LogicalResult LinearGradOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult LinearInputGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType dout = tensorType(adaptor.getDout());
+  RankedTensorType weight = tensorType(adaptor.getWeight());
+  bool transposed = adaptor.getTransposed();
+  if (dout.getRank() < 1)
+    return fail(loc, "dout must have rank >= 1, got " + str(dout));
+  if (failed(expectRank(loc, "weight", weight, 2)))
+    return failure();
+  int64_t in = weight.getDimSize(transposed ? 1 : 0);
+  int64_t out = weight.getDimSize(transposed ? 0 : 1);
+  if (!sameExtent(dout.getShape().back(), out))
+    return fail(loc,
+                "dout " + str(dout) + " has " + str(dout.getShape().back()) +
+                    " features but the weight " + str(weight) +
+                    (transposed ? " (transposed, [out, in])" : " ([in, out])") +
+                    " produces " + str(out) +
+                    "; pass the gradient of this weight's linear");
+  if (dout.getElementType() != weight.getElementType())
+    return fail(loc, "dout " + str(dout) + " and weight " + str(weight) +
+                         " have different element types; pass the "
+                         "weight the forward linear read");
+  SmallVector<int64_t> shape(dout.getShape());
+  shape.back() = in;
+  types.push_back(RankedTensorType::get(shape, dout.getElementType()));
+  return success();
+}
+
+LogicalResult LinearWeightGradOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  RankedTensorType dout = tensorType(adaptor.getDout());
+  RankedTensorType input = tensorType(adaptor.getInput());
+  if (input.getRank() < 1)
+    return fail(loc, "input must have rank >= 1, got " + str(input));
+  if (dout.getRank() < 1)
+    return fail(loc, "dout must have rank >= 1, got " + str(dout));
+  int64_t in = input.getShape().back(), out = dout.getShape().back();
+  SmallVector<int64_t> outShape(input.getShape());
+  outShape.back() = out;
+  if (failed(expectAdjoint(
+          loc, dout, RankedTensorType::get(outShape, input.getElementType()),
+          "linear")))
+    return failure();
+  Type element = input.getElementType();
+  if (adaptor.getTransposed())
+    types.push_back(RankedTensorType::get({out, in}, element));
+  else
+    types.push_back(RankedTensorType::get({in, out}, element));
+  if (adaptor.getBias())
+    types.push_back(RankedTensorType::get({out}, element));
+  return success();
+}
+
 LogicalResult BiasAddGradOp::inferReturnTypes(MLIRContext *,
                                               std::optional<Location> location,
                                               Adaptor adaptor,

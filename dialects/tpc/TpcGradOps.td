@@ -169,6 +169,8 @@ def Tpc_LinearGradOp : Tpc_Op<"linear_grad", [Pure, InferTypeOpAdaptor]> {
     dweight = x^T * dout (of the weight's layout) and, with `bias`, dbias =
     the sum of dout over all but its last dimension. Kernel:
     `matmul_backward` (`matmul_nt_backward` when transposed).
+    `tpc-split-weight-grad` rewrites it into `tpc.linear_input_grad` and
+    `tpc.linear_weight_grad`.
 
     ```mlir
     %dx, %dw, %db = tpc.linear_grad %dout, %x, %w bias : tensor<2x8x64xf32>, tensor<2x8x32xf32>, tensor<32x64xf32>
@@ -184,6 +186,60 @@ def Tpc_LinearGradOp : Tpc_Op<"linear_grad", [Pure, InferTypeOpAdaptor]> {
     $dout `,` $input `,` $weight (`transposed` $transposed^)?
     (`bias` $bias^)? attr-dict `:` type($dout) `,` type($input) `,`
     type($weight)
+  }];
+}
+
+def Tpc_LinearInputGradOp : Tpc_Op<"linear_input_grad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Input gradient of x * W + b: the backward's B half";
+  let description = [{
+    The half of `tpc.linear_grad` on the backward's critical path (B in Qi
+    et al. 2024, "Zero Bubble Pipeline Parallelism"): given `dout` [..., O]
+    and the forward op's `weight` ([I, O], or [O, I] with `transposed`),
+    returns dinput = dout * W^T [..., I], of dout's element type. It reads
+    neither the forward's input nor the bias. `tpc-split-weight-grad`
+    builds it; its partner `tpc.linear_weight_grad` computes the rest.
+    Kernel: `matmul_backward` with only the input gradient requested
+    (bit-identical to `linear_grad`'s dinput).
+
+    ```mlir
+    %dx = tpc.linear_input_grad %dout, %w : tensor<2x8x64xf32>, tensor<32x64xf32>
+    %dn = tpc.linear_input_grad %dlogits, %wte transposed : tensor<2x8x128xf32>, tensor<128x32xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$weight,
+                       UnitAttr:$transposed);
+  let results = (outs Tpc_FloatTensor:$dinput);
+  let assemblyFormat = [{
+    $dout `,` $weight (`transposed` $transposed^)? attr-dict `:` type($dout)
+    `,` type($weight)
+  }];
+}
+
+def Tpc_LinearWeightGradOp : Tpc_Op<"linear_weight_grad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Weight (and bias) gradient of x * W + b: the backward's W half";
+  let description = [{
+    The half of `tpc.linear_grad` that nothing else in the backward waits
+    for (W in Qi et al. 2024): given `dout` [..., O] and the forward op's
+    `input` [..., I], returns dweight = x^T * dout, [I, O] or, with
+    `transposed`, [O, I], and with `bias` dbias = the sum of dout over all
+    but its last dimension [O], of the input's element type. It does not
+    read the weight, so a schedule may run it any time after its operands
+    exist. `tpc-split-weight-grad` builds it. Kernel: `matmul_backward`
+    with only the weight and bias gradients requested (bit-identical to
+    `linear_grad`'s).
+
+    ```mlir
+    %dw, %db = tpc.linear_weight_grad %dout, %x bias : tensor<2x8x64xf32>, tensor<2x8x32xf32>
+    %dwte = tpc.linear_weight_grad %dlogits, %n transposed : tensor<2x8x128xf32>, tensor<2x8x32xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$input,
+                       UnitAttr:$transposed, UnitAttr:$bias);
+  let results = (outs Tpc_FloatTensor:$dweight,
+                      Optional<Tpc_FloatTensor>:$dbias);
+  let assemblyFormat = [{
+    $dout `,` $input (`transposed` $transposed^)? (`bias` $bias^)? attr-dict
+    `:` type($dout) `,` type($input)
   }];
 }
 

@@ -363,6 +363,215 @@ TEST_P(ExecutorStepTest, FirstWeightGradientGoesStraightIntoItsBuffer) {
   EXPECT_EQ(got.term == want.term, compute != grad);
 }
 
+/// `p` with each linear_grad rewritten into its B and W halves at its
+/// place, B first, as tpc-split-weight-grad rewrites the IR.
+program::Program split_linear_grads(program::Program p) {
+  for (program::Function &fn : *p.mutable_functions()) {
+    google::protobuf::RepeatedPtrField<program::Instruction> body;
+    for (const program::Instruction &inst : fn.body()) {
+      if (inst.op() != "linear_grad") {
+        *body.Add() = inst;
+        continue;
+      }
+      auto copy_flags = [&](program::Instruction *half, bool bias) {
+        for (const char *name : {"transposed", "bias"})
+          if (inst.attrs().count(name) && (bias || name[0] == 't'))
+            (*half->mutable_attrs())[name] = inst.attrs().at(name);
+      };
+      program::Instruction *b = body.Add();
+      b->set_op("linear_input_grad");
+      b->add_inputs(inst.inputs(0));
+      b->add_inputs(inst.inputs(2));
+      b->add_outputs(inst.outputs(0));
+      copy_flags(b, false);
+      program::Instruction *w = body.Add();
+      w->set_op("linear_weight_grad");
+      w->add_inputs(inst.inputs(0));
+      w->add_inputs(inst.inputs(1));
+      for (int k = 1; k < inst.outputs_size(); ++k)
+        w->add_outputs(inst.outputs(k));
+      copy_flags(w, true);
+    }
+    *fn.mutable_body() = std::move(body);
+  }
+  return p;
+}
+
+// The split program trains as the unsplit one, bit for bit: the tied
+// output layer's W half writes wte's first gradient term into the gradient
+// buffer on a step's first micro-batch and adds on later ones, as
+// linear_grad does, and five optimizer steps give the same losses and
+// weights.
+TEST_P(ExecutorStepTest, SplitLinearGradTrainsAsLinearGrad) {
+  const auto [compute, grad] = GetParam();
+  program::Program whole = bigram_program(compute, grad);
+  program::Program split = split_linear_grads(whole);
+  int halves = 0;
+  for (const program::Instruction &inst : split.functions(0).body())
+    halves +=
+        inst.op() == "linear_input_grad" || inst.op() == "linear_weight_grad";
+  ASSERT_EQ(halves, 2);
+  std::vector<int> ids(B * T), tg(B * T);
+  for (int i = 0; i < B * T; ++i) {
+    ids[i] = (i * 5) % V;
+    tg[i] = (ids[i] * 3 + 1) % V;
+  }
+  struct Run {
+    std::vector<float> first, second, losses, weights;
+  };
+  auto run = [&](program::Program p) {
+    CpuBackend backend;
+    Comm comm(nullptr, nullptr);
+    comm.make_groups(1, 1);
+    Executor ex(std::move(p), backend, comm);
+    ex.init_parameters(11);
+    const program::Function &train = ex.function("train_step");
+    const program::Function &apply = ex.function("apply_step");
+    ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
+    ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
+    Run r;
+    RunOptions options{true, 1, 1};
+    options.first_micro_batch = true;
+    ex.run(train, options);
+    r.first = ex.read_gradient("wte");
+    options.first_micro_batch = false;
+    ex.run(train, options);
+    r.second = ex.read_gradient("wte");
+    for (int step = 1; step <= 5; ++step) {
+      ex.zero_gradients();
+      float lr = 0.05f, inv = 1.0f / (B * T);
+      ex.set_input(apply, 0, &lr, sizeof(lr));
+      ex.set_input(apply, 1, &inv, sizeof(inv));
+      ex.set_optimizer_step(step);
+      ex.run(train, RunOptions{true, 1, uint64_t(step)});
+      ex.run(apply);
+      float sum = 0;
+      ex.read_output(train, 0, &sum, sizeof(sum));
+      r.losses.push_back(sum);
+    }
+    r.weights = ex.read_parameter("wte");
+    return r;
+  };
+  Run got = run(split), want = run(whole);
+  EXPECT_EQ(got.first, want.first);
+  EXPECT_EQ(got.second, want.second);
+  EXPECT_EQ(got.losses, want.losses);
+  EXPECT_EQ(got.weights, want.weights);
+  EXPECT_NE(got.first, got.second);
+  EXPECT_LT(got.losses.back(), got.losses.front());
+}
+
+// A linear with a bias, not transposed: B gives linear_grad's dx, W its
+// weight and bias gradients, which accumulate over two micro-batches as
+// linear_grad's do; each half also runs without the other.
+TEST_P(ExecutorStepTest, SplitLinearGradWithBias) {
+  const auto [compute, grad] = GetParam();
+  constexpr int OC = 9;
+  auto program = [&, compute = compute, grad = grad] {
+    Builder b;
+    program::Program &p = b.prog;
+    p.set_version(1);
+    p.set_tp(1);
+    p.set_dp(1);
+    auto param = [&](const std::string &name, std::vector<int64_t> shape) {
+      int id = b.tensor(shape, compute, program::Tensor::PARAMETER);
+      program::Parameter *q = p.add_parameters();
+      q->set_name(name);
+      q->set_tensor(id);
+      if (compute != program::F32)
+        q->set_master_dtype(program::F32);
+      q->set_grad_dtype(grad);
+      q->mutable_init()->set_std(0.5);
+      for (int64_t d : shape)
+        q->add_global_shape(d);
+      return id;
+    };
+    int w = param("w", {C, OC});
+    param("b", {OC});
+    program::Function *fn = p.add_functions();
+    fn->set_name("train_step");
+    int x = b.input({B, T, C}, compute), dout = b.input({B, T, OC}, compute);
+    fn->add_inputs(x);
+    fn->add_inputs(dout);
+    int dx = b.act({B, T, C}, compute), dw = b.act({C, OC}, compute),
+        db = b.act({OC}, compute);
+    (*Builder::inst(fn, "linear_grad", {dout, x, w}, {dx, dw, db})
+          ->mutable_attrs())["bias"]
+        .set_flag(true);
+    (*Builder::inst(fn, "accumulate_grad", {dw}, {})->mutable_attrs())["name"]
+        .set_s("w");
+    (*Builder::inst(fn, "accumulate_grad", {db}, {})->mutable_attrs())["name"]
+        .set_s("b");
+    fn->add_outputs(dx);
+    fn->set_arena_bytes(b.offset);
+    return p;
+  };
+  const size_t width = compute == program::F32 ? 4 : 2;
+  auto storage = [&](const std::vector<float> &v) {
+    std::vector<uint16_t> half(v.size());
+    for (size_t i = 0; i < v.size(); ++i)
+      half[i] = compute == program::BF16 ? f32_to_bf16(v[i]) : f32_to_f16(v[i]);
+    return half;
+  };
+  std::vector<float> x = test::random_vector(B * T * C, 3),
+                     dout = test::random_vector(B * T * OC, 4);
+  std::vector<uint16_t> x16 = storage(x), dout16 = storage(dout);
+  struct Run {
+    std::vector<float> w, b;
+    std::vector<char> dx;
+  };
+  auto run = [&](program::Program p) {
+    CpuBackend backend;
+    Comm comm(nullptr, nullptr);
+    comm.make_groups(1, 1);
+    Executor ex(std::move(p), backend, comm);
+    ex.init_parameters(13);
+    const program::Function &fn = ex.function("train_step");
+    const void *xs = width == 4 ? (const void *)x.data() : x16.data();
+    const void *ds = width == 4 ? (const void *)dout.data() : dout16.data();
+    ex.set_input(fn, 0, xs, x.size() * width);
+    ex.set_input(fn, 1, ds, dout.size() * width);
+    Run r;
+    RunOptions options{true, 1, 1};
+    for (bool first : {true, false}) {
+      options.first_micro_batch = first;
+      ex.run(fn, options);
+    }
+    for (const program::Instruction &inst : fn.body())
+      if (inst.op() == "accumulate_grad") {
+        r.w = ex.read_gradient("w");
+        r.b = ex.read_gradient("b");
+        break;
+      }
+    if (fn.outputs_size() > 0) {
+      r.dx.resize(size_t(B) * T * C * width);
+      ex.read_output(fn, 0, r.dx.data(), r.dx.size());
+    }
+    return r;
+  };
+  Run want = run(program()), got = run(split_linear_grads(program()));
+  EXPECT_EQ(got.w, want.w);
+  EXPECT_EQ(got.b, want.b);
+  EXPECT_EQ(got.dx, want.dx);
+  float largest = 0.0f;
+  for (float v : got.b)
+    largest = std::max(largest, std::fabs(v));
+  EXPECT_GT(largest, 0.0f);
+
+  // Only the bias's gradient read: W alone (its dW unread).
+  program::Program bias_only = split_linear_grads(program());
+  program::Function *fn = bias_only.mutable_functions(0);
+  ASSERT_EQ(fn->body(0).op(), "linear_input_grad");
+  fn->mutable_body()->DeleteSubrange(2, 1); // accumulate_grad of w
+  fn->mutable_body()->DeleteSubrange(0, 1);
+  fn->clear_outputs();
+  EXPECT_EQ(run(bias_only).b, want.b);
+  // Only the input's gradient read: B alone.
+  program::Program input_only = split_linear_grads(program());
+  input_only.mutable_functions(0)->mutable_body()->DeleteSubrange(1, 3);
+  EXPECT_EQ(run(input_only).dx, want.dx);
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Dtypes, ExecutorStepTest,
     ::testing::Values(std::pair{program::F32, program::F32},
