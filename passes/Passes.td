@@ -478,6 +478,48 @@ def Recompute : Pass<"tpc-recompute", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect", "::mlir::func::FuncDialect"];
 }
 
+def SplitWeightGrad : Pass<"tpc-split-weight-grad", "mlir::ModuleOp"> {
+  let summary = "Split each linear's backward into input (B) and weight (W) gradients";
+  let description = [{
+    Rewrites every `tpc.linear_grad` into a `tpc.linear_input_grad` (B, the
+    input gradient, on the backward's critical path) and a
+    `tpc.linear_weight_grad` (W, the weight and bias gradients, which flow
+    only into the parameters' gradient buffers), the split of the backward that
+    zero-bubble pipeline schedules are built from (Qi et al. 2024). B reads
+    dout and the weight, W reads dout and the forward's input; every use of
+    the old results reads the new ones. Both are placed where the
+    `tpc.linear_grad` was, B first, so the program computes the same values
+    in the same order and its gradients are bit-identical; a later pass may
+    move the W ops. A half whose results nothing reads is not built.
+
+    Norm grads (`tpc.layernorm_grad`, `tpc.rmsnorm_grad`) stay whole, in B:
+    their weight gradients are row reductions over the same normalized rows
+    and the forward's kept per-row statistics that the input gradient
+    reads, so a separate W would recompute or keep those rows for little
+    work.
+
+    Run after `tpc-autodiff` and before `tpc-plan-memory` (the split
+    results need their own offsets). Result types are inferred from the
+    operands; a `tpc.linear_grad` whose result types are more specific than
+    its operands' (dynamic extents) is refused: run `tpc-specialize` first.
+
+    Input:
+    ```mlir
+    %dx, %dw, %db = tpc.linear_grad %dout, %x, %w bias : tensor<2x8x64xf32>, tensor<2x8x32xf32>, tensor<32x64xf32>
+    tpc.accumulate_grad @fc.weight, %dw : tensor<32x64xf32>
+    tpc.accumulate_grad @fc.bias, %db : tensor<64xf32>
+    ```
+    Output:
+    ```mlir
+    %dx = tpc.linear_input_grad %dout, %w : tensor<2x8x64xf32>, tensor<32x64xf32>
+    %dw, %db = tpc.linear_weight_grad %dout, %x bias : tensor<2x8x64xf32>, tensor<2x8x32xf32>
+    tpc.accumulate_grad @fc.weight, %dw : tensor<32x64xf32>
+    tpc.accumulate_grad @fc.bias, %db : tensor<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
 def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
   let summary = "Place every activation in one arena by liveness";
   let description = [{
