@@ -5,9 +5,11 @@
 #include "runtime/program/ProgramTypes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -137,6 +139,148 @@ std::string check_arena(const program::Program &prog,
   }
   return "";
 }
+
+/// The values the dialect's verifiers allow an attribute of this name, on
+/// whichever op carries it. Every bound is finite: an infinite or NaN value
+/// is out of range whatever the bounds.
+struct AttrRange {
+  const char *name;
+  double low;
+  bool low_open;
+  double high; // infinity: no upper bound
+  bool high_open;
+  const char *usual; // what models use, for the message
+};
+
+constexpr double kNoBound = std::numeric_limits<double>::infinity();
+
+const AttrRange kAttrRanges[] = {
+    {"beta1", 0.0, false, 1.0, true, "GPT-2 training uses 0.9"},
+    {"beta2", 0.0, false, 1.0, true, "GPT-2 training uses 0.95"},
+    {"momentum", 0.0, false, 1.0, true, "0 is plain SGD"},
+    {"weight_decay", 0.0, false, 1.0, false, "GPT-2 training uses 0.1"},
+    {"eps", 0.0, true, kNoBound, true, "1e-8 is usual"},
+    {"epsilon", 0.0, true, kNoBound, true, "layer norms use 1e-5"},
+    {"max_norm", 0.0, true, kNoBound, true, "GPT-2 training clips at 1"},
+    {"dropout", 0.0, false, 1.0, true, "0 disables it"},
+    {"p", 0.0, false, 1.0, true, "0 disables it"},
+    {"rope_theta", 0.0, false, kNoBound, true,
+     "Llama uses 1e4 (Llama 3: 5e5), 0 disables it"},
+    {"rope_dims", 0.0, false, kNoBound, true, "0 rotates whole heads"},
+    {"heads", 1.0, false, kNoBound, true, "GPT-2 124M has 12"},
+    {"kv_heads", 1.0, false, kNoBound, true, "Llama 3 8B has 8"},
+    {"capacity", 1.0, false, kNoBound, true, "the model's context length"},
+    {"window", 1.0, false, kNoBound, true, "omitted, every position"},
+    {"factor", -kNoBound, true, kNoBound, true, "a finite number"},
+};
+
+std::string range_text(const AttrRange &r) {
+  std::ostringstream out;
+  if (r.low == -kNoBound)
+    out << "a finite number";
+  else if (r.high == kNoBound)
+    out << "a finite number " << (r.low_open ? "> " : ">= ") << r.low;
+  else
+    out << "in " << (r.low_open ? "(" : "[") << r.low << ", " << r.high
+        << (r.high_open ? ")" : "]");
+  return out.str();
+}
+
+/// An attribute of `inst` outside the range the dialect allows (see
+/// kAttrRanges), or a rope_dims that is odd or lacks a theta. Empty when
+/// none is; the text continues "instruction k (op) of f ".
+std::string attribute_range_problem(const program::Instruction &inst) {
+  const OpSchema *schema = find_op_schema(inst.op());
+  std::ostringstream msg;
+  for (const AttrRange &r : kAttrRanges) {
+    if (!schema->attr(r.name))
+      continue;
+    const program::Attribute *a = find_attr(inst, r.name);
+    if (!a)
+      continue;
+    double v =
+        a->value_case() == program::Attribute::kF ? a->f() : double(a->i());
+    bool fits = std::isfinite(v) && (r.low_open ? v > r.low : v >= r.low) &&
+                (r.high_open ? v < r.high : v <= r.high);
+    if (!fits) {
+      msg << "has " << r.name << " " << v << ", which must be " << range_text(r)
+          << " (" << r.usual << ")";
+      return msg.str();
+    }
+  }
+  if (schema->attr("rope_dims")) {
+    const program::Attribute *dims = find_attr(inst, "rope_dims");
+    const program::Attribute *theta = find_attr(inst, "rope_theta");
+    int64_t d = dims ? dims->i() : 0;
+    double t = !theta ? 0.0
+               : theta->value_case() == program::Attribute::kF
+                   ? theta->f()
+                   : double(theta->i());
+    if (d % 2 != 0 || (d > 0 && t == 0.0)) {
+      msg << "has rope_dims " << d << " with rope theta " << t
+          << "; rope_dims is even and needs a theta > 0";
+      return msg.str();
+    }
+  }
+  return "";
+}
+
+/// Every parameter name an instruction carries names a parameter, and
+/// apply_step updates each parameter that a function accumulates a
+/// gradient for exactly once, with the program's optimizer: otherwise a
+/// parameter would silently stop training, or train twice per step.
+std::string check_updates(const program::Program &prog) {
+  std::set<std::string> parameters, with_gradient;
+  for (const program::Parameter &p : prog.parameters())
+    parameters.insert(p.name());
+  const program::Function *apply = nullptr;
+  std::ostringstream msg;
+  for (const program::Function &f : prog.functions()) {
+    if (f.name() == abi::kApplyStep)
+      apply = &f;
+    for (int k = 0; k < f.body_size(); ++k) {
+      const program::Instruction &inst = f.body(k);
+      if (inst.op() != op::kAccumulateGrad && inst.op() != op::kGetGrad &&
+          inst.op() != op::kAdamwUpdate && inst.op() != op::kSgdUpdate)
+        continue;
+      const std::string &name = find_attr(inst, "name")->s();
+      if (!parameters.count(name)) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " names '" << name << "', which is no parameter of the program";
+        return msg.str();
+      }
+      if (inst.op() == op::kAccumulateGrad)
+        with_gradient.insert(name);
+    }
+  }
+  if (!apply)
+    return "";
+  const program::Model::Optimizer optimizer = prog.model().optimizer();
+  std::map<std::string, int> updates;
+  for (int k = 0; k < apply->body_size(); ++k) {
+    const program::Instruction &inst = apply->body(k);
+    bool adamw = inst.op() == op::kAdamwUpdate;
+    if (!adamw && inst.op() != op::kSgdUpdate)
+      continue;
+    if (optimizer != (adamw ? program::Model::ADAMW : program::Model::SGD)) {
+      msg << "instruction " << k << " (" << inst.op() << ") of "
+          << apply->name() << " is not an update of the program's optimizer ("
+          << program::Model::Optimizer_Name(optimizer) << ")";
+      return msg.str();
+    }
+    ++updates[find_attr(inst, "name")->s()];
+  }
+  for (const std::string &name : with_gradient) {
+    int n = updates[name];
+    if (n == 1)
+      continue;
+    msg << "parameter '" << name << "' has a gradient but " << apply->name()
+        << (n == 0 ? " never updates it"
+                   : " updates it " + std::to_string(n) + " times");
+    return msg.str();
+  }
+  return "";
+}
 } // namespace
 
 std::string validate_program(const program::Program &prog) {
@@ -262,6 +406,16 @@ std::string validate_program(const program::Program &prog) {
           << "; a gradient is of the tensor's type or f32";
       return msg.str();
     }
+    const program::Init &init = p.init();
+    if (!program::Init::Kind_IsValid(init.kind()) ||
+        (init.kind() == program::Init::NORMAL &&
+         !(init.std() > 0.0 && std::isfinite(init.std())))) {
+      msg << "parameter " << p.name() << " has initializer kind "
+          << int(init.kind()) << " with std " << init.std()
+          << "; a normal initializer needs a finite std > 0 (GPT-2 uses "
+             "0.02)";
+      return msg.str();
+    }
     if (local.dtype() == program::I32) {
       msg << "parameter " << p.name() << " is an i32 tensor; parameters are "
           << "floating point";
@@ -306,6 +460,12 @@ std::string validate_program(const program::Program &prog) {
             << " " << problem;
         return msg.str();
       }
+      problem = attribute_range_problem(inst);
+      if (!problem.empty()) {
+        msg << "instruction " << k << " (" << inst.op() << ") of " << f.name()
+            << " " << problem;
+        return msg.str();
+      }
       // Targets are int32: a wider ignore_index would wrap onto a token.
       const program::Attribute *ignore =
           find_op_schema(inst.op())->attr("ignore_index")
@@ -329,7 +489,7 @@ std::string validate_program(const program::Program &prog) {
     if (!problem.empty())
       return problem;
   }
-  return "";
+  return check_updates(prog);
 }
 
 } // namespace tpc

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -36,6 +37,7 @@ program::Program tinyProgram() {
   p->set_name("w");
   p->set_tensor(0);
   p->add_global_shape(8);
+  p->mutable_init()->set_std(0.02);
   auto *f = prog.add_functions();
   f->set_name("forward");
   f->set_arena_bytes(256);
@@ -436,4 +438,106 @@ TEST(OpSchema, AttributesAreReadByTheirSchemaNames) {
   EXPECT_THROW(find_attr(inst, "ignore_idx"), std::logic_error);
   inst.clear_attrs();
   EXPECT_EQ(find_attr(inst, "ignore_index"), nullptr);
+}
+
+// What the dialect's verifiers allow, checked again when a program is
+// loaded, in every function: a damaged apply_step is refused by info and
+// eval too, never half a training run later.
+TEST(ProgramFile, AttributeRangesAreChecked) {
+  program::Program prog = tinyProgram();
+  prog.mutable_model()->set_optimizer(program::Model::ADAMW);
+  auto *apply = prog.add_functions();
+  apply->set_name("apply_step");
+  for (int id : {2, 3, 4}) {
+    auto *t = prog.add_tensors();
+    t->set_id(id);
+    t->set_name("in" + std::to_string(id));
+    t->set_dtype(program::F32);
+    t->set_storage(program::Tensor::INPUT);
+    t->set_offset(-1);
+    apply->add_inputs(id);
+  }
+  auto *update = apply->add_body();
+  update->set_op(op::kAdamwUpdate);
+  for (int id : {2, 3, 4})
+    update->add_inputs(id);
+  auto &attrs = *update->mutable_attrs();
+  attrs["name"].set_s("w");
+  attrs["beta1"].set_f(0.9);
+  attrs["beta2"].set_f(0.95);
+  attrs["eps"].set_f(1e-8);
+  attrs["weight_decay"].set_f(0.1);
+  ASSERT_EQ(validate_program(prog), "");
+  attrs["eps"].set_f(0.0);
+  EXPECT_NE(validate_program(prog).find(
+                "instruction 0 (adamw_update) of apply_step has eps 0, which "
+                "must be a finite number > 0 (1e-8 is usual)"),
+            std::string::npos)
+      << validate_program(prog);
+  attrs["eps"].set_f(std::nan(""));
+  EXPECT_NE(validate_program(prog).find("has eps nan"), std::string::npos);
+  attrs["eps"].set_f(1e-8);
+  attrs["beta2"].set_f(1.0);
+  EXPECT_NE(validate_program(prog).find("has beta2 1, which must be in [0, 1)"),
+            std::string::npos)
+      << validate_program(prog);
+  attrs["beta2"].set_f(0.95);
+  attrs["beta1"].set_f(-0.5);
+  EXPECT_NE(validate_program(prog).find("has beta1 -0.5"), std::string::npos);
+  attrs["beta1"].set_f(0.9);
+  // An update of a name that is no parameter, and of the other optimizer.
+  attrs["name"].set_s("v");
+  EXPECT_NE(validate_program(prog).find(
+                "instruction 0 (adamw_update) of apply_step names 'v', which "
+                "is no parameter of the program"),
+            std::string::npos);
+  attrs["name"].set_s("w");
+  prog.mutable_model()->set_optimizer(program::Model::SGD);
+  EXPECT_NE(validate_program(prog).find("is not an update of the program's "
+                                        "optimizer (SGD)"),
+            std::string::npos)
+      << validate_program(prog);
+  prog.mutable_model()->set_optimizer(program::Model::ADAMW);
+  ASSERT_EQ(validate_program(prog), "");
+
+  // Every parameter with a gradient is updated exactly once.
+  auto *acc = prog.mutable_functions(0)->add_body();
+  acc->set_op(op::kAccumulateGrad);
+  acc->add_inputs(1);
+  (*acc->mutable_attrs())["name"].set_s("w");
+  EXPECT_EQ(validate_program(prog), "");
+  *apply->add_body() = *update;
+  EXPECT_NE(validate_program(prog).find("parameter 'w' has a gradient but "
+                                        "apply_step updates it 2 times"),
+            std::string::npos)
+      << validate_program(prog);
+  apply->clear_body();
+  EXPECT_NE(validate_program(prog).find("parameter 'w' has a gradient but "
+                                        "apply_step never updates it"),
+            std::string::npos);
+}
+
+TEST(ProgramFile, ForwardAttributeRangesAndInitAreChecked) {
+  program::Program prog = tinyProgram();
+  auto *inst = prog.mutable_functions(0)->mutable_body(0);
+  inst->set_op(op::kDropout);
+  auto &attrs = *inst->mutable_attrs();
+  attrs["p"].set_f(0.1);
+  attrs["stream"].set_s(enums::rng_stream::kReplicated);
+  attrs["key"].set_i(1);
+  ASSERT_EQ(validate_program(prog), "") << validate_program(prog);
+  attrs["p"].set_f(1.0);
+  EXPECT_NE(validate_program(prog).find("has p 1, which must be in [0, 1)"),
+            std::string::npos)
+      << validate_program(prog);
+  prog = tinyProgram();
+  prog.mutable_parameters(0)->mutable_init()->set_std(-0.02);
+  EXPECT_NE(validate_program(prog).find(
+                "parameter w has initializer kind 0 with std -0.02; a normal "
+                "initializer needs a finite std > 0"),
+            std::string::npos)
+      << validate_program(prog);
+  prog.mutable_parameters(0)->mutable_init()->set_kind(program::Init::ZEROS);
+  prog.mutable_parameters(0)->mutable_init()->set_std(0.0);
+  EXPECT_EQ(validate_program(prog), "");
 }
