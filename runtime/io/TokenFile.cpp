@@ -160,10 +160,31 @@ std::vector<uint32_t> TokenFile::read_all() const {
   return tokens;
 }
 
+std::optional<std::pair<uint64_t, uint32_t>>
+TokenFile::first_token_at_least(uint32_t limit) const {
+  const uint64_t piece = uint64_t(1) << 18;
+  std::vector<uint32_t> buffer(std::min(piece, num_tokens_));
+  for (uint64_t pos = 0; pos < num_tokens_; pos += piece) {
+    uint64_t n = std::min(piece, num_tokens_ - pos);
+    read(pos, n, buffer.data());
+    // The largest first (a loop the compiler vectorizes), the position
+    // only for a piece that holds a bad token.
+    uint32_t largest = 0;
+    for (uint64_t i = 0; i < n; ++i)
+      largest = std::max(largest, buffer[i]);
+    if (largest < limit)
+      continue;
+    for (uint64_t i = 0;; ++i)
+      if (buffer[i] >= limit)
+        return std::make_pair(pos + i, buffer[i]);
+  }
+  return std::nullopt;
+}
+
 TokenBatcher::TokenBatcher(const TokenFile &file, int B, int T, int dp_rank,
                            int dp_size, int vocab_size)
     : file_(file), B_(B), T_(T), dp_rank_(dp_rank), dp_size_(dp_size),
-      vocab_size_(vocab_size), buffer_(size_t(B) * T + 1) {
+      buffer_(size_t(B) * T + 1) {
   if (B <= 0 || T <= 0 || dp_size <= 0 || dp_rank < 0 || dp_rank >= dp_size)
     throw std::invalid_argument(
         "TokenBatcher: bad batch B=" + std::to_string(B) +
@@ -177,6 +198,21 @@ TokenBatcher::TokenBatcher(const TokenFile &file, int B, int T, int dp_rank,
                           " = dp " + std::to_string(dp_size) + " x B " +
                           std::to_string(B) + " x T " + std::to_string(T) +
                           " + 1); use a larger file or a smaller batch");
+  // Ids become ints: without a vocabulary, a token must still fit one.
+  const uint64_t limit =
+      vocab_size > 0 ? uint64_t(vocab_size) : uint64_t(INT32_MAX) + 1;
+  if (auto bad = file.first_token_at_least(uint32_t(limit)))
+    throw token_error(
+        file.path(),
+        "token " + std::to_string(bad->second) + " at position " +
+            std::to_string(bad->first) +
+            (vocab_size > 0
+                 ? " is outside the model's vocabulary of " +
+                       std::to_string(vocab_size) +
+                       "; the file was encoded with another tokenizer: "
+                       "encode it with the model's (tpc-data encode)"
+                 : " does not fit an int token id; the file is corrupt "
+                   "— regenerate it with tpc-data encode"));
 }
 
 uint64_t TokenBatcher::batches_per_epoch() const {
@@ -202,22 +238,8 @@ void TokenBatcher::next(int *inputs, int *targets) {
     position_ = 0;
   uint64_t start = position_ + uint64_t(dp_rank_) * B_ * T_;
   size_t n = size_t(B_) * T_;
+  // Every token lies below the limit (checked when the batcher was made).
   file_.read(start, n + 1, buffer_.data());
-  // Ids become ints: without a vocabulary, a token must still fit one.
-  const uint64_t limit =
-      vocab_size_ > 0 ? uint64_t(vocab_size_) : uint64_t(INT32_MAX) + 1;
-  for (size_t i = 0; i <= n; ++i)
-    if (buffer_[i] >= limit)
-      throw token_error(
-          file_.path(),
-          "token " + std::to_string(buffer_[i]) + " at position " +
-              std::to_string(start + i) +
-              (vocab_size_ > 0
-                   ? " is outside the model's vocabulary of " +
-                         std::to_string(vocab_size_) +
-                         "; the file was encoded with another tokenizer"
-                   : " does not fit an int token id; the file is corrupt "
-                     "— regenerate it with tpc-data encode"));
   for (size_t i = 0; i < n; ++i) {
     inputs[i] = buffer_[i];
     targets[i] = buffer_[i + 1];

@@ -14,7 +14,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tpc {
@@ -65,6 +67,10 @@ public:
   void read(uint64_t pos, uint64_t n, uint32_t *out) const;
   /// The whole file.
   std::vector<uint32_t> read_all() const;
+  /// The position and value of the first token >= `limit`, found in one
+  /// pass over the file; nullopt when every token lies below it.
+  std::optional<std::pair<uint64_t, uint32_t>>
+  first_token_at_least(uint32_t limit) const;
 
 private:
   std::string path_;
@@ -84,8 +90,9 @@ private:
 /// end of the file, reading starts again from the beginning (an epoch).
 class TokenBatcher {
 public:
-  /// vocab_size > 0 checks every token read against it; without it, tokens
-  /// must still fit an int (below 2^31).
+  /// Checks every token of the file once, here: below vocab_size when it is
+  /// > 0, else below 2^31 (an int). A bad id anywhere is refused before the
+  /// first batch, never when a window reaches it.
   TokenBatcher(const TokenFile &file, int B, int T, int dp_rank = 0,
                int dp_size = 1, int vocab_size = 0);
 
@@ -101,7 +108,7 @@ public:
 
 private:
   const TokenFile &file_;
-  int B_, T_, dp_rank_, dp_size_, vocab_size_;
+  int B_, T_, dp_rank_, dp_size_;
   uint64_t position_ = 0;
   std::vector<uint32_t> buffer_;
 };

@@ -41,6 +41,10 @@
                                       is an argmax (within 1e-5) of the logits [T,V] of
                                       the position before it
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
+  set-token FILE POS ID               overwrite token POS of a version-1 token file
+  edit-st FILE EDIT ...               rewrite a safetensors file: KEY=VALUE sets a metadata
+                                      key, -KEY drops it, TENSOR:=X sets every f32 element of
+                                      TENSOR to X (names with a * edit every match)
   cut FILE BYTES                      truncate FILE to BYTES bytes
   reseal FILE                         recompute a program file's checksum (after a patch,
                                       to reach the checks behind it)
@@ -394,6 +398,35 @@ def main(argv):
         data = bytearray(open(path, 'rb').read())
         data[offset] = byte
         open(path, 'wb').write(bytes(data))
+    elif cmd == 'set-token':
+        path, pos, token = argv[1], int(argv[2]), int(argv[3])
+        data = bytearray(open(path, 'rb').read())
+        data[1024 + 2 * pos:1026 + 2 * pos] = struct.pack('<H', token)
+        open(path, 'wb').write(bytes(data))
+    elif cmd == 'edit-st':
+        path = argv[1]
+        header, body = header_of(path)
+        body = bytearray(body)
+        meta = header.setdefault('__metadata__', {})
+        for edit in argv[2:]:
+            if ':=' in edit:
+                pattern, x = edit.split(':=')
+                names = [n for n in header if n != '__metadata__' and
+                         re.fullmatch(re.escape(pattern).replace(r'\*', '.*'), n)]
+                if not names:
+                    sys.exit('%s: no tensor matches %s' % (path, pattern))
+                for n in names:
+                    begin, end = header[n]['data_offsets']
+                    body[begin:end] = struct.pack('<f', float(x)) * ((end - begin) // 4)
+            elif edit.startswith('-'):
+                meta.pop(edit[1:], None)
+            else:
+                key, x = edit.split('=', 1)
+                meta[key] = x
+        raw = json.dumps(header).encode()
+        raw += b' ' * (-len(raw) % 8)
+        with open(path, 'wb') as f:
+            f.write(struct.pack('<Q', len(raw)) + raw + bytes(body))
     elif cmd == 'reseal':
         path = argv[1]
         data = bytearray(open(path, 'rb').read())
