@@ -4,6 +4,7 @@
 #include "runtime/run/Command.h"
 #include "runtime/run/Run.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace tpc {
@@ -24,6 +25,10 @@ int eval_command(Session &s, const CommandOptions &opt) {
   });
   load_weights(s, opt, false);
   EvalResult r = evaluate(s.ex, entry, opt.data, opt.max_batches);
+  // Every rank holds the same all-reduced loss, and --json stays JSON.
+  if (!std::isfinite(r.loss))
+    throw weights_overflow("the eval loss (" + std::to_string(r.loss) + ") is",
+                           opt.load);
   if (!s.root)
     return 0;
   if (opt.json)

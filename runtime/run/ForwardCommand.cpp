@@ -21,7 +21,7 @@ int forward_command(Session &s, const CommandOptions &opt) {
     s.ex.check(*entry.fn);
   });
   load_weights(s, opt, false);
-  std::vector<float> logits = forward_logits(s.ex, entry, opt.data);
+  std::vector<float> logits = forward_logits(s.ex, entry, opt.data, opt.load);
   write_f32_on_root(s, opt.out, logits);
   if (s.root)
     std::printf("wrote logits [%d,%d,%d] to %s\n", entry.B, entry.T,

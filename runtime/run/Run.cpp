@@ -6,6 +6,7 @@
 #include "runtime/program/ProgramFile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace tpc {
@@ -114,8 +115,23 @@ void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
   totals[1] += count;
 }
 
+AgreedFailure weights_overflow(const std::string &what,
+                               const std::string &loaded) {
+  return AgreedFailure(
+      what + " not finite although every token is valid: " +
+      (loaded.empty()
+           ? std::string("the weights initialized from --seed overflow the "
+                         "model's arithmetic; initialize with another --seed "
+                         "or load a checkpoint")
+           : "the weights loaded from " + loaded +
+                 " overflow the model's arithmetic (values too large for "
+                 "float32 sums); load an earlier checkpoint, one written "
+                 "before training diverged"));
+}
+
 std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
-                                  const std::string &data) {
+                                  const std::string &data,
+                                  const std::string &loaded) {
   Comm &comm = ex.comm();
   if (entry.logits < 0)
     throw std::runtime_error("entry point '" + entry.fn->name() +
@@ -140,6 +156,9 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
   std::vector<float> local(n * width);
   ex.read_output(*entry.fn, entry.logits, local.data(),
                  local.size() * sizeof(float));
+  if (!comm.all_ok(std::all_of(local.begin(), local.end(),
+                               [](float x) { return std::isfinite(x); })))
+    throw weights_overflow("the logits are", loaded);
   if (comm.dp_rank() != 0)
     return {};
   int parts = entry.vocab_parallel ? comm.tp_size() : 1;

@@ -83,9 +83,18 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
                     const std::string &data, int64_t max_batches);
 
 /// The unpadded logits [B,T,V] of data-parallel rank 0's first batch, on
-/// world rank 0 (empty elsewhere).
+/// world rank 0 (empty elsewhere). Logits that are not finite on any rank
+/// throw weights_overflow("the logits are", loaded) on every rank.
 std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
-                                  const std::string &data);
+                                  const std::string &data,
+                                  const std::string &loaded);
+
+/// The error for `what` ("the logits are") that is not finite although
+/// every token is valid, before any training step: the weights overflow.
+/// `loaded` names the checkpoint they came from ("" when --seed
+/// initialized them). Every rank throws it; rank 0 reports it.
+AgreedFailure weights_overflow(const std::string &what,
+                               const std::string &loaded);
 
 } // namespace tpc
 

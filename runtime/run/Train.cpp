@@ -173,6 +173,9 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                   out.last_checkpoint.empty() ? c.resume_from
                                               : out.last_checkpoint);
   };
+  // A loss that is not finite before this run's first update comes from
+  // the weights it started with, not from the learning rate.
+  const int64_t first_step = start.step;
   for (int64_t step = start.step; step < c.steps; ++step) {
     note_step(step + 1);
     if (c.profile && step == out.first_profiled)
@@ -184,6 +187,17 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     // validation point.
     if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1))
       r.val_loss = evaluate(ex, eval_entry, c.val, c.eval_batches).loss;
+    if (r.val_loss && !std::isfinite(*r.val_loss)) {
+      std::string what = "step " + std::to_string(step + 1) + "/" +
+                         std::to_string(c.steps) + ": the val loss (" +
+                         std::to_string(*r.val_loss) + ") is";
+      if (step == first_step)
+        throw weights_overflow(what, c.resume_from);
+      throw AgreedFailure(what +
+                          " not finite: training diverged (lower --lr "
+                          "or --clip); " +
+                          checkpoint_note());
+    }
     // The first micro-batch writes the gradients (RunOptions), so they need
     // no zeroing.
     // GradScaler scales the gradients of a mean loss; ours are of the loss
@@ -231,6 +245,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                                " has no target token to train on (every "
                                "target is ignored)");
     r.loss = totals[0] / totals[1];
+    if (!std::isfinite(r.loss) && step == first_step)
+      throw weights_overflow("step " + std::to_string(step + 1) + "/" +
+                                 std::to_string(c.steps) + ": the loss (" +
+                                 std::to_string(r.loss) + ") is",
+                             c.resume_from);
     if (!std::isfinite(r.loss))
       throw AgreedFailure("step " + std::to_string(step + 1) + "/" +
                           std::to_string(c.steps) + ": the loss is " +
@@ -261,6 +280,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     // The norm sums every rank's gradients (all-reduced over dp, then the
     // squares over tp), so it is the one flag every rank agrees on; a norm
     // that is not finite made apply_step skip every update.
+    if (!std::isfinite(r.grad_norm) && !scaling && step == first_step)
+      throw weights_overflow(
+          "step " + std::to_string(step + 1) + "/" + std::to_string(c.steps) +
+              ": the gradient norm (" + std::to_string(r.grad_norm) + ") is",
+          c.resume_from);
     if (!std::isfinite(r.grad_norm) && !scaling)
       throw AgreedFailure("step " + std::to_string(step + 1) + "/" +
                           std::to_string(c.steps) + ": the gradient norm is " +
