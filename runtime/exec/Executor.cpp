@@ -46,8 +46,7 @@ Executor::~Executor() = default;
 void *Executor::device_ptr(int id) const { return state_->ptrs[id]; }
 
 uint64_t Executor::tensor_bytes(int id) const {
-  const program::Tensor &t = program_.tensors(id);
-  return uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
+  return uint64_t(tpc::tensor_bytes(program_.tensors(id)));
 }
 
 int64_t Executor::local_parameter_count() const {

@@ -93,8 +93,7 @@ void ExecState::build() {
       // stack's parameter has no buffer on this rank.
       continue;
     } else {
-      uint64_t bytes =
-          uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
+      uint64_t bytes = uint64_t(tensor_bytes(t));
       void *p = device.alloc(std::max<uint64_t>(bytes, 1));
       device.zero(p, bytes);
       owned_.push_back(p);

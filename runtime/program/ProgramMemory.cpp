@@ -4,6 +4,7 @@
 #include "runtime/program/ProgramTypes.h"
 #include "runtime/util/Bytes.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace tpc {
@@ -22,8 +23,9 @@ ProgramMemory memory_of(const program::Program &prog) {
     m.optimizer_state +=
         2 * double(tensor_bytes(t.shape(), program::F32)); // m, v
   }
+  // The executor allocates one arena, of the largest entry point's size.
   for (const program::Function &f : prog.functions())
-    m.arenas += double(f.arena_bytes());
+    m.arena = std::max(m.arena, double(f.arena_bytes()));
   return m;
 }
 
@@ -32,7 +34,7 @@ std::string describe_memory_need(const program::Program &prog) {
   std::ostringstream msg;
   msg << "out of memory: one rank of this program (tp " << prog.tp() << ", dp "
       << prog.dp() << ", micro-batch " << prog.micro_batch() << ", seq "
-      << prog.seq() << ") allocates arenas of " << format_bytes(m.arenas)
+      << prog.seq() << ") allocates an arena of " << format_bytes(m.arena)
       << " and parameters of " << format_bytes(m.parameters)
       << " (four times that with gradients and AdamW state); compile with a "
          "smaller --micro-batch or --seq, or a larger --tp "

@@ -24,18 +24,19 @@ struct ProgramMemory {
   double gradients = 0;
   /// AdamW's two fp32 moments per parameter element.
   double optimizer_state = 0;
-  /// The planned arenas of every entry point.
-  double arenas = 0;
+  /// The one arena every entry point's activations share: the largest
+  /// entry point's planned arena.
+  double arena = 0;
 
   double total() const {
-    return parameters + gradients + optimizer_state + arenas;
+    return parameters + gradients + optimizer_state + arena;
   }
 };
 
 /// The memory one rank of a validated `prog` needs to train with AdamW.
 ProgramMemory memory_of(const program::Program &prog);
 
-/// A sentence on the memory one rank of `prog` allocates (arenas and
+/// A sentence on the memory one rank of `prog` allocates (the arena and
 /// parameters with their gradients and AdamW moments) and how to shrink it:
 /// the message for an allocation that failed.
 std::string describe_memory_need(const program::Program &prog);

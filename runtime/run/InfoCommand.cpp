@@ -15,15 +15,15 @@ namespace tpc {
 namespace {
 
 /// What one rank allocates: parameters (and fp32 masters), gradients,
-/// optimizer moments and the planned arenas of every entry point.
+/// optimizer moments and the arena the entry points share.
 void print_memory(const program::Program &prog) {
   ProgramMemory m = memory_of(prog);
   auto mib = [](double bytes) { return format_bytes(bytes, ByteUnit::MiB); };
   std::printf("memory       per rank, training with AdamW: %s (parameters "
-              "%s, gradients %s, optimizer state %s, arenas %s)\n",
+              "%s, gradients %s, optimizer state %s, arena %s)\n",
               mib(m.total()).c_str(), mib(m.parameters).c_str(),
               mib(m.gradients).c_str(), mib(m.optimizer_state).c_str(),
-              mib(m.arenas).c_str());
+              mib(m.arena).c_str());
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #include "runtime/backends/cuda/CudaCheck.h"
 #include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/Libraries.h"
+#include "runtime/util/Bytes.h"
 
 #include <dlfcn.h>
 
@@ -299,7 +300,8 @@ std::string describe_cuda(int ordinal) {
     cudaMemGetInfo(&free_bytes, &total_bytes);
   os << "cuda: device " << ordinal << ": " << prop.name << ", sm_" << prop.major
      << prop.minor << ", " << prop.multiProcessorCount << " SMs, "
-     << (total_bytes >> 20) << " MiB (" << (free_bytes >> 20) << " MiB free)\n";
+     << format_bytes(double(total_bytes)) << " ("
+     << format_bytes(double(free_bytes)) << " free)\n";
   os << "cuda: " << cuda::cublaslt_description() << "\n";
   os << "cuda: " << cuda::nccl_description() << "\n";
   return os.str();

@@ -101,8 +101,7 @@ uint64_t OpContext::elements(int id) const {
 }
 
 uint64_t OpContext::bytes(int id) const {
-  const program::Tensor &t = s.program.tensors(id);
-  return uint64_t(num_elements(t.shape()) * dtype_bytes(t.dtype()));
+  return uint64_t(tensor_bytes(s.program.tensors(id)));
 }
 
 ElementType OpContext::dtype(int id) const {
