@@ -47,7 +47,7 @@ struct CommandOptions {
   int per_param = 3;
   double fd_eps = 2e-2, atol = 1e-3, rtol = 1e-2;
   // generate
-  std::string prompt, prompt_ids, vocab_dir, logits_out;
+  std::string prompt, prompt_ids, vocab_dir, tokenizer_json, logits_out;
   std::string tokenizer = "gpt2";
   int tokens = 64;
   double temperature = 1.0;

@@ -4,6 +4,7 @@
 #include "runtime/run/Generate.h"
 #include "runtime/run/Metrics.h"
 #include "runtime/run/Run.h"
+#include "runtime/tokenizer/HfTokenizer.h"
 #include "runtime/tokenizer/Tokenizer.h"
 
 #include <cstdio>
@@ -71,6 +72,11 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
                  "byte, for models of vocabulary 256)")
       ->check(CLI::IsMember({"gpt2", "llama3", "bytes"}))
       ->capture_default_str();
+  app.add_option("--tokenizer-json", opt.tokenizer_json,
+                 "A Hugging Face tokenizer.json (byte-level BPE, as Llama 3's "
+                 "or GPT-2's) for --prompt and the output, in place of "
+                 "--tokenizer")
+      ->check(CLI::ExistingFile);
   app.add_option("--vocab-dir", opt.vocab_dir,
                  "Directory with GPT-2's encoder.json and vocab.bpe, or with "
                  "Llama 3's tokenizer.json (default: where scripts/setup.sh "
@@ -104,25 +110,34 @@ int generate_command(Session &s, const CommandOptions &opt) {
     if (!opt.prompt_ids.empty()) {
       g.prompt = parse_ids(opt.prompt_ids);
     } else {
-      std::string dir = opt.vocab_dir.empty() ? default_vocab_dir(opt.tokenizer)
-                                              : opt.vocab_dir;
-      try {
-        tokenizer = make_tokenizer(opt.tokenizer, dir);
-      } catch (const std::exception &e) {
-        throw std::runtime_error(
-            "--prompt needs the " +
-            std::string(opt.tokenizer == "gpt2" ? "GPT-2" : opt.tokenizer) +
-            " tokenizer, which --vocab-dir " + dir + " does not hold (" +
-            e.what() + "); or give token ids with --prompt-ids");
+      std::string name = opt.tokenizer;
+      if (!opt.tokenizer_json.empty()) {
+        name = opt.tokenizer_json;
+        tokenizer = load_tokenizer_json(opt.tokenizer_json);
+      } else {
+        std::string dir = opt.vocab_dir.empty()
+                              ? default_vocab_dir(opt.tokenizer)
+                              : opt.vocab_dir;
+        try {
+          tokenizer = make_tokenizer(opt.tokenizer, dir);
+        } catch (const std::exception &e) {
+          throw std::runtime_error(
+              "--prompt needs the " +
+              std::string(opt.tokenizer == "gpt2" ? "GPT-2" : opt.tokenizer) +
+              " tokenizer, which --vocab-dir " + dir + " does not hold (" +
+              e.what() + "); or give token ids with --prompt-ids");
+        }
       }
       if (tokenizer->vocab_size() != entry.vocab)
         throw std::runtime_error(
-            "the " + opt.tokenizer + " tokenizer has " +
+            "the " + name + " tokenizer has " +
             std::to_string(tokenizer->vocab_size()) +
             " tokens but the model's vocabulary has " +
             std::to_string(entry.vocab) +
-            "; use the tokenizer the model was trained with (--tokenizer "
-            "gpt2|bytes) or give token ids with --prompt-ids");
+            "; use the tokenizer the model was trained with (--tokenizer " +
+            kTokenizerNames +
+            ", or --tokenizer-json FILE) or give token ids with "
+            "--prompt-ids");
       if (tokenizer->begin_of_text() >= 0)
         g.prompt.push_back(tokenizer->begin_of_text());
       tokenizer->encode(opt.prompt, g.prompt);
@@ -183,9 +198,9 @@ int generate_command(Session &s, const CommandOptions &opt) {
     if (entry.stack)
       mode += ", " + std::to_string(entry.stacks) + " stacks in parallel";
     // Each new token after the first is one step of every stack.
-    double after = r.generated > 1 ? (r.seconds - r.prefill_seconds) /
-                                         (r.generated - 1)
-                                   : 0.0;
+    double after = r.generated > 1
+                       ? (r.seconds - r.prefill_seconds) / (r.generated - 1)
+                       : 0.0;
     std::fprintf(stderr,
                  "generate: %d prompt tokens, %d new tokens, %d decode steps "
                  "in %.3f s (%.1f tokens/s, tp %d%s); peak resident memory "
