@@ -45,6 +45,17 @@ LogicalResult expectAdjoint(const OpDiag &loc, RankedTensorType dout,
                        "; pass the gradient of that result");
 }
 
+/// `dout` must be the adjoint of a linear's result: `input` [..., I] with
+/// `out` features in place of I.
+LogicalResult expectLinearAdjoint(const OpDiag &loc, RankedTensorType dout,
+                                  RankedTensorType input, int64_t out) {
+  SmallVector<int64_t> shape(input.getShape());
+  shape.back() = out;
+  return expectAdjoint(loc, dout,
+                       RankedTensorType::get(shape, input.getElementType()),
+                       "linear");
+}
+
 /// The logits' adjoint of both cross-entropy grad ops.
 LogicalResult inferLossGradType(const OpDiag &loc, Value logits, Value targets,
                                 SmallVectorImpl<Type> &types) {
@@ -201,11 +212,7 @@ LogicalResult LinearGradOp::inferReturnTypes(MLIRContext *,
   if (input.getElementType() != weight.getElementType())
     return fail(loc, "input " + str(input) + " and weight " + str(weight) +
                          " have different element types");
-  SmallVector<int64_t> outShape(input.getShape());
-  outShape.back() = out;
-  if (failed(expectAdjoint(
-          loc, dout, RankedTensorType::get(outShape, input.getElementType()),
-          "linear")))
+  if (failed(expectLinearAdjoint(loc, dout, input, out)))
     return failure();
   types.append({input, weight});
   if (adaptor.getBias())
@@ -254,11 +261,7 @@ LogicalResult LinearWeightGradOp::inferReturnTypes(
   if (dout.getRank() < 1)
     return fail(loc, "dout must have rank >= 1, got " + str(dout));
   int64_t in = input.getShape().back(), out = dout.getShape().back();
-  SmallVector<int64_t> outShape(input.getShape());
-  outShape.back() = out;
-  if (failed(expectAdjoint(
-          loc, dout, RankedTensorType::get(outShape, input.getElementType()),
-          "linear")))
+  if (failed(expectLinearAdjoint(loc, dout, input, out)))
     return failure();
   Type element = input.getElementType();
   if (adaptor.getTransposed())

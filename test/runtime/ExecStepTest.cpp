@@ -295,74 +295,6 @@ TEST_P(ExecutorStepTest, FirstMicroBatchWritesTheGradients) {
   EXPECT_TRUE(nonzero);
 }
 
-// On a step's first micro-batch, linear_grad writes wte's first gradient
-// term straight into the gradient buffer, where accumulate_grad would have
-// copied it from the term's own buffer; later micro-batches write that
-// buffer and add it, as before. The gradients match, bit for bit, those of
-// a program whose term is also an output of train_step (so it stays in its
-// own buffer), and a second micro-batch adds the same terms again. A
-// gradient of another type than the term (bf16 compute, f32 gradient) is
-// still converted by accumulate_grad.
-TEST_P(ExecutorStepTest, FirstWeightGradientGoesStraightIntoItsBuffer) {
-  const auto [compute, grad] = GetParam();
-  program::Program direct = bigram_program(compute, grad), kept = direct;
-  int term = -1;
-  for (program::Function &fn : *kept.mutable_functions())
-    if (fn.name() == "train_step")
-      for (const program::Instruction &inst : fn.body())
-        if (inst.op() == "linear_grad") {
-          term = inst.outputs(1);
-          fn.add_outputs(term);
-        }
-  ASSERT_GE(term, 0);
-  std::vector<int> ids(B * T), tg(B * T);
-  for (int i = 0; i < B * T; ++i) {
-    ids[i] = (i * 3) % V;
-    tg[i] = (ids[i] + 5) % V;
-  }
-  const size_t term_bytes = size_t(V) * C * (compute == program::F32 ? 4 : 2);
-  struct Run {
-    std::vector<float> first, second;
-    std::vector<char> term; // the term's own buffer after the first
-  };
-  auto run = [&](program::Program p) {
-    CpuBackend backend;
-    Comm comm(nullptr, nullptr);
-    comm.make_groups(1, 1);
-    Executor ex(std::move(p), backend, comm);
-    ex.init_parameters(7);
-    const program::Function &train = ex.function("train_step");
-    ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
-    ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
-    Run r;
-    RunOptions options{true, 1, 1};
-    options.first_micro_batch = true;
-    ex.run(train, options);
-    r.first = ex.read_gradient("wte");
-    r.term.resize(term_bytes);
-    backend.synchronize();
-    backend.copy_device_to_host(r.term.data(), ex.device_ptr(term), term_bytes);
-    options.first_micro_batch = false;
-    ex.run(train, options);
-    r.second = ex.read_gradient("wte");
-    return r;
-  };
-  Run got = run(direct), want = run(kept);
-  EXPECT_EQ(got.first, want.first);
-  EXPECT_EQ(got.second, want.second);
-  const float tolerance = compute == program::F32 ? 1e-6f : 2e-2f;
-  float largest = 0.0f;
-  for (size_t i = 0; i < got.first.size(); ++i) {
-    largest = std::max(largest, std::fabs(got.first[i]));
-    EXPECT_NEAR(got.second[i], 2.0f * got.first[i],
-                tolerance * (1.0f + std::fabs(got.first[i])))
-        << "element " << i;
-  }
-  EXPECT_GT(largest, 0.0f);
-  // Only where the types agree did the term skip its own buffer.
-  EXPECT_EQ(got.term == want.term, compute != grad);
-}
-
 /// `p` with each linear_grad rewritten into its B and W halves at its
 /// place, B first, as tpc-split-weight-grad rewrites the IR.
 program::Program split_linear_grads(program::Program p) {
@@ -397,11 +329,84 @@ program::Program split_linear_grads(program::Program p) {
   return p;
 }
 
-// The split program trains as the unsplit one, bit for bit: the tied
-// output layer's W half writes wte's first gradient term into the gradient
-// buffer on a step's first micro-batch and adds on later ones, as
-// linear_grad does, and five optimizer steps give the same losses and
-// weights.
+// On a step's first micro-batch, linear_grad writes wte's first gradient
+// term straight into the gradient buffer, where accumulate_grad would have
+// copied it from the term's own buffer; later micro-batches write that
+// buffer and add it, as before. The gradients match, bit for bit, those of
+// a program whose term is also an output of train_step (so it stays in its
+// own buffer), and a second micro-batch adds the same terms again. A
+// gradient of another type than the term (bf16 compute, f32 gradient) is
+// still converted by accumulate_grad. linear_weight_grad, the W half of a
+// split linear_grad, does all the same.
+TEST_P(ExecutorStepTest, FirstWeightGradientGoesStraightIntoItsBuffer) {
+  const auto [compute, grad] = GetParam();
+  program::Program direct = bigram_program(compute, grad), kept = direct;
+  int term = -1;
+  for (program::Function &fn : *kept.mutable_functions())
+    if (fn.name() == "train_step")
+      for (const program::Instruction &inst : fn.body())
+        if (inst.op() == "linear_grad") {
+          term = inst.outputs(1);
+          fn.add_outputs(term);
+        }
+  ASSERT_GE(term, 0);
+  std::vector<int> ids(B * T), tg(B * T);
+  for (int i = 0; i < B * T; ++i) {
+    ids[i] = (i * 3) % V;
+    tg[i] = (ids[i] + 5) % V;
+  }
+  const size_t term_bytes = size_t(V) * C * (compute == program::F32 ? 4 : 2);
+  struct Run {
+    std::vector<float> first, second;
+    std::vector<char> term; // the term's own buffer after the first
+  };
+  auto run = [&](program::Program p) {
+    CpuBackend backend;
+    Comm comm(nullptr, nullptr);
+    comm.make_groups(1, 1);
+    Executor ex(std::move(p), backend, comm);
+    ex.init_parameters(7);
+    // Memory that a previous run freed may still hold its term.
+    std::vector<char> stale(term_bytes, char(0x7f));
+    backend.copy_host_to_device(ex.device_ptr(term), stale.data(), term_bytes);
+    const program::Function &train = ex.function("train_step");
+    ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
+    ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
+    Run r;
+    RunOptions options{true, 1, 1};
+    options.first_micro_batch = true;
+    ex.run(train, options);
+    r.first = ex.read_gradient("wte");
+    r.term.resize(term_bytes);
+    backend.synchronize();
+    backend.copy_device_to_host(r.term.data(), ex.device_ptr(term), term_bytes);
+    options.first_micro_batch = false;
+    ex.run(train, options);
+    r.second = ex.read_gradient("wte");
+    return r;
+  };
+  Run got = run(direct), want = run(kept);
+  EXPECT_EQ(got.first, want.first);
+  EXPECT_EQ(got.second, want.second);
+  const float tolerance = compute == program::F32 ? 1e-6f : 2e-2f;
+  float largest = 0.0f;
+  for (size_t i = 0; i < got.first.size(); ++i) {
+    largest = std::max(largest, std::fabs(got.first[i]));
+    EXPECT_NEAR(got.second[i], 2.0f * got.first[i],
+                tolerance * (1.0f + std::fabs(got.first[i])))
+        << "element " << i;
+  }
+  EXPECT_GT(largest, 0.0f);
+  // Only where the types agree did the term skip its own buffer.
+  EXPECT_EQ(got.term == want.term, compute != grad);
+  Run split = run(split_linear_grads(direct));
+  EXPECT_EQ(split.first, got.first);
+  EXPECT_EQ(split.second, got.second);
+  EXPECT_EQ(split.term == want.term, compute != grad);
+}
+
+// The split program trains as the unsplit one, bit for bit: five optimizer
+// steps give the same losses and weights.
 TEST_P(ExecutorStepTest, SplitLinearGradTrainsAsLinearGrad) {
   const auto [compute, grad] = GetParam();
   program::Program whole = bigram_program(compute, grad);
@@ -416,49 +421,38 @@ TEST_P(ExecutorStepTest, SplitLinearGradTrainsAsLinearGrad) {
     ids[i] = (i * 5) % V;
     tg[i] = (ids[i] * 3 + 1) % V;
   }
-  struct Run {
-    std::vector<float> first, second, losses, weights;
-  };
-  auto run = [&](program::Program p) {
+  auto train = [&](program::Program p, std::vector<float> &weights) {
     CpuBackend backend;
     Comm comm(nullptr, nullptr);
     comm.make_groups(1, 1);
     Executor ex(std::move(p), backend, comm);
     ex.init_parameters(11);
-    const program::Function &train = ex.function("train_step");
+    const program::Function &step = ex.function("train_step");
     const program::Function &apply = ex.function("apply_step");
-    ex.set_input(train, 0, ids.data(), ids.size() * sizeof(int));
-    ex.set_input(train, 1, tg.data(), tg.size() * sizeof(int));
-    Run r;
-    RunOptions options{true, 1, 1};
-    options.first_micro_batch = true;
-    ex.run(train, options);
-    r.first = ex.read_gradient("wte");
-    options.first_micro_batch = false;
-    ex.run(train, options);
-    r.second = ex.read_gradient("wte");
-    for (int step = 1; step <= 5; ++step) {
+    std::vector<float> losses;
+    for (int k = 1; k <= 5; ++k) {
       ex.zero_gradients();
+      ex.set_input(step, 0, ids.data(), ids.size() * sizeof(int));
+      ex.set_input(step, 1, tg.data(), tg.size() * sizeof(int));
       float lr = 0.05f, inv = 1.0f / (B * T);
       ex.set_input(apply, 0, &lr, sizeof(lr));
       ex.set_input(apply, 1, &inv, sizeof(inv));
-      ex.set_optimizer_step(step);
-      ex.run(train, RunOptions{true, 1, uint64_t(step)});
+      ex.set_optimizer_step(k);
+      ex.run(step, RunOptions{true, 1, uint64_t(k)});
       ex.run(apply);
       float sum = 0;
-      ex.read_output(train, 0, &sum, sizeof(sum));
-      r.losses.push_back(sum);
+      ex.read_output(step, 0, &sum, sizeof(sum));
+      losses.push_back(sum);
     }
-    r.weights = ex.read_parameter("wte");
-    return r;
+    weights = ex.read_parameter("wte");
+    return losses;
   };
-  Run got = run(split), want = run(whole);
-  EXPECT_EQ(got.first, want.first);
-  EXPECT_EQ(got.second, want.second);
-  EXPECT_EQ(got.losses, want.losses);
-  EXPECT_EQ(got.weights, want.weights);
-  EXPECT_NE(got.first, got.second);
-  EXPECT_LT(got.losses.back(), got.losses.front());
+  std::vector<float> got_weights, want_weights;
+  std::vector<float> got = train(split, got_weights),
+                     want = train(whole, want_weights);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got_weights, want_weights);
+  EXPECT_LT(got.back(), got.front());
 }
 
 // A linear with a bias, not transposed: B gives linear_grad's dx, W its
