@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 
 namespace tpc {
@@ -22,6 +23,29 @@ namespace tpc {
 namespace {
 std::string state_name(const std::string &kind, const std::string &param) {
   return abi::kOptimizerStatePrefix + kind + "." + checkpoint_name(param);
+}
+
+/// Refuses optimizer state that no finite gradient gives: AdamW's second
+/// moment below zero, or a moment so large that the update overflows
+/// (|m| and SGD's momentum up to 1e18, v up to 1e36, its square).
+void check_state(const std::string &path, const std::string &name,
+                 const std::string &kind, const std::vector<float> &values) {
+  const bool second = kind == abi::kAdamWSecondMoment;
+  const double bound = second ? 1e36 : 1e18;
+  for (size_t i = 0; i < values.size(); ++i) {
+    double x = values[i];
+    if ((second && x < 0.0) || !(std::fabs(x) <= bound)) {
+      char value[32];
+      std::snprintf(value, sizeof(value), "%g", x);
+      throw std::runtime_error(
+          path + ": optimizer state '" + name + "' holds " + value +
+          " at local index " + std::to_string(i) + ", which " +
+          (second ? "no second moment (0 <= v <= 1e36)"
+                  : "no first moment or momentum (|m| <= 1e18)") +
+          " of finite gradients can hold; the state is damaged: load an "
+          "earlier checkpoint");
+    }
+  }
 }
 
 /// Opens a checkpoint; an error about a symlink (a run directory's
@@ -57,9 +81,30 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
   }
   // After the parameters, whose missing or misshapen tensors say more.
   check_checkpoint_tensors(file, program_);
+  // The job that wrote it: any sizes load, but they are sizes.
+  for (const char *key : {abi::kTpKey, abi::kDpKey})
+    if (contents.metadata.count(key))
+      metadata_count(contents.metadata, key, path, 1, INT32_MAX);
   auto saved = contents.metadata.find(abi::kOptimizerKey);
-  if (!optimizer_state || saved == contents.metadata.end())
+  if (!optimizer_state)
     return contents;
+  if (saved == contents.metadata.end()) {
+    // State tensors whose optimizer is not named would be dropped unread.
+    for (const std::string &name : file.names())
+      if (name.rfind(abi::kOptimizerStatePrefix, 0) == 0)
+        throw std::runtime_error(
+            path + ": holds optimizer state ('" + name + "') but no " +
+            abi::kOptimizerKey +
+            " in its metadata to say whose; the file is corrupt: load an "
+            "earlier checkpoint");
+    return contents;
+  }
+  if (saved->second != abi::kAdamW && saved->second != abi::kSgd)
+    throw std::runtime_error(path + ": metadata " + abi::kOptimizerKey +
+                             " = '" + saved->second + "' is neither " +
+                             abi::kAdamW + " nor " + abi::kSgd +
+                             "; the file is corrupt: load an earlier "
+                             "checkpoint");
   std::string kind = optimizer();
   if (saved->second != kind)
     throw std::runtime_error(path + ": the checkpoint holds " + saved->second +
@@ -83,8 +128,9 @@ CheckpointContents Executor::load_checkpoint(const std::string &path,
     float *base = state_->optimizer.allocated(*buffer);
     for (int i = 0; i < program_.parameters_size(); ++i) {
       std::vector<float> host(state_->slices[i].local_elements());
-      load_slice(file, state_name(key, program_.parameters(i).name()),
-                 state_->slices[i], host.data());
+      std::string name = state_name(key, program_.parameters(i).name());
+      load_slice(file, name, state_->slices[i], host.data());
+      check_state(path, name, key, host);
       auto [begin, end] = state_->owned(i);
       backend_.copy_host_to_device(base + state_->state_offsets[i],
                                    host.data() + begin,

@@ -123,14 +123,36 @@ void check_save_dir(const TrainConfig &c) {
 std::optional<TrainState>
 train_state_of(const std::map<std::string, std::string> &metadata,
                const std::string &path) {
-  if (!metadata.count(abi::kTrainerStepKey))
+  if (!metadata.count(abi::kTrainerStepKey)) {
+    // The other trainer keys without the step would restart the schedule
+    // at step 0 while restoring the rest: refuse rather than guess.
+    for (const char *key :
+         {abi::kOptimizerKey, abi::kDataPositionKey, abi::kSeedKey,
+          abi::kStepsKey, abi::kGradAccumKey, abi::kWindowsKey,
+          abi::kOptimizerStepKey, abi::kLossScaleKey})
+      if (metadata.count(key))
+        throw std::runtime_error(
+            path + ": the metadata holds " + key + " but no " +
+            abi::kTrainerStepKey +
+            ", so the step to resume at is unknown; the file is corrupt: "
+            "load an earlier checkpoint");
     return std::nullopt;
+  }
   TrainState s;
   s.step = int64_t(parse_count(metadata, abi::kTrainerStepKey, path));
   s.data_position = parse_count(metadata, abi::kDataPositionKey, path);
   s.seed = parse_count(metadata, abi::kSeedKey, path);
   if (metadata.count(abi::kGradAccumKey))
     metadata_count(metadata, abi::kGradAccumKey, path, 1, INT32_MAX);
+  if (metadata.count(abi::kStepsKey))
+    metadata_count(metadata, abi::kStepsKey, path, uint64_t(s.step), INT64_MAX);
+  if (metadata.count(abi::kWindowsKey) &&
+      metadata.at(abi::kWindowsKey) != "random" &&
+      metadata.at(abi::kWindowsKey) != "sequential")
+    throw std::runtime_error(path + ": metadata " + abi::kWindowsKey + " = '" +
+                             metadata.at(abi::kWindowsKey) +
+                             "' is neither 'random' nor 'sequential'; the "
+                             "file is corrupt: load an earlier checkpoint");
   s.updates = metadata.count(abi::kOptimizerStepKey)
                   ? int64_t(parse_count(metadata, abi::kOptimizerStepKey, path))
                   : s.step;
@@ -156,12 +178,12 @@ train_state_of(const std::map<std::string, std::string> &metadata,
 std::map<std::string, std::string> train_metadata(const TrainConfig &c,
                                                   const TrainState &s) {
   std::map<std::string, std::string> metadata = {
-          {abi::kTrainerStepKey, std::to_string(s.step)},
-          {abi::kDataPositionKey, std::to_string(s.data_position)},
-          {abi::kSeedKey, std::to_string(s.seed)},
-          {abi::kStepsKey, std::to_string(c.steps)},
-          {abi::kGradAccumKey, std::to_string(c.grad_accum)},
-          {abi::kWindowsKey, c.random_windows ? "random" : "sequential"}};
+      {abi::kTrainerStepKey, std::to_string(s.step)},
+      {abi::kDataPositionKey, std::to_string(s.data_position)},
+      {abi::kSeedKey, std::to_string(s.seed)},
+      {abi::kStepsKey, std::to_string(c.steps)},
+      {abi::kGradAccumKey, std::to_string(c.grad_accum)},
+      {abi::kWindowsKey, c.random_windows ? "random" : "sequential"}};
   if (s.loss_scale > 0.0) {
     char scale[32];
     std::snprintf(scale, sizeof(scale), "%.17g", s.loss_scale);

@@ -164,8 +164,14 @@ int train_command(Session &s, const CommandOptions &opt) {
   together(comm, [&] {
     if (opt.load.empty())
       return;
-    if (std::optional<TrainState> st =
-            train_state_of(loaded.metadata, opt.load))
+    std::optional<TrainState> st = train_state_of(loaded.metadata, opt.load);
+    if (st && !loaded.optimizer_state)
+      throw std::runtime_error(
+          opt.load + ": a training checkpoint (" + abi::kTrainerStepKey + " " +
+          std::to_string(st->step) + ") without optimizer state (no " +
+          abi::kOptimizerKey + "); resuming would restart the optimizer " +
+          "mid-run. The file is corrupt: load an earlier checkpoint");
+    if (st)
       start = *st;
     if (start.step > config.steps)
       throw std::runtime_error(
@@ -177,11 +183,19 @@ int train_command(Session &s, const CommandOptions &opt) {
     char scale[48] = "";
     if (start.loss_scale > 0.0 && scales_loss(ex))
       std::snprintf(scale, sizeof(scale), ", loss scale %g", start.loss_scale);
+    auto windows = loaded.metadata.find(abi::kWindowsKey);
+    std::string data =
+        windows != loaded.metadata.end() && windows->second == "random"
+            ? "random windows from the seed"
+            : "the data at token " + std::to_string(start.data_position);
     if (loaded.optimizer_state)
       std::printf("resuming from %s: step %lld, optimizer state and data "
-                  "position restored, seed %llu%s\n",
+                  "position restored, seed %llu%s (%s state after %lld "
+                  "updates, %s)\n",
                   opt.load.c_str(), (long long)start.step,
-                  (unsigned long long)start.seed, scale);
+                  (unsigned long long)start.seed, scale,
+                  loaded.metadata.at(abi::kOptimizerKey).c_str(),
+                  (long long)start.updates, data.c_str());
     else
       std::printf("loaded weights only from %s (not a training checkpoint): "
                   "fresh optimizer state from step 0\n",
