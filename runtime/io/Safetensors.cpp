@@ -2,6 +2,7 @@
 
 #include "runtime/io/Safetensors.h"
 #include "runtime/io/FileUtil.h"
+#include "runtime/io/JsonError.h"
 #include "runtime/util/Float16.h"
 
 #include <nlohmann/json.hpp>
@@ -110,7 +111,7 @@ SafetensorsReader::SafetensorsReader(const std::string &path) : path_(path) {
   } catch (const nlohmann::json::exception &e) {
     // A syntax error, and also a number beyond double's range, which the
     // parser reports as out_of_range.
-    throw st_error(path, std::string("header is not valid JSON (") + e.what() +
+    throw st_error(path, "header is not valid JSON (" + json_error_text(e) +
                              "); the file is corrupt");
   }
   if (!j.is_object())

@@ -258,6 +258,22 @@ bool take_token(GenerateResult &r, int32_t next, int pos,
   return true;
 }
 
+/// The next token from the logits of the newest position, or -1 when they
+/// are not finite: the drawing rank broadcasts it, so every rank learns.
+int32_t draw(const std::vector<float> &logits, const DecodeEntry &entry,
+             const GenerateOptions &o, const GenerateResult &r) {
+  if (!std::all_of(logits.begin(), logits.begin() + entry.vocab,
+                   [](float x) { return std::isfinite(x); }))
+    return -1;
+  return sample_token(logits.data(), entry.vocab, o.sampling,
+                      uint64_t(r.generated));
+}
+
+AgreedFailure logits_overflow(int pos, const GenerateOptions &o) {
+  return weights_overflow(
+      "the logits of position " + std::to_string(pos) + " are", o.loaded);
+}
+
 /// Stack-parallel generation (see Generate.h), continuing `r`.
 GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
                                const GenerateOptions &o,
@@ -324,10 +340,10 @@ GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
     }
     if (pos + 1 < prompt)
       continue;
-    int32_t next = last ? sample_token(logits.data(), entry.vocab, o.sampling,
-                                       uint64_t(r.generated))
-                        : 0;
+    int32_t next = last ? draw(logits, entry, o, r) : 0;
     comm.broadcast(&next, sizeof(next), drawer, Group::World);
+    if (next < 0)
+      throw logits_overflow(pos, o);
     if (!take_token(r, next, pos, entry, o, start, on_token))
       break;
     pass_on();
@@ -351,9 +367,8 @@ GenerateResult generate_stacks(Executor &ex, const DecodeEntry &entry,
 }
 } // namespace
 
-GenerateResult generate(Executor &ex, const DecodeEntry &entry,
-                        const GenerateOptions &o,
-                        const std::function<void(int)> &on_token) {
+void prepare_generate(Executor &ex, const DecodeEntry &entry,
+                      const GenerateOptions &o) {
   check_generate(entry, o);
   // The functions this rank runs: its stack's (and the head) under stack
   // parallelism, else decode_step (and decode_recurrent).
@@ -366,6 +381,12 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
     if (o.recurrent)
       ex.check(*entry.recurrent);
   }
+}
+
+GenerateResult generate(Executor &ex, const DecodeEntry &entry,
+                        const GenerateOptions &o,
+                        const std::function<void(int)> &on_token) {
+  prepare_generate(ex, entry, o);
   ex.reset_kv_caches();
   GenerateResult r;
   r.tokens = o.prompt;
@@ -413,9 +434,10 @@ GenerateResult generate(Executor &ex, const DecodeEntry &entry,
                        logits.begin() + entry.vocab);
     if (pos + 1 < int(o.prompt.size()))
       continue;
-    int32_t next = sample_token(logits.data(), entry.vocab, o.sampling,
-                                uint64_t(r.generated));
+    int32_t next = draw(logits, entry, o, r);
     comm.broadcast(&next, sizeof(next), 0, Group::World);
+    if (next < 0)
+      throw logits_overflow(pos, o);
     if (!take_token(r, next, pos, entry, o, start, on_token))
       break;
   }

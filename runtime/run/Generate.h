@@ -31,6 +31,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace tpc {
@@ -87,6 +88,9 @@ struct GenerateOptions {
   /// Recurrent decoding: the prompt through decode_step, every new token
   /// through decode_recurrent.
   bool recurrent = false;
+  /// The checkpoint the weights came from ("" when --seed initialized
+  /// them): the likely cause named when the logits are not finite.
+  std::string loaded;
 };
 
 struct GenerateResult {
@@ -105,7 +109,13 @@ struct GenerateResult {
 /// throws std::invalid_argument naming the problem.
 void check_generate(const DecodeEntry &entry, const GenerateOptions &o);
 
+/// check_generate, then prepares every function this rank runs, so that a
+/// bad program is refused before anything is printed.
+void prepare_generate(Executor &ex, const DecodeEntry &entry,
+                      const GenerateOptions &o);
+
 /// Runs the generation; `on_token` sees each new token as it is produced.
+/// Logits that are not finite throw weights_overflow (Run.h) on every rank.
 GenerateResult generate(Executor &ex, const DecodeEntry &entry,
                         const GenerateOptions &o,
                         const std::function<void(int)> &on_token);

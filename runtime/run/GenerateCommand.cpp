@@ -155,7 +155,8 @@ int generate_command(Session &s, const CommandOptions &opt) {
     if (!opt.logits_out.empty())
       g.logits = &logits;
     g.recurrent = opt.recurrent;
-    check_generate(entry, g);
+    g.loaded = opt.load;
+    prepare_generate(ex, entry, g);
   });
   if (root && opt.load.empty())
     std::fprintf(stderr,
@@ -178,12 +179,22 @@ int generate_command(Session &s, const CommandOptions &opt) {
         emit(g.prompt[i], i == 0);
     std::fflush(stdout);
   }
-  GenerateResult r = generate(ex, entry, g, [&](int id) {
-    if (!root)
-      return;
-    emit(id, false);
-    std::fflush(stdout);
-  });
+  GenerateResult r;
+  try {
+    r = generate(ex, entry, g, [&](int id) {
+      if (!root)
+        return;
+      emit(id, false);
+      std::fflush(stdout);
+    });
+  } catch (...) {
+    // The error starts a line of its own, after the text so far.
+    if (root) {
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+    throw;
+  }
   double rss = peak_rss_mib();
   comm.all_reduce(&rss, 1, ReduceOp::Max, Group::World);
   if (root) {

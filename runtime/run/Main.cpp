@@ -98,15 +98,27 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     if (opt.command == "info")
       return root ? info_command(opt.program, prog, opt) : 0;
     together(comm, [&] {
-      comm.make_groups(int(prog.tp()), int(prog.dp()),
-                       int(std::max<int64_t>(1, prog.stacks())));
+      try {
+        comm.make_groups(int(prog.tp()), int(prog.dp()),
+                         int(std::max<int64_t>(1, prog.stacks())));
+      } catch (const std::runtime_error &e) {
+        // The program's sizes against the job's: the same on every rank,
+        // so rank 0 says it once.
+        throw AgreedFailure(e.what());
+      }
     });
     if (prog.stacks() > 1 && opt.command != "generate")
       throw std::runtime_error(
           "the program was compiled with --stack-parallel, which places the "
           "stacks on ranks of their own for decoding; it only runs "
-          "`generate`. " + opt.command + " runs on a program compiled "
+          "`generate`. " +
+          opt.command +
+          " runs on a program compiled "
           "without --stack-parallel (checkpoints load into either)");
+  } catch (const AgreedFailure &e) {
+    if (root)
+      std::fprintf(stderr, "tpc-run: error: %s\n", e.what());
+    return 1;
   } catch (const std::exception &e) {
     return report(e);
   }

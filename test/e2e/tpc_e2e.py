@@ -42,6 +42,8 @@
                                       the position before it
   patch FILE OFFSET BYTE              overwrite one byte (OFFSET < 0 counts from the end)
   set-token FILE POS ID               overwrite token POS of a version-1 token file
+  replace-f64 FILE OLD NEW            replace every little-endian double OLD by NEW (then
+                                      reseal a program file)
   edit-st FILE EDIT ...               rewrite a safetensors file: KEY=VALUE sets a metadata
                                       key, -KEY drops it, TENSOR:=X sets every f32 element of
                                       TENSOR to X (names with a * edit every match)
@@ -403,6 +405,12 @@ def main(argv):
         data = bytearray(open(path, 'rb').read())
         data[1024 + 2 * pos:1026 + 2 * pos] = struct.pack('<H', token)
         open(path, 'wb').write(bytes(data))
+    elif cmd == 'replace-f64':
+        path, old, new = argv[1], float(argv[2]), float(argv[3])
+        data = open(path, 'rb').read()
+        if struct.pack('<d', old) not in data:
+            sys.exit('%s: holds no double %r' % (path, old))
+        open(path, 'wb').write(data.replace(struct.pack('<d', old), struct.pack('<d', new)))
     elif cmd == 'edit-st':
         path = argv[1]
         header, body = header_of(path)

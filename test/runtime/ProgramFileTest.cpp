@@ -530,6 +530,24 @@ TEST(ProgramFile, ForwardAttributeRangesAndInitAreChecked) {
   EXPECT_NE(validate_program(prog).find("has p 1, which must be in [0, 1)"),
             std::string::npos)
       << validate_program(prog);
+  // A rope theta that is not a number, and rope_dims without a theta.
+  inst->set_op(op::kSelfAttention);
+  attrs.clear();
+  attrs["heads"].set_i(2);
+  attrs["rope_theta"].set_f(std::nan(""));
+  attrs["rope_dims"].set_i(0);
+  attrs["dropout"].set_f(0.0);
+  attrs["key"].set_i(1);
+  EXPECT_NE(validate_program(prog).find(
+                "instruction 0 (self_attention) of forward has rope_theta "
+                "nan, which must be a finite number >= 0"),
+            std::string::npos)
+      << validate_program(prog);
+  attrs["rope_theta"].set_f(0.0);
+  attrs["rope_dims"].set_i(4);
+  EXPECT_NE(validate_program(prog).find("has rope_dims 4 with rope theta 0"),
+            std::string::npos)
+      << validate_program(prog);
   prog = tinyProgram();
   prog.mutable_parameters(0)->mutable_init()->set_std(-0.02);
   EXPECT_NE(validate_program(prog).find(

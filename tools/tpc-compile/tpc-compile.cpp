@@ -157,6 +157,12 @@ int main(int argc, char **argv) {
     return fail(error);
   if (!module)
     return 1;
+  // An empty file parses as an empty module: say so, not what the pipeline
+  // misses first.
+  if (module->getBody()->empty())
+    return fail(inputFile + ": holds no model (the file is empty or has no "
+                            "operations); write one with tpc-model, e.g. "
+                            "`tpc-model gpt2 --preset 124m -o gpt2.mlir`");
   // The report shows the planned activations with and without recompute:
   // the other mode compiles a copy.
   mlir::OwningOpRef<mlir::ModuleOp> other =

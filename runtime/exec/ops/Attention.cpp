@@ -100,8 +100,12 @@ Attention attention(OpContext &c, const std::vector<int64_t> &query,
   cfg.batch_offset = c.s.comm.dp_rank() * cfg.B;
   double theta = c.real("rope_theta");
   int64_t dims = c.integer("rope_dims");
-  if (!(theta >= 0.0) || !std::isfinite(theta) || dims < 0 || dims % 2 != 0 ||
-      dims > cfg.HS || (theta == 0.0 && dims != 0) ||
+  if (!(theta >= 0.0) || !std::isfinite(theta))
+    throw c.error("rope theta " + std::to_string(theta) +
+                  " is not a finite number >= 0 (Llama uses 10000, Llama 3 "
+                  "500000; 0 disables rotary embeddings)");
+  if (dims < 0 || dims % 2 != 0 || dims > cfg.HS ||
+      (theta == 0.0 && dims != 0) ||
       (theta > 0.0 && dims == 0 && cfg.HS % 2 != 0))
     throw c.error("rope theta " + std::to_string(theta) + " with rope_dims " +
                   std::to_string(dims) + " does not fit head dimension " +
