@@ -456,6 +456,23 @@ TEST_P(Conformance, MatmulForwardAndBackward) {
           << "matmul_backward written, result " << i;
       ++i;
     }
+
+    // The halves that linear_input_grad and linear_weight_grad request, each
+    // without the operand it does not read, give the whole call's results.
+    std::vector<void *> halves;
+    for (size_t size : {size_t(N) * C, size_t(C) * OC, size_t(OC)})
+      halves.push_back(tensor(
+          std::vector<float>(size, std::numeric_limits<float>::quiet_NaN())));
+    k_->matmul_backward(halves[0], nullptr, nullptr, D, nullptr, W, N, C, OC,
+                        transposed, false);
+    k_->matmul_backward(nullptr, halves[1], halves[2], D, X, nullptr, N, C, OC,
+                        transposed, false);
+    i = 0;
+    for (size_t size : {size_t(N) * C, size_t(C) * OC, size_t(OC)}) {
+      EXPECT_EQ(read(halves[i], size), read(written[i], size))
+          << "matmul_backward by halves, result " << i;
+      ++i;
+    }
   }
 }
 
