@@ -1,6 +1,7 @@
 //===- Gpt2Tokenizer.cpp - GPT-2's encoder.json and vocab.bpe -------------===//
 
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
+#include "runtime/io/JsonError.h"
 
 #include "runtime/io/ReadFile.h"
 
@@ -71,6 +72,9 @@ Gpt2Tokenizer Gpt2Tokenizer::parse(const std::string &encoder_text,
                                  "' is not an integer");
       encoder[it.key()] = it.value().get<int>();
     }
+  } catch (const nlohmann::json::exception &e) {
+    throw std::runtime_error(encoder_path + ": not JSON (" +
+                             json_error_text(e) + ")");
   } catch (const std::exception &e) {
     throw std::runtime_error(encoder_path + ": " + e.what());
   }

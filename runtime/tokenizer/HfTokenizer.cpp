@@ -1,6 +1,7 @@
 //===- HfTokenizer.cpp - Hugging Face tokenizer.json ----------------------===//
 
 #include "runtime/tokenizer/HfTokenizer.h"
+#include "runtime/io/JsonError.h"
 
 #include "runtime/io/ReadFile.h"
 
@@ -141,8 +142,8 @@ std::unique_ptr<BpeTokenizer> parse_tokenizer_json(const std::string &text,
   json root;
   try {
     root = json::parse(text);
-  } catch (const std::exception &e) {
-    r.bad(std::string("not JSON (") + e.what() + ")");
+  } catch (const json::exception &e) {
+    r.bad("not JSON (" + json_error_text(e) + ")");
   }
   if (!root.is_object() || !root.contains("model"))
     r.bad("no 'model'");
