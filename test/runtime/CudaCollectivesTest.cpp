@@ -6,6 +6,7 @@
 // and the order with the compute stream: a collective sees the kernels
 // issued before it and the kernels after it see its result, with no
 // synchronize() in between. Multi-rank sums are CommMpiTest's, on the CPU.
+// A world of one needs no communicator, so the process never loads libnccl.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,12 +16,32 @@
 
 #include <gtest/gtest.h>
 
+#include <link.h>
+
+#include <cstring>
 #include <memory>
 #include <vector>
 
 using namespace tpc;
 
-TEST(CudaCollectives, OneRankOrderedWithCompute) {
+namespace {
+
+/// Whether any object loaded in this process is a libnccl.
+bool nccl_loaded() {
+  bool found = false;
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, size_t, void *data) {
+        if (info->dlpi_name && std::strstr(info->dlpi_name, "libnccl"))
+          *static_cast<bool *>(data) = true;
+        return 0;
+      },
+      &found);
+  return found;
+}
+
+} // namespace
+
+TEST(CudaCollectives, OneRankOrderedWithComputeWithoutNccl) {
   std::unique_ptr<Backend> be;
   try {
     be = make_backend("cuda");
@@ -35,9 +56,9 @@ TEST(CudaCollectives, OneRankOrderedWithCompute) {
   auto *x = static_cast<float *>(be->alloc(n * 4));
   auto *y = static_cast<float *>(be->alloc(n * 4));
   for (Group g : {Group::World, Group::TP, Group::DP}) {
-    k.fill(x, 3.0f, n);                        // before: seen by the sum
+    k.fill(x, 3.0f, n); // before: seen by the sum
     coll->all_reduce(x, n, ElementType::F32, ReduceOp::Sum, g);
-    k.scale_forward(y, x, 2.0f, n);            // after: sees the sum
+    k.scale_forward(y, x, 2.0f, n); // after: sees the sum
     coll->all_gather(y, x, n, ElementType::F32, g);
     coll->start_all_reduce(x, n, ElementType::F32, ReduceOp::Max, g);
     coll->wait_started();
@@ -55,4 +76,6 @@ TEST(CudaCollectives, OneRankOrderedWithCompute) {
   be->free(x);
   be->free(y);
   be->free(z);
+  coll.reset();
+  EXPECT_FALSE(nccl_loaded()) << "a world of one rank loaded NCCL";
 }

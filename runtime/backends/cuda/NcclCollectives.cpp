@@ -36,19 +36,9 @@ constexpr std::array<Group, 4> kGroups = {Group::World, Group::TP, Group::DP,
 class NcclCollectives final : public Collectives {
 public:
   NcclCollectives(CudaBackend &backend, Comm &comm)
-      : device_(backend.cuda_device()) {
-    const cuda::NcclApi &api = cuda::nccl();
+      : device_(backend.cuda_device()), comm_(comm) {
     compute_ = device_.stream(Stream::Compute);
     collective_ = device_.stream(Stream::Collective);
-    for (size_t i = 0; i < kGroups.size(); ++i) {
-      Group g = kGroups[i];
-      ncclUniqueId id{};
-      if (comm.rank(g) == 0)
-        ncclCheck(api.get_unique_id(&id));
-      if (comm.size(g) > 1)
-        comm.broadcast(&id, sizeof(id), 0, g);
-      ncclCheck(api.comm_init_rank(&comms_[i], comm.size(g), id, comm.rank(g)));
-    }
     cudaCheck(cudaEventCreateWithFlags(&issued_, cudaEventDisableTiming));
     cudaCheck(cudaEventCreateWithFlags(&done_, cudaEventDisableTiming));
   }
@@ -76,7 +66,8 @@ public:
 
   void start_all_reduce(void *data, size_t n, ElementType dtype, ReduceOp op,
                         Group group) override {
-    if (!n)
+    // One rank's sum or maximum is its own data.
+    if (!n || comm_.size(group) == 1)
       return;
     after_compute();
     ncclCheck(cuda::nccl().all_reduce(data, data, n, nccl_type(dtype),
@@ -88,9 +79,11 @@ public:
                             ElementType dtype, Group group) override {
     if (!n)
       return;
+    if (comm_.size(group) == 1)
+      return device_.copy_device_to_device(out, in, n * element_size(dtype));
     after_compute();
-    ncclCheck(cuda::nccl().reduce_scatter(in, out, n, nccl_type(dtype),
-                                          ncclSum, comm(group), collective_));
+    ncclCheck(cuda::nccl().reduce_scatter(in, out, n, nccl_type(dtype), ncclSum,
+                                          comm(group), collective_));
     started_ = true;
   }
 
@@ -108,9 +101,11 @@ public:
                   Group group) override {
     if (!n)
       return;
+    if (comm_.size(group) == 1)
+      return device_.copy_device_to_device(out, in, n * element_size(dtype));
     after_compute();
-    ncclCheck(cuda::nccl().all_gather(in, out, n, nccl_type(dtype),
-                                      comm(group), collective_));
+    ncclCheck(cuda::nccl().all_gather(in, out, n, nccl_type(dtype), comm(group),
+                                      collective_));
     started_ = true;
     wait_started();
   }
@@ -122,14 +117,30 @@ private:
     cudaCheck(cudaStreamWaitEvent(collective_, issued_, 0));
   }
 
-  ncclComm_t comm(Group g) const {
-    for (size_t i = 0; i < kGroups.size(); ++i)
-      if (kGroups[i] == g)
-        return comms_[i];
-    throw std::invalid_argument("NCCL: no communicator for that group");
+  /// The group's communicator, made the first time the group has more than
+  /// one rank to combine. Every rank of the group reaches its first
+  /// collective on it at the same point of the same program, so the
+  /// bootstrap there is as collective as the collective itself.
+  ncclComm_t comm(Group g) {
+    size_t i = 0;
+    while (i < kGroups.size() && kGroups[i] != g)
+      ++i;
+    if (i == kGroups.size())
+      throw std::invalid_argument("NCCL: no communicator for that group");
+    if (!comms_[i]) {
+      const cuda::NcclApi &api = cuda::nccl();
+      ncclUniqueId id{};
+      if (comm_.rank(g) == 0)
+        ncclCheck(api.get_unique_id(&id));
+      comm_.broadcast(&id, sizeof(id), 0, g);
+      ncclCheck(
+          api.comm_init_rank(&comms_[i], comm_.size(g), id, comm_.rank(g)));
+    }
+    return comms_[i];
   }
 
   CudaDevice &device_;
+  Comm &comm_;
   cudaStream_t compute_ = nullptr, collective_ = nullptr;
   std::array<ncclComm_t, kGroups.size()> comms_{};
   cudaEvent_t issued_ = nullptr, done_ = nullptr;

@@ -1,11 +1,14 @@
 //===- NcclCollectives.h - The CUDA backend's collectives -------*- C++ -*-===//
 //
-// NCCL communicators, one per group of the job (world, tp, dp, stack),
-// bootstrapped by broadcasting each group's unique id over MPI (runtime/comm)
-// from the group's first rank. Collectives run on the device's collective
-// stream, ordered with the compute stream by events (runtime/backend/
-// Collectives.h): a blocking call makes compute wait for its end; a started
-// one lets compute go on until wait_started().
+// NCCL communicators, one per group of the job (world, tp, dp, stack) that
+// has more than one rank, made on the group's first collective by
+// broadcasting a unique id over MPI (runtime/comm) from the group's first
+// rank. A group of one rank needs no communicator: its sums are the identity
+// and its gathers copies on the compute stream, so a single-GPU run never
+// loads libnccl. Collectives run on the device's collective stream, ordered
+// with the compute stream by events (runtime/backend/Collectives.h): a
+// blocking call makes compute wait for its end; a started one lets compute
+// go on until wait_started().
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +23,8 @@ namespace tpc {
 
 class CudaBackend;
 
-/// Every rank of the job calls it at the same point (it initializes one
-/// communicator per group, collectively).
+/// Loads nothing: NCCL is opened, and a group's communicator initialized
+/// collectively, on the first collective of a group of more than one rank.
 std::unique_ptr<Collectives> make_nccl_collectives(CudaBackend &backend,
                                                    Comm &comm);
 
