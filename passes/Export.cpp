@@ -272,11 +272,12 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
             llvm::TypeSwitch<Operation *, std::optional<Loss>>(op)
                 .Case([](CrossEntropyOp ce) {
                   auto logits = cast<ShapedType>(ce.getLogits().getType());
-                  return Loss{logits.getShape().back(), ce.getIgnoreIndex(),
-                              false};
+                  return Loss{logits.getShape().back(),
+                              int64_t(ce.getIgnoreIndex()), false};
                 })
                 .Case([](VocabParallelCrossEntropyOp ce) {
-                  return Loss{ce.getVocabSize(), ce.getIgnoreIndex(), true};
+                  return Loss{int64_t(ce.getVocabSize()),
+                              int64_t(ce.getIgnoreIndex()), true};
                 })
                 .Default([](Operation *) { return std::nullopt; });
         if (!loss)
@@ -306,7 +307,9 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       decode.walk([&](Operation *op) {
         int64_t c =
             llvm::TypeSwitch<Operation *, int64_t>(op)
-                .Case([](DecodeAttentionOp a) { return a.getCapacity(); })
+                .Case([](DecodeAttentionOp a) {
+                  return int64_t(a.getCapacity());
+                })
                 .Case(
                     [](DecodeGroupedAttentionOp a) { return a.getCapacity(); })
                 .Case([](DecodeCrossAttentionOp a) { return a.getCapacity(); })

@@ -176,8 +176,8 @@ program::Program bigram_program(program::DType dt = program::F32,
   int lr = b.input({}), inv = b.input({});
   apply->add_inputs(lr);
   apply->add_inputs(inv);
-  int g = b.act({V, C}, param->grad_dtype()), ss = b.act({}),
-      norm = b.act({}), scale = b.act({});
+  int g = b.act({V, C}, param->grad_dtype()), ss = b.act({}), norm = b.act({}),
+      scale = b.act({});
   (*Builder::inst(apply, "get_grad", {}, {g})->mutable_attrs())["name"].set_s(
       "wte");
   Builder::inst(apply, "sum_squares", {g}, {ss});
@@ -197,12 +197,11 @@ program::Program bigram_program(program::DType dt = program::F32,
   return p;
 }
 
-class ExecutorStepTest
-    : public ::testing::TestWithParam<std::pair<program::DType, program::DType>> {
-};
+class ExecutorStepTest : public ::testing::TestWithParam<
+                             std::pair<program::DType, program::DType>> {};
 
-std::string dtypes_name(
-    const ::testing::TestParamInfo<ExecutorStepTest::ParamType> &info) {
+std::string
+dtypes_name(const ::testing::TestParamInfo<ExecutorStepTest::ParamType> &info) {
   auto name = [](program::DType d) {
     return d == program::F32 ? "f32" : d == program::BF16 ? "bf16" : "f16";
   };
@@ -459,9 +458,10 @@ TEST_P(ExecutorStepTest, SplitLinearGradTrainsAsLinearGrad) {
 // weight and bias gradients, which accumulate over two micro-batches as
 // linear_grad's do; each half also runs without the other.
 TEST_P(ExecutorStepTest, SplitLinearGradWithBias) {
-  const auto [compute, grad] = GetParam();
+  // Plain variables: lambdas cannot capture structured bindings in C++17.
+  const program::DType compute = GetParam().first, grad = GetParam().second;
   constexpr int OC = 9;
-  auto program = [&, compute = compute, grad = grad] {
+  auto program = [&] {
     Builder b;
     program::Program &p = b.prog;
     p.set_version(1);
