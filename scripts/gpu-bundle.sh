@@ -7,14 +7,15 @@
 #            NCCL collectives), built with the CUDA backend
 #            (sm_90 + PTX) and without oneDNN (the GPU never uses it)
 #   lib.tar.xz  the shared libraries they link that such a machine lacks
-#            (MPI, protobuf, OpenBLAS, ...), compressed; not cuBLASLt or
-#            NCCL, which tpc-run opens at run time from the machine's own CUDA
-#            or PyTorch
+#            (MPI, protobuf, OpenBLAS, ...), compressed (gpu-check.sh unpacks
+#            it with tar, or with Python's tarfile where there is no xz); not
+#            cuBLASLt or NCCL, which tpc-run opens at run time from the
+#            machine's own CUDA or PyTorch
 #   progs/   compiled programs: tiny GPT-2 and StagFormer models for parity,
 #            GPT-2 124M in bf16 at T 1024 for several micro-batches, and
 #            GPT-2 124M for decoding
 #   data/    token files
-#   torch_reference.py, gpu-check.sh
+#   gpu-check.sh, gpu_check.py (the check), torch_reference.py (its peer)
 # The folder must stay under 60 MiB (what travels to the GPU machine).
 #
 #   scripts/gpu-bundle.sh [--quick] [FOLDER]   (default: gpu-bundle/ in the repository)

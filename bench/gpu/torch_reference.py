@@ -5,7 +5,11 @@ The model is GPT-2 with tpc's semantics (pre-norm blocks, LayerNorm eps 1e-5,
 tanh GELU, attention scale 1/sqrt(head_dim), the output layer tied to wte),
 written in plain PyTorch modules and run eagerly (no torch.compile), with
 PyTorch's own fused attention (scaled_dot_product_attention) and fused AdamW,
-under bf16 autocast: what a practitioner's nanoGPT-style script runs.
+under bf16 autocast: what a practitioner's nanoGPT-style script runs. The
+embedding table is padded to --padded-vocab rows (50,304, a multiple of 128,
+as tpc pads it) so that both sides run the same GEMM shapes; ids stay below
+--vocab, and the padded columns of the logits never reach the loss or the
+argmax. Model FLOPs count the unpadded parameters, as tpc's do.
 
   torch_reference.py train  --batch B --seq T --steps N [--warmup W]
       one JSON line: tokens/s (median over steps after the warm-up), MFU
@@ -78,6 +82,7 @@ class Block(nn.Module):
 class GPT2(nn.Module):
     def __init__(self, vocab, layers, h, heads, positions):
         super().__init__()
+        self.vocab = vocab  # padded: the table's rows
         self.wte = nn.Embedding(vocab, h)
         self.wpe = nn.Embedding(positions, h)
         self.h = nn.ModuleList(Block(h, heads) for _ in range(layers))
@@ -87,11 +92,17 @@ class GPT2(nn.Module):
                 nn.init.normal_(p, 0.0, 0.02)
 
     def forward(self, ids, caches=None, pos=0):
+        """Logits over the padded vocabulary."""
         t = ids.shape[1]
         x = self.wte(ids) + self.wpe(torch.arange(pos, pos + t, device=ids.device))
         for i, block in enumerate(self.h):
             x = block(x, None if caches is None else caches[i], pos)
         return self.ln_f(x) @ self.wte.weight.t()
+
+
+def unpadded_params(model, vocab):
+    n = sum(p.numel() for p in model.parameters())
+    return n - (model.vocab - vocab) * model.wte.weight.shape[1]
 
 
 def model_flops_per_token(n_params, layers, h, t):
@@ -112,8 +123,8 @@ def cmd_train(args, model, dev):
         torch.cuda.synchronize()
         t0 = time.perf_counter()
         with torch.autocast('cuda', dtype=torch.bfloat16):
-            logits = model(ids[:, :-1])
-            loss = F.cross_entropy(logits.float().view(-1, logits.shape[-1]),
+            logits = model(ids[:, :-1])[..., :args.vocab]
+            loss = F.cross_entropy(logits.float().reshape(-1, args.vocab),
                                    ids[:, 1:].reshape(-1))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -123,7 +134,7 @@ def cmd_train(args, model, dev):
         times.append(time.perf_counter() - t0)
     steady = times[args.warmup:] or times
     dt = statistics.median(steady)
-    n = sum(p.numel() for p in model.parameters())
+    n = unpadded_params(model, args.vocab)
     tokens = args.batch * args.seq
     flops = model_flops_per_token(n, args.layers, args.hidden, args.seq) * tokens
     print(json.dumps({
@@ -144,14 +155,14 @@ def cmd_decode(args, model, dev):
     torch.cuda.synchronize()
     t0 = time.perf_counter()
     logits = model(ids, caches, 0)
-    nxt = logits[:, -1].argmax(-1, keepdim=True)
+    nxt = logits[:, -1, :args.vocab].argmax(-1, keepdim=True)
     torch.cuda.synchronize()
     first = time.perf_counter() - t0
     pos = args.prompt
     t1 = time.perf_counter()
     for _ in range(args.tokens - 1):
         logits = model(nxt, caches, pos)
-        nxt = logits[:, -1].argmax(-1, keepdim=True)
+        nxt = logits[:, -1, :args.vocab].argmax(-1, keepdim=True)
         nxt.item()  # the token reaches the host, as a generator's does
         pos += 1
     later = (time.perf_counter() - t1) / max(1, args.tokens - 1)
@@ -163,6 +174,7 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('command', choices=['train', 'decode'])
     ap.add_argument('--vocab', type=int, default=50257)
+    ap.add_argument('--padded-vocab', type=int, default=50304)
     ap.add_argument('--layers', type=int, default=12)
     ap.add_argument('--hidden', type=int, default=768)
     ap.add_argument('--heads', type=int, default=12)
@@ -179,7 +191,9 @@ def main(argv):
         sys.exit('torch_reference.py: PyTorch sees no GPU')
     dev = torch.device('cuda')
     torch.manual_seed(0)
-    model = GPT2(args.vocab, args.layers, args.hidden, args.heads,
+    if args.padded_vocab < args.vocab:
+        sys.exit('torch_reference.py: --padded-vocab is below --vocab')
+    model = GPT2(args.padded_vocab, args.layers, args.hidden, args.heads,
                  args.positions).to(dev)
     (cmd_train if args.command == 'train' else cmd_decode)(args, model, dev)
 
