@@ -88,7 +88,7 @@ strip --strip-unneeded "$out/lib/"*.so* 2>/dev/null || true
 # OpenBLAS alone is 36 MB: the libraries travel as one xz archive, which
 # gpu-check.sh unpacks next to itself.
 tar -C "$out" -I 'xz -T0 -1' -cf "$out/lib.tar.xz" lib
-rm -rf "$out/lib"
+rm -rf "${out:?}/lib"
 
 # Programs. Parity: tiny models in fp32 (and one in bf16); the benchmark:
 # GPT-2 124M in bf16 at T 1024; decoding: GPT-2 124M at batch 1.

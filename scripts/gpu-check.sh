@@ -14,7 +14,7 @@
 set -uo pipefail
 export TPC_CHECK_STARTED=${TPC_CHECK_STARTED:-$(date +%s)}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-cd "$here"
+cd "$here" || exit 1
 
 # The machine may have no xz binary: Python's tarfile (lzma) unpacks it too.
 # Into a folder of its own first, so that a broken unpack leaves no lib/.
