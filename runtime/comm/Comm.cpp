@@ -32,7 +32,27 @@ int env_int(const char *name, int fallback) {
 } // namespace
 
 struct Comm::Groups {
-  MPI_Comm tp = MPI_COMM_NULL, dp = MPI_COMM_NULL, stack = MPI_COMM_NULL;
+  MPI_Comm tp = MPI_COMM_NULL, dp = MPI_COMM_NULL, pp = MPI_COMM_NULL,
+           embedding = MPI_COMM_NULL, stack = MPI_COMM_NULL;
+  MPI_Comm world = MPI_COMM_WORLD;
+
+  MPI_Comm &of(Group group) {
+    switch (group) {
+    case Group::TP:
+      return tp;
+    case Group::DP:
+      return dp;
+    case Group::PP:
+      return pp;
+    case Group::Embedding:
+      return embedding;
+    case Group::Stack:
+      return stack;
+    case Group::World:
+      break;
+    }
+    return world;
+  }
 };
 
 struct Comm::Request {
@@ -51,12 +71,22 @@ struct Comm::Sent {
   Group group;
 };
 
+struct Comm::Posted {
+  Request request;
+  uint64_t id;
+  Group group;
+};
+
 const char *group_name(Group group) {
   switch (group) {
   case Group::TP:
     return enums::group::kTp;
   case Group::DP:
     return enums::group::kDp;
+  case Group::PP:
+    return "pp";
+  case Group::Embedding:
+    return "embedding";
   case Group::Stack:
     return "stack";
   case Group::World:
@@ -128,6 +158,13 @@ void Comm::finish() {
   // A run that ended between starting its gradient reductions and waiting
   // for them (every rank started the same ones).
   wait_started();
+  // A run that ended between posting a receive and waiting for it: its
+  // message may never come.
+  for (auto &p : posted_) {
+    mpiCheck(MPI_Cancel(&p->request.handle));
+    wait(p->request, "recv", p->group);
+  }
+  posted_.clear();
   reap_sends(true);
   fault("before-exit-barrier");
   // Every rank is done with its collectives once all reach this barrier; a
@@ -141,12 +178,7 @@ void Comm::finish() {
     mpiCheck(MPI_Ibarrier(MPI_COMM_WORLD, &r.handle));
     wait(r, "exit barrier", Group::World);
   }
-  if (groups_->tp != MPI_COMM_NULL)
-    MPI_Comm_free(&groups_->tp);
-  if (groups_->dp != MPI_COMM_NULL)
-    MPI_Comm_free(&groups_->dp);
-  if (groups_->stack != MPI_COMM_NULL)
-    MPI_Comm_free(&groups_->stack);
+  free_groups();
   fault("before-finalize");
   // A peer can still stop between the barrier and its own MPI_Finalize,
   // which then waits on it: a guard thread bounds the wait by the same
@@ -167,22 +199,29 @@ void Comm::finish() {
       });
 }
 
-void Comm::make_groups(int tp, int dp, int stacks) {
-  if (tp < 1 || dp < 1 || stacks < 1)
-    throw std::runtime_error("tp, dp and stacks must be at least 1");
+void Comm::make_groups(int tp, int dp, int stacks, int pp) {
+  if (tp < 1 || dp < 1 || stacks < 1 || pp < 1)
+    throw std::runtime_error("tp, dp, pp and stacks must be at least 1");
   if (dp > 1 && stacks > 1)
     throw std::runtime_error(
         "the program places its stacks on ranks of their own and is also "
         "data-parallel; a stack-parallel program decodes with dp 1: "
         "recompile it with --dp=1");
-  if (int64_t(tp) * dp * stacks != world_size_) {
+  if (pp > 1 && stacks > 1)
+    throw std::runtime_error(
+        "the program places its stacks on ranks of their own and is also "
+        "pipeline-parallel; a stack-parallel program decodes with pp 1: "
+        "recompile it with --pp=1");
+  int64_t need = int64_t(tp) * dp * pp * stacks;
+  if (need != world_size_) {
     std::ostringstream msg;
     msg << "the program runs on ";
     if (stacks > 1)
       msg << stacks << " stacks x tp " << tp;
     else
       msg << "tp " << tp << " x dp " << dp;
-    int64_t need = int64_t(tp) * dp * stacks;
+    if (pp > 1)
+      msg << " x pp " << pp;
     msg << " = " << need << " ranks, but this job has " << world_size_
         << (world_size_ == 1 ? " process" : " processes")
         << "; start it with `mpirun -np " << need << " tpc-run ...`";
@@ -190,23 +229,34 @@ void Comm::make_groups(int tp, int dp, int stacks) {
   }
   tp_size_ = tp;
   dp_size_ = dp;
+  pp_size_ = pp;
   stack_size_ = stacks;
+  // Stacks take the place of dp and pp, which are 1 then.
   tp_rank_ = world_rank_ % tp;
-  dp_rank_ = stacks > 1 ? 0 : world_rank_ / tp;
-  stack_rank_ = stacks > 1 ? world_rank_ / tp : 0;
+  dp_rank_ = world_rank_ / tp % dp;
+  pp_rank_ = world_rank_ / (tp * dp) % pp;
+  stack_rank_ = world_rank_ / tp % stacks;
   if (!distributed_)
     return;
-  // Colour by the group's index, key by the rank inside it. The ranks of
-  // one tp_rank form the DP group of a data-parallel job and the stack
-  // group of a stack-parallel one; the other of the two is this rank alone.
-  int across = world_rank_ / tp;
-  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, across, tp_rank_, &groups_->tp));
-  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, stacks > 1 ? world_rank_ : tp_rank_,
-                          dp_rank_, &groups_->dp));
-  mpiCheck(MPI_Comm_split(MPI_COMM_WORLD, dp > 1 ? world_rank_ : tp_rank_,
-                          stack_rank_, &groups_->stack));
-  for (MPI_Comm c : {groups_->tp, groups_->dp, groups_->stack})
+  free_groups();
+  // The groups of one kind partition the world: a group's first world rank
+  // names it.
+  for (Group g :
+       {Group::TP, Group::DP, Group::PP, Group::Embedding, Group::Stack}) {
+    MPI_Comm &c = groups_->of(g);
+    mpiCheck(
+        MPI_Comm_split(MPI_COMM_WORLD, group_ranks(g).front(), rank(g), &c));
     mpiCheck(MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
+  }
+}
+
+void Comm::free_groups() {
+  for (Group g :
+       {Group::TP, Group::DP, Group::PP, Group::Embedding, Group::Stack}) {
+    MPI_Comm &c = groups_->of(g);
+    if (c != MPI_COMM_NULL)
+      MPI_Comm_free(&c);
+  }
 }
 
 int Comm::rank(Group group) const {
@@ -215,6 +265,10 @@ int Comm::rank(Group group) const {
     return tp_rank_;
   case Group::DP:
     return dp_rank_;
+  case Group::PP:
+    return pp_rank_;
+  case Group::Embedding:
+    return size(group) > 1 && pp_rank_ > 0 ? 1 : 0;
   case Group::Stack:
     return stack_rank_;
   case Group::World:
@@ -229,6 +283,10 @@ int Comm::size(Group group) const {
     return tp_size_;
   case Group::DP:
     return dp_size_;
+  case Group::PP:
+    return pp_size_;
+  case Group::Embedding:
+    return pp_size_ > 1 && in_embedding_group() ? 2 : 1;
   case Group::Stack:
     return stack_size_;
   case Group::World:
@@ -237,35 +295,39 @@ int Comm::size(Group group) const {
   return world_size_;
 }
 
-namespace {
-MPI_Comm mpi_comm(Group group, MPI_Comm tp, MPI_Comm dp, MPI_Comm stack) {
+std::vector<int> Comm::group_ranks(Group group) const {
+  // The members differ from this rank in the group's own coordinate only
+  // (tp_rank, dp_rank, pp_rank or stack_rank), which world ranks step
+  // through by `stride`.
+  int stride = 1, along = world_rank_;
   switch (group) {
   case Group::TP:
-    return tp;
+    along = tp_rank_;
+    break;
   case Group::DP:
-    return dp;
+    stride = tp_size_;
+    along = dp_rank_;
+    break;
+  case Group::PP:
+  case Group::Embedding:
+    stride = tp_size_ * dp_size_;
+    along = pp_rank_;
+    break;
   case Group::Stack:
-    return stack;
+    stride = tp_size_;
+    along = stack_rank_;
+    break;
   case Group::World:
     break;
   }
-  return MPI_COMM_WORLD;
-}
-} // namespace
-
-#define TPC_COMM_OF(group)                                                     \
-  mpi_comm(group, groups_->tp, groups_->dp, groups_->stack)
-
-std::vector<int> Comm::group_ranks(Group group) const {
+  int first = world_rank_ - along * stride;
+  if (group == Group::Embedding && size(group) == 1)
+    return {world_rank_};
+  if (group == Group::Embedding)
+    return {first, first + (pp_size_ - 1) * stride};
   std::vector<int> ranks;
-  for (int r = 0; r < world_size_; ++r)
-    if (group == Group::World ||
-        (group == Group::TP && r / tp_size_ == world_rank_ / tp_size_) ||
-        (group == Group::DP &&
-         (stack_size_ > 1 ? r == world_rank_ : r % tp_size_ == tp_rank_)) ||
-        (group == Group::Stack &&
-         (dp_size_ > 1 ? r == world_rank_ : r % tp_size_ == tp_rank_)))
-      ranks.push_back(r);
+  for (int i = 0; i < size(group); ++i)
+    ranks.push_back(first + i * stride);
   return ranks;
 }
 
@@ -328,7 +390,7 @@ bool Comm::issue_all_reduce(void *data, size_t n, ElementType type, ReduceOp op,
   if (!distributed_ || size(group) == 1 || n == 0)
     return false;
   mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), mpi_type(type),
-                          mpi_op(type, op), TPC_COMM_OF(group), &r.handle));
+                          mpi_op(type, op), groups_->of(group), &r.handle));
   return true;
 }
 
@@ -340,7 +402,7 @@ bool Comm::issue_reduce_scatter(const void *in, void *out, size_t n,
   }
   mpiCheck(MPI_Ireduce_scatter_block(in, out, int(n), mpi_type(type),
                                      mpi_op(type, ReduceOp::Sum),
-                                     TPC_COMM_OF(group), &r.handle));
+                                     groups_->of(group), &r.handle));
   return true;
 }
 
@@ -356,7 +418,7 @@ void Comm::all_reduce(double *data, size_t n, ReduceOp op, Group group) {
     return;
   Request r;
   mpiCheck(MPI_Iallreduce(MPI_IN_PLACE, data, int(n), MPI_DOUBLE, mpi_op(op),
-                          TPC_COMM_OF(group), &r.handle));
+                          groups_->of(group), &r.handle));
   wait(r, "all_reduce", group);
 }
 
@@ -368,7 +430,7 @@ void Comm::all_gather(const void *in, void *out, size_t n, ElementType type,
   }
   Request r;
   mpiCheck(MPI_Iallgather(in, int(n), mpi_type(type), out, int(n),
-                          mpi_type(type), TPC_COMM_OF(group), &r.handle));
+                          mpi_type(type), groups_->of(group), &r.handle));
   wait(r, "all_gather", group);
 }
 
@@ -397,6 +459,9 @@ void Comm::progress() {
   int done = 0;
   for (auto &s : started_)
     mpiCheck(MPI_Test(&s->request.handle, &done, MPI_STATUS_IGNORE));
+  for (auto &p : posted_)
+    mpiCheck(MPI_Test(&p->request.handle, &done, MPI_STATUS_IGNORE));
+  reap_sends(false);
 }
 
 void Comm::wait_started() {
@@ -412,7 +477,7 @@ void Comm::gather(const float *in, float *out, size_t n, Group group) {
   }
   Request r;
   mpiCheck(MPI_Igather(in, int(n), MPI_FLOAT, out, int(n), MPI_FLOAT, 0,
-                       TPC_COMM_OF(group), &r.handle));
+                       groups_->of(group), &r.handle));
   wait(r, "gather", group);
 }
 
@@ -420,7 +485,7 @@ void Comm::broadcast(void *data, size_t bytes, int root, Group group) {
   if (!distributed_ || size(group) == 1)
     return;
   Request r;
-  mpiCheck(MPI_Ibcast(data, int(bytes), MPI_BYTE, root, TPC_COMM_OF(group),
+  mpiCheck(MPI_Ibcast(data, int(bytes), MPI_BYTE, root, groups_->of(group),
                       &r.handle));
   wait(r, "broadcast", group);
 }
@@ -457,27 +522,44 @@ void Comm::send(const void *data, size_t bytes, int peer, Group group,
   s->bytes.assign(static_cast<const char *>(data),
                   static_cast<const char *>(data) + bytes);
   mpiCheck(MPI_Isend(s->bytes.data(), int(bytes), MPI_BYTE, peer, tag,
-                     TPC_COMM_OF(group), &s->request.handle));
+                     groups_->of(group), &s->request.handle));
   sent_.push_back(std::move(s));
 }
 
 void Comm::recv(void *data, size_t bytes, int peer, Group group, int tag) {
+  wait_recv(start_recv(data, bytes, peer, group, tag));
+}
+
+RecvHandle Comm::start_recv(void *data, size_t bytes, int peer, Group group,
+                            int tag) {
   check_peer("receive from", peer, group);
-  Request r;
-  mpiCheck(MPI_Irecv(data, int(bytes), MPI_BYTE, peer, tag, TPC_COMM_OF(group),
-                     &r.handle));
-  wait(r, "recv", group);
+  auto p = std::make_unique<Posted>(Posted{{}, next_recv_++, group});
+  mpiCheck(MPI_Irecv(data, int(bytes), MPI_BYTE, peer, tag, groups_->of(group),
+                     &p->request.handle));
+  posted_.push_back(std::move(p));
+  return RecvHandle{posted_.back()->id};
+}
+
+void Comm::wait_recv(RecvHandle handle) {
+  auto it = std::find_if(posted_.begin(), posted_.end(),
+                         [&](const auto &p) { return p->id == handle.id; });
+  if (it == posted_.end())
+    throw std::invalid_argument(
+        "wait_recv: no receive is pending as handle " +
+        std::to_string(handle.id) +
+        " (it was never started, or it was waited for already)");
+  std::unique_ptr<Posted> p = std::move(*it);
+  posted_.erase(it);
+  wait(p->request, "recv", p->group);
 }
 
 void Comm::barrier(Group group) {
   if (!distributed_ || size(group) == 1)
     return;
   Request r;
-  mpiCheck(MPI_Ibarrier(TPC_COMM_OF(group), &r.handle));
+  mpiCheck(MPI_Ibarrier(groups_->of(group), &r.handle));
   wait(r, "barrier", group);
 }
-
-#undef TPC_COMM_OF
 
 bool Comm::all_ok(bool ok) {
   if (!distributed_)

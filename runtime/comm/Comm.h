@@ -1,23 +1,28 @@
 //===- Comm.h - The communicators of a parallel job -------------*- C++ -*-===//
 //
-// The job's ranks as Megatron-LM arranges them: rank r has tp_rank = r % tp
-// and dp_rank = r / tp, so the ranks of one tensor-parallel group are
-// neighbours. A stack-parallel decoding job has stacks in place of data
-// parallelism: rank r holds stack r / tp, and the stack group joins the
-// ranks of one tp_rank across the stacks, for point-to-point messages
-// between them. Collectives work in place on backend memory that the host can
-// address (the cpu backend's).
+// The job's ranks as Megatron-LM arranges them: tensor parallelism fastest,
+// then data parallelism, then pipeline stages, so rank r has
+// tp_rank = r % tp, dp_rank = (r / tp) % dp and pp_rank = r / (tp * dp); the
+// ranks of one tensor-parallel group are neighbours and pipeline groups span
+// nodes. The embedding group joins the first and the last stage's ranks of
+// one (tp_rank, dp_rank), which hold the tied word embeddings. A
+// stack-parallel decoding job has stacks in place of data parallelism: rank r
+// holds stack r / tp, and the stack group joins the ranks of one tp_rank
+// across the stacks, for point-to-point messages between them. Collectives
+// and messages work in place on backend memory that the host can address
+// (the cpu backend's).
 //
 // A process that mpirun did not start runs alone without touching MPI, so a
-// tp = dp = 1 job needs no launcher.
+// tp = dp = pp = 1 job needs no launcher.
 //
-// Collectives start non-blocking and are polled, so that a rank waiting on a
-// peer that died or hangs gives up instead of waiting forever, by the rules
-// of runtime/comm/Watchdog.h: it prints one line naming itself, the
-// collective, its group and where the job stands (the trainer's step and
-// last good checkpoint, set_give_up_note), and ends the job (a non-zero exit
-// under Open MPI, whose launcher then ends the other ranks; MPI_Abort under
-// other launchers). The end of a job is bounded by the same rules (finish()).
+// Collectives and receives start non-blocking and are polled, so that a
+// rank waiting on a peer that died or hangs gives up instead of waiting
+// forever, by the rules of runtime/comm/Watchdog.h: it prints one line naming
+// itself, the collective, its group and where the job stands (the trainer's
+// step and last good checkpoint, set_give_up_note), and ends the job (a
+// non-zero exit under Open MPI, whose launcher then ends the other ranks;
+// MPI_Abort under other launchers). The end of a job is bounded by the same
+// rules (finish()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,11 +43,17 @@
 
 namespace tpc {
 
-enum class Group { World, TP, DP, Stack };
+enum class Group { World, TP, DP, Stack, PP, Embedding };
 enum class ReduceOp { Sum, Max };
 
-/// "tp", "dp" (as programs spell them), "stack", "world": for messages.
+/// "tp", "dp", "pp", "embedding" (as programs spell them), "stack",
+/// "world": for messages.
 const char *group_name(Group group);
+
+/// A receive started by start_recv, ended by one wait_recv.
+struct RecvHandle {
+  uint64_t id = 0;
+};
 
 /// True when this process was started by an MPI launcher.
 bool launched_by_mpi();
@@ -62,15 +73,26 @@ public:
   /// Ranks of this job on this node (OMPI_COMM_WORLD_LOCAL_SIZE).
   int local_size() const { return local_size_; }
 
-  /// Forms the TP, DP and stack groups. Throws std::runtime_error naming
-  /// the sizes and the fix when the world does not have tp * dp * stacks
-  /// ranks, or when both dp and stacks exceed 1; every rank throws the same
-  /// error, so no rank is left waiting.
-  void make_groups(int tp, int dp, int stacks = 1);
+  /// Forms the TP, DP, PP, embedding and stack groups (again, in place of
+  /// the earlier ones, when called again on every rank). Throws
+  /// std::runtime_error naming the sizes and the fix when the world does
+  /// not have tp * dp * pp * stacks ranks, or when stacks exceed 1 together
+  /// with dp or pp; every rank throws the same error, so no rank is left
+  /// waiting.
+  void make_groups(int tp, int dp, int stacks = 1, int pp = 1);
   int tp_rank() const { return tp_rank_; }
   int tp_size() const { return tp_size_; }
   int dp_rank() const { return dp_rank_; }
   int dp_size() const { return dp_size_; }
+  int pp_rank() const { return pp_rank_; }
+  int pp_size() const { return pp_size_; }
+  /// Whether this rank is on the first or the last pipeline stage (every
+  /// rank when pp is 1). Its embedding group then joins both stages' ranks
+  /// of its tp_rank and dp_rank (this rank alone when pp is 1); on a middle
+  /// stage it is this rank alone.
+  bool in_embedding_group() const {
+    return pp_rank_ == 0 || pp_rank_ == pp_size_ - 1;
+  }
   int stack_rank() const { return stack_rank_; }
   int stack_size() const { return stack_size_; }
   int rank(Group group) const;
@@ -108,8 +130,8 @@ public:
                         Group group);
   void start_reduce_scatter(const void *in, void *out, size_t n,
                             ElementType type, Group group);
-  /// Lets the started collectives move on: MPI advances non-blocking
-  /// collectives only inside MPI calls.
+  /// Lets the started collectives, sends and receives move on: MPI
+  /// advances non-blocking operations only inside MPI calls.
   void progress();
   /// Ends every started collective, in the order they started, bounded as
   /// a blocking collective is.
@@ -127,6 +149,16 @@ public:
   /// Receives the next message of `bytes` with `tag` from rank `peer` of
   /// `group`, bounded as a blocking collective is.
   void recv(void *data, size_t bytes, int peer, Group group, int tag = 0);
+  /// As recv, but returns at once: the message lands in `data`, which must
+  /// stay put until wait_recv(handle) returns. Receives of one tag from one
+  /// peer take its messages in the order they were posted; a receive may
+  /// be posted before its message is sent. Every receive started is
+  /// waited for; finish() cancels the ones that were not.
+  RecvHandle start_recv(void *data, size_t bytes, int peer, Group group,
+                        int tag = 0);
+  /// Ends a receive started by start_recv, bounded as recv is. Throws
+  /// std::invalid_argument for a handle that is not a pending receive.
+  void wait_recv(RecvHandle handle);
   void barrier(Group group = Group::World);
 
   void set_watchdog(const Watchdog &watchdog) { watchdog_ = watchdog; }
@@ -185,11 +217,15 @@ public:
   bool all_ok(bool ok);
   /// Ends the whole job (MPI_Abort) or, alone, this process.
   [[noreturn]] void abort(int code);
+  /// Throws std::invalid_argument unless `peer` is another rank of `group`:
+  /// `what` as "send to" names the call.
+  void check_peer(const char *what, int peer, Group group) const;
 
 private:
   struct Groups; // the MPI communicators, kept out of this header
   struct Request;
-  struct Sent; // a send in flight and its copy of the bytes
+  struct Sent;   // a send in flight and its copy of the bytes
+  struct Posted; // a receive started and not yet waited for
 
   /// Issue the non-blocking MPI call behind all_reduce or reduce_scatter
   /// into `r`; false when there is nothing to wait for (a group of one,
@@ -205,12 +241,16 @@ private:
                               const std::string &why) const;
   [[noreturn]] void give_up(const char *collective, Group group,
                             const std::string &why);
-  /// The world ranks of `group`, this one among them.
+  /// The world ranks of `group`, this one among them, in the order of
+  /// their rank in the group.
   std::vector<int> group_ranks(Group group) const;
+  /// Frees the groups' MPI communicators.
+  void free_groups();
 
   bool distributed_ = false;
   int world_rank_ = 0, world_size_ = 1, local_size_ = 1;
   int tp_rank_ = 0, tp_size_ = 1, dp_rank_ = 0, dp_size_ = 1;
+  int pp_rank_ = 0, pp_size_ = 1;
   int stack_rank_ = 0, stack_size_ = 1;
   std::unique_ptr<Groups> groups_;
   Watchdog watchdog_;
@@ -222,10 +262,10 @@ private:
   struct Started;
   std::vector<std::unique_ptr<Started>> started_;
   std::vector<std::unique_ptr<Sent>> sent_;
+  std::vector<std::unique_ptr<Posted>> posted_;
+  uint64_t next_recv_ = 1;
   /// Ends the sends that have completed; with `all`, waits for the rest.
   void reap_sends(bool all);
-  /// Throws std::invalid_argument unless `peer` is another rank of `group`.
-  void check_peer(const char *what, int peer, Group group) const;
 };
 
 } // namespace tpc
