@@ -44,6 +44,18 @@ public:
     comm_.all_gather(in, out, n, dtype, group);
   }
 
+  void send(const void *data, size_t bytes, int peer, Group group,
+            int tag) override {
+    comm_.send(data, bytes, peer, group, tag);
+  }
+
+  RecvHandle start_recv(void *data, size_t bytes, int peer, Group group,
+                        int tag) override {
+    return comm_.start_recv(data, bytes, peer, group, tag);
+  }
+
+  void wait_recv(RecvHandle handle) override { comm_.wait_recv(handle); }
+
 private:
   Comm &comm_;
 };

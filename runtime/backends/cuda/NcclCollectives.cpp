@@ -5,9 +5,14 @@
 #include "runtime/backends/cuda/CudaCheck.h"
 #include "runtime/backends/cuda/Libraries.h"
 
+#include <dlfcn.h>
+
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tpc {
 namespace {
@@ -30,8 +35,33 @@ ncclRedOp_t nccl_op(ReduceOp op) {
   return op == ReduceOp::Max ? ncclMax : ncclSum;
 }
 
-constexpr std::array<Group, 4> kGroups = {Group::World, Group::TP, Group::DP,
-                                          Group::Stack};
+constexpr std::array<Group, 6> kGroups = {Group::World, Group::TP,
+                                          Group::DP,    Group::Stack,
+                                          Group::PP,    Group::Embedding};
+
+/// ncclSend and ncclRecv, from the libnccl that cuda::nccl() opened.
+struct NcclP2p {
+  decltype(&ncclSend) send = nullptr;
+  decltype(&ncclRecv) recv = nullptr;
+};
+
+const NcclP2p &nccl_p2p() {
+  static const NcclP2p api = [] {
+    cuda::nccl(); // opens the library, or says why it cannot
+    std::string soname = "libnccl.so." + std::to_string(NCCL_MAJOR);
+    NcclP2p p;
+    if (void *h = dlopen(soname.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
+      p.send = reinterpret_cast<decltype(p.send)>(dlsym(h, "ncclSend"));
+      p.recv = reinterpret_cast<decltype(p.recv)>(dlsym(h, "ncclRecv"));
+    }
+    if (!p.send || !p.recv)
+      throw std::runtime_error(soname +
+                               " has no ncclSend and ncclRecv; the CUDA "
+                               "backend needs NCCL 2.7 or newer");
+    return p;
+  }();
+  return api;
+}
 
 class NcclCollectives final : public Collectives {
 public:
@@ -45,6 +75,21 @@ public:
 
   ~NcclCollectives() override {
     cudaStreamSynchronize(collective_);
+    // A receive that was never waited for (a run that ended on an error)
+    // may never get its message: its stream, its communicator and the
+    // buffers are left to the end of the process, which cannot be far.
+    if (!receiving_.empty())
+      return;
+    if (p2p_) {
+      cudaStreamSynchronize(p2p_);
+      cudaStreamDestroy(p2p_);
+    }
+    for (const Staged &s : staged_) {
+      device_.free(s.buffer);
+      cudaEventDestroy(s.sent);
+    }
+    for (cudaEvent_t e : received_)
+      cudaEventDestroy(e);
     for (ncclComm_t c : comms_)
       if (c)
         cuda::nccl().comm_destroy(c);
@@ -110,11 +155,102 @@ public:
     wait_started();
   }
 
+  void send(const void *data, size_t bytes, int peer, Group group,
+            int tag) override {
+    (void)tag; // NCCL has no tags: messages match in the order issued
+    comm_.check_peer("send to", peer, group);
+    ncclComm_t c = comm(group);
+    // The copy, on the compute stream, frees `data` for the kernels
+    // issued next while the message waits for its receiver.
+    Staged &s = staging(bytes);
+    cudaCheck(cudaMemcpyAsync(s.buffer, data, bytes, cudaMemcpyDeviceToDevice,
+                              compute_));
+    cudaStream_t stream = p2p_stream();
+    after_compute(stream);
+    ncclCheck(nccl_p2p().send(s.buffer, bytes, ncclUint8, peer, c, stream));
+    cudaCheck(cudaEventRecord(s.sent, stream));
+  }
+
+  RecvHandle start_recv(void *data, size_t bytes, int peer, Group group,
+                        int tag) override {
+    (void)tag;
+    comm_.check_peer("receive from", peer, group);
+    ncclComm_t c = comm(group);
+    cudaStream_t stream = p2p_stream();
+    after_compute(stream);
+    ncclCheck(nccl_p2p().recv(data, bytes, ncclUint8, peer, c, stream));
+    cudaEvent_t done = nullptr;
+    if (received_.empty()) {
+      cudaCheck(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+    } else {
+      done = received_.back();
+      received_.pop_back();
+    }
+    cudaCheck(cudaEventRecord(done, stream));
+    receiving_.push_back({next_recv_, done});
+    return RecvHandle{next_recv_++};
+  }
+
+  void wait_recv(RecvHandle handle) override {
+    auto it =
+        std::find_if(receiving_.begin(), receiving_.end(),
+                     [&](const Receiving &r) { return r.id == handle.id; });
+    if (it == receiving_.end())
+      throw std::invalid_argument(
+          "wait_recv: no receive is pending as handle " +
+          std::to_string(handle.id) +
+          " (it was never started, or it was waited for already)");
+    cudaCheck(cudaStreamWaitEvent(compute_, it->done, 0));
+    received_.push_back(it->done);
+    receiving_.erase(it);
+  }
+
 private:
-  /// The collective stream starts after the compute work issued so far.
-  void after_compute() {
+  /// A send's copy of its bytes; free for another once `sent` completed.
+  struct Staged {
+    void *buffer;
+    size_t bytes;
+    cudaEvent_t sent;
+  };
+  struct Receiving {
+    uint64_t id;
+    cudaEvent_t done; // recorded after the receive
+  };
+
+  /// `stream` starts after the compute work issued so far.
+  void after_compute(cudaStream_t stream) {
     cudaCheck(cudaEventRecord(issued_, compute_));
-    cudaCheck(cudaStreamWaitEvent(collective_, issued_, 0));
+    cudaCheck(cudaStreamWaitEvent(stream, issued_, 0));
+  }
+  void after_compute() { after_compute(collective_); }
+
+  /// Messages have a stream of their own: a receive waiting for its
+  /// message holds back neither the compute stream nor the collectives.
+  cudaStream_t p2p_stream() {
+    if (!p2p_)
+      cudaCheck(cudaStreamCreateWithFlags(&p2p_, cudaStreamNonBlocking));
+    return p2p_;
+  }
+
+  /// The smallest free staging buffer of at least `bytes`, or a new one.
+  /// A pipeline sends the same few sizes every step, so they are reused.
+  Staged &staging(size_t bytes) {
+    Staged *best = nullptr;
+    for (Staged &s : staged_) {
+      if (s.bytes < bytes || (best && best->bytes <= s.bytes))
+        continue;
+      cudaError_t state = cudaEventQuery(s.sent);
+      if (state == cudaErrorNotReady)
+        continue;
+      cudaCheck(state);
+      best = &s;
+    }
+    if (best)
+      return *best;
+    Staged s{device_.alloc(bytes), bytes, nullptr};
+    cudaCheck(cudaEventCreateWithFlags(&s.sent, cudaEventDisableTiming));
+    staged_.push_back(s);
+    return staged_.back();
   }
 
   /// The group's communicator, made the first time the group has more than
@@ -145,6 +281,11 @@ private:
   std::array<ncclComm_t, kGroups.size()> comms_{};
   cudaEvent_t issued_ = nullptr, done_ = nullptr;
   bool started_ = false;
+  cudaStream_t p2p_ = nullptr;
+  std::vector<Staged> staged_;
+  std::vector<Receiving> receiving_;
+  std::vector<cudaEvent_t> received_; // events of waited receives, to reuse
+  uint64_t next_recv_ = 1;
 };
 
 } // namespace
