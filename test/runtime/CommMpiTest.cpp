@@ -4,7 +4,9 @@
 // that MPI combines partial results in more than one order). Every rank runs
 // every test; a failure on any rank fails the job. With --stacks the job is
 // laid out as a stack-parallel decoding job of 3 stacks x tp 1 (ctest's
-// comm_mpi_stacks).
+// comm_mpi_stacks). With --pp it runs with 4 ranks, which the pipeline tests
+// lay out again as tp 1 x dp 2 x pp 2, tp 2 x dp 1 x pp 2 and
+// tp 1 x dp 1 x pp 4 (ctest's comm_mpi_pp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -26,6 +29,7 @@ using namespace tpc;
 namespace {
 
 Comm *job = nullptr;
+bool pp_job = false;
 
 uint16_t to16(ElementType t, float v) {
   return t == ElementType::BF16 ? f32_to_bf16(v) : f32_to_f16(v);
@@ -112,11 +116,11 @@ TEST_P(Comm16, CpuBackendCollectives) {
     EXPECT_EQ(from16(t, v), 0.5f * job->world_size());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Types, Comm16, testing::Values(ElementType::BF16, ElementType::F16),
-    [](const testing::TestParamInfo<ElementType> &info) {
-      return std::string(element_type_name(info.param));
-    });
+INSTANTIATE_TEST_SUITE_P(Types, Comm16,
+                         testing::Values(ElementType::BF16, ElementType::F16),
+                         [](const testing::TestParamInfo<ElementType> &info) {
+                           return std::string(element_type_name(info.param));
+                         });
 
 TEST(CommTypes, F32AndI32AndDouble) {
   int size = job->world_size();
@@ -189,6 +193,221 @@ TEST(CommStacks, StackGroupCarriesMessagesBetweenStacks) {
   EXPECT_EQ(x, float(p));
 }
 
+//===----------------------------------------------------------------------===//
+// Pipeline-parallel layouts (--pp, 4 ranks)
+
+struct Layout {
+  int tp, dp, pp;
+};
+
+class CommPipeline : public testing::TestWithParam<Layout> {
+protected:
+  void SetUp() override {
+    if (!pp_job)
+      GTEST_SKIP() << "the job is not pipeline-parallel (run with --pp)";
+    const Layout &l = GetParam();
+    job->make_groups(l.tp, l.dp, 1, l.pp);
+  }
+};
+
+/// World rank of the rank at (tp_rank, dp_rank, pp_rank), Megatron's order.
+int world_rank_at(const Layout &l, int t, int d, int p) {
+  return t + l.tp * (d + l.dp * p);
+}
+
+/// The world ranks that `group` should join for this rank, in group order.
+std::vector<int32_t> want_members(const Layout &l, Group group) {
+  int t = job->tp_rank(), d = job->dp_rank(), p = job->pp_rank();
+  std::vector<int32_t> ranks;
+  switch (group) {
+  case Group::TP:
+    for (int i = 0; i < l.tp; ++i)
+      ranks.push_back(world_rank_at(l, i, d, p));
+    break;
+  case Group::DP:
+    for (int i = 0; i < l.dp; ++i)
+      ranks.push_back(world_rank_at(l, t, i, p));
+    break;
+  case Group::PP:
+    for (int i = 0; i < l.pp; ++i)
+      ranks.push_back(world_rank_at(l, t, d, i));
+    break;
+  case Group::Embedding:
+    if (p == 0 || p == l.pp - 1) {
+      ranks.push_back(world_rank_at(l, t, d, 0));
+      ranks.push_back(world_rank_at(l, t, d, l.pp - 1));
+    } else {
+      ranks.push_back(job->world_rank());
+    }
+    break;
+  case Group::Stack:
+    ranks.push_back(job->world_rank());
+    break;
+  case Group::World:
+    for (int r = 0; r < job->world_size(); ++r)
+      ranks.push_back(r);
+    break;
+  }
+  return ranks;
+}
+
+constexpr Group kAllGroups[] = {Group::World, Group::TP,        Group::DP,
+                                Group::PP,    Group::Embedding, Group::Stack};
+
+TEST_P(CommPipeline, RanksFollowMegatronsOrder) {
+  const Layout &l = GetParam();
+  int r = job->world_rank();
+  EXPECT_EQ(job->tp_rank(), r % l.tp);
+  EXPECT_EQ(job->dp_rank(), r / l.tp % l.dp);
+  EXPECT_EQ(job->pp_rank(), r / (l.tp * l.dp));
+  EXPECT_EQ(job->pp_size(), l.pp);
+  EXPECT_EQ(job->rank(Group::PP), job->pp_rank());
+  EXPECT_EQ(job->in_embedding_group(),
+            job->pp_rank() == 0 || job->pp_rank() == l.pp - 1);
+  EXPECT_STREQ(group_name(Group::PP), "pp");
+  EXPECT_STREQ(group_name(Group::Embedding), "embedding");
+}
+
+// Each group gathers its members' world ranks, in the order of their rank
+// in the group.
+TEST_P(CommPipeline, GroupsJoinTheRightRanks) {
+  const Layout &l = GetParam();
+  for (Group g : kAllGroups) {
+    std::vector<int32_t> want = want_members(l, g);
+    ASSERT_EQ(job->size(g), int(want.size())) << group_name(g);
+    auto me = std::find(want.begin(), want.end(), job->world_rank());
+    ASSERT_NE(me, want.end()) << group_name(g);
+    EXPECT_EQ(job->rank(g), int(me - want.begin())) << group_name(g);
+    int32_t mine = job->world_rank();
+    std::vector<int32_t> got(want.size(), -1);
+    job->all_gather(&mine, got.data(), 1, ElementType::I32, g);
+    EXPECT_EQ(got, want) << group_name(g);
+  }
+}
+
+// A sum of one bit per world rank names exactly the ranks it combined.
+TEST_P(CommPipeline, AllReduceSumsTheGroupsMembers) {
+  const Layout &l = GetParam();
+  for (Group g : kAllGroups) {
+    int32_t bits = int32_t(1) << job->world_rank();
+    job->all_reduce(&bits, 1, ReduceOp::Sum, g);
+    int32_t want = 0;
+    for (int32_t m : want_members(l, g))
+      want |= int32_t(1) << m;
+    EXPECT_EQ(bits, want) << group_name(g);
+  }
+}
+
+/// The i-th element of message k from pipeline rank `from`.
+int32_t message_value(int from, int k, size_t i) {
+  return from * 1000000 + k * 100000 + int32_t(i % 1000);
+}
+
+/// The elements of message k: one far beyond an eager message.
+size_t message_size(int k) { return k == 4 ? 60000 : size_t(3 + k); }
+
+// Activations go down the pipeline and gradients up it, six messages each
+// way on three tags, all in flight at once. Every receive is posted before
+// the barrier after which the sends start; the receiver posts the tags in
+// another order than they are sent, and waits in yet another.
+template <class Messages> void exchange_with_neighbours(Messages &messages) {
+  constexpr int kMessages = 6, kTags = 3;
+  int p = job->pp_rank(), pp = job->pp_size();
+  struct Posted {
+    int from, k;
+    std::vector<int32_t> data;
+    RecvHandle handle;
+  };
+  std::vector<Posted> posted;
+  for (int from : {p + 1, p - 1}) {
+    if (from < 0 || from >= pp)
+      continue;
+    for (int tag = kTags - 1; tag >= 0; --tag)
+      for (int k = tag; k < kMessages; k += kTags)
+        posted.push_back(
+            {from, k, std::vector<int32_t>(message_size(k), -1), RecvHandle{}});
+  }
+  for (Posted &m : posted)
+    m.handle =
+        messages.start_recv(m.data.data(), m.data.size() * sizeof(int32_t),
+                            m.from, Group::PP, m.k % kTags);
+  job->barrier(Group::World);
+  for (int k = 0; k < kMessages; ++k)
+    for (int to : {p + 1, p - 1}) {
+      if (to < 0 || to >= pp)
+        continue;
+      std::vector<int32_t> data(message_size(k));
+      for (size_t i = 0; i < data.size(); ++i)
+        data[i] = message_value(p, k, i);
+      messages.send(data.data(), data.size() * sizeof(int32_t), to, Group::PP,
+                    k % kTags);
+    }
+  for (auto m = posted.rbegin(); m != posted.rend(); ++m) {
+    messages.wait_recv(m->handle);
+    for (size_t i = 0; i < m->data.size(); ++i)
+      ASSERT_EQ(m->data[i], message_value(m->from, m->k, i))
+          << "message " << m->k << " from pipeline rank " << m->from
+          << ", element " << i;
+  }
+  EXPECT_THROW(messages.wait_recv(posted.front().handle),
+               std::invalid_argument);
+}
+
+TEST_P(CommPipeline, MessagesBetweenStagesOnTheJob) {
+  exchange_with_neighbours(*job);
+}
+
+TEST_P(CommPipeline, MessagesBetweenStagesOnCpuBuffers) {
+  std::unique_ptr<Backend> backend = make_backend("cpu");
+  std::unique_ptr<Collectives> collectives = make_collectives(*backend, *job);
+  exchange_with_neighbours(*collectives);
+}
+
+TEST_P(CommPipeline, RefusesAPeerOutsideTheGroup) {
+  int32_t x = 0;
+  EXPECT_THROW(job->start_recv(&x, sizeof(x), job->pp_rank(), Group::PP),
+               std::invalid_argument);
+  EXPECT_THROW(job->start_recv(&x, sizeof(x), job->pp_size(), Group::PP),
+               std::invalid_argument);
+  if (job->size(Group::Embedding) == 1) {
+    EXPECT_THROW(job->send(&x, sizeof(x), 0, Group::Embedding),
+                 std::invalid_argument);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, CommPipeline,
+                         testing::Values(Layout{1, 2, 2}, Layout{2, 1, 2},
+                                         Layout{1, 1, 4}),
+                         [](const testing::TestParamInfo<Layout> &info) {
+                           const Layout &l = info.param;
+                           return "tp" + std::to_string(l.tp) + "_dp" +
+                                  std::to_string(l.dp) + "_pp" +
+                                  std::to_string(l.pp);
+                         });
+
+/// The message of make_groups(tp, dp, stacks, pp) on this job.
+std::string layout_error(int tp, int dp, int stacks, int pp) {
+  try {
+    job->make_groups(tp, dp, stacks, pp);
+  } catch (const std::runtime_error &e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(CommPipelineLayout, WrongWorldSizeNamesTheLayoutAndTheFix) {
+  if (!pp_job)
+    GTEST_SKIP() << "the job is not pipeline-parallel (run with --pp)";
+  EXPECT_EQ(layout_error(2, 1, 1, 3),
+            "the program runs on tp 2 x dp 1 x pp 3 = 6 ranks, but this job "
+            "has 4 processes; start it with `mpirun -np 6 tpc-run ...`");
+  EXPECT_EQ(layout_error(3, 1, 1, 1),
+            "the program runs on tp 3 x dp 1 = 3 ranks, but this job has 4 "
+            "processes; start it with `mpirun -np 3 tpc-run ...`");
+  EXPECT_NE(layout_error(1, 1, 2, 2).find("recompile it with --pp=1"),
+            std::string::npos);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -198,8 +417,9 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "run under mpirun with 2 or more ranks\n");
     return 1;
   }
-  bool stacks = argc > 1 && std::string(argv[1]) == "--stacks";
-  if (stacks)
+  std::string mode = argc > 1 ? argv[1] : "";
+  pp_job = mode == "--pp";
+  if (mode == "--stacks")
     comm.make_groups(1, 1, comm.world_size());
   else
     comm.make_groups(comm.world_size(), 1);
