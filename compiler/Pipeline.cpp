@@ -52,6 +52,14 @@ const PipelineStep kPipeline[] = {
                             stringifyPrecision(o.precision), o.gradReduceDtype)
            .str();
      }},
+    {"tpc-pipeline-cut",
+     [](const CompileOptions &o) {
+       return llvm::formatv("stages={0} virtual-stages={1} layout={2}", o.pp,
+                            o.virtualStages,
+                            o.pipelineLayout.empty() ? "''" : o.pipelineLayout)
+           .str();
+     },
+     [](const CompileOptions &o) { return o.pp > 1; }},
     {"tpc-autodiff",
      [](const CompileOptions &o) {
        // fp16 gradients underflow without dynamic loss scaling.
@@ -73,6 +81,16 @@ const PipelineStep kPipeline[] = {
     {"tpc-decode", [](const CompileOptions &) { return std::string(); }},
     {"tpc-stack-parallel", [](const CompileOptions &) { return std::string(); },
      [](const CompileOptions &o) { return o.stackParallel; }},
+    {"tpc-split-weight-grad",
+     [](const CompileOptions &) { return std::string(); },
+     [](const CompileOptions &o) { return o.pp > 1; }},
+    {"tpc-pipeline",
+     [](const CompileOptions &o) {
+       return llvm::formatv("schedule={0} micro-batches={1}", o.schedule,
+                            o.microBatches)
+           .str();
+     },
+     [](const CompileOptions &o) { return o.pp > 1; }},
     {"tpc-plan-memory", [](const CompileOptions &) { return std::string(); }},
 };
 } // namespace
@@ -123,6 +141,23 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   if (options.seq)
     if (llvm::Error e = positive("--seq", *options.seq))
       return e;
+  if (llvm::Error e = positive("--pp", options.pp))
+    return e;
+  if (llvm::Error e = positive("--virtual-stages", options.virtualStages))
+    return e;
+  if (options.microBatches != 0)
+    if (llvm::Error e = positive("--micro-batches", options.microBatches))
+      return e;
+  if (options.pp == 1 &&
+      (options.virtualStages != 1 || !options.pipelineLayout.empty() ||
+       options.schedule != "1f1b"))
+    return llvm::createStringError(
+        "--virtual-stages, --schedule and --pipeline-layout shape a pipeline; "
+        "give --pp > 1 with them");
+  if (options.pp > 1 && options.stackParallel)
+    return llvm::createStringError(
+        "--stack-parallel programs only decode, and a pipelined program does "
+        "not; drop --pp or --stack-parallel");
   if (options.stackParallel && options.dp > 1)
     return llvm::createStringError(
         llvm::formatv("--stack-parallel places the stacks on the ranks data "
@@ -145,6 +180,9 @@ llvm::Error tpc::validateOptions(const CompileOptions &options) {
   if (llvm::Error e = oneOf("--recompute", options.recompute,
                             {"none", "selective", "full"}))
     return e;
+  if (llvm::Error e = oneOf("--schedule", options.schedule,
+                            {"1f1b", "interleaved", "zb-h1"}))
+    return e;
   return oneOf("--optimizer", options.optimizer, {"adamw", "sgd"});
 }
 
@@ -165,6 +203,9 @@ static LogicalResult checkSequenceSplit(ModuleOp module,
 }
 
 LogicalResult tpc::resolveOptions(ModuleOp module, CompileOptions &options) {
+  // A pipeline needs at least one micro-batch per stage to fill.
+  if (options.microBatches == 0)
+    options.microBatches = options.pp;
   if (failed(resolveSequence(module, options)))
     return failure();
   return checkSequenceSplit(module, options);

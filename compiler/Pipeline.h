@@ -49,6 +49,14 @@ struct CompileOptions {
   /// Split the regions between tensor-parallel blocks along the sequence
   /// (tpc-sequence-parallel).
   bool sequenceParallel = false;
+  /// Pipeline parallelism (tpc-pipeline-cut, tpc-pipeline): stages, chunks
+  /// per stage, the schedule, micro-batches per step (0: as many as
+  /// stages) and an explicit cut (layers per chunk; empty: balanced).
+  int64_t pp = 1;
+  int64_t virtualStages = 1;
+  std::string schedule = "1f1b";
+  int64_t microBatches = 0;
+  std::string pipelineLayout;
   /// Stack-parallel decoding of a StagFormer (tpc-stack-parallel): one
   /// decode entry point per stack, each stack on tp ranks of its own.
   bool stackParallel = false;

@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/ScopeExit.h"
 
 namespace tpc {
 #define GEN_PASS_DEF_AUTODIFF
@@ -51,10 +52,13 @@ public:
       return success();
 
     OpBuilder builder(ret);
-    adjoints[loss] = seed ? seed
-                          : FillOp::create(builder, loss.getLoc(),
-                                           loss.getType(),
-                                           builder.getF64FloatAttr(1.0));
+    if (!seed) {
+      seed = FillOp::create(builder, loss.getLoc(), loss.getType(),
+                            builder.getF64FloatAttr(1.0));
+      if (Operation *def = loss.getDefiningOp())
+        copyChunk(def, seed.getDefiningOp());
+    }
+    adjoints[loss] = seed;
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator())
       ops.push_back(&op);
@@ -70,6 +74,21 @@ public:
   }
 
 private:
+  /// Pipeline chunks (tpc-pipeline-cut): an op built for `from` belongs to
+  /// its chunk.
+  static void copyChunk(Operation *from, Operation *to) {
+    if (Attribute chunk = from->getAttr(abi::kChunkAttr))
+      to->setAttr(abi::kChunkAttr, chunk);
+  }
+
+  /// The chunk of a parameter read: each chunk sums and accumulates the
+  /// gradient of its own reads (a tied table's two copies), -1 without a
+  /// pipeline.
+  static int64_t chunkOf(Operation *op) {
+    auto chunk = op->getAttrOfType<IntegerAttr>(abi::kChunkAttr);
+    return chunk ? chunk.getInt() : -1;
+  }
+
   /// A value is active when it depends on a parameter: only those carry
   /// adjoints (token ids, targets and counts never do).
   void markActive(Block &body) {
@@ -79,7 +98,7 @@ private:
             return active.contains(v);
           });
       if (auto read = dyn_cast<GetParamOp>(op))
-        ++params[read.getNameAttr()].pendingReads;
+        ++params[{read.getNameAttr(), chunkOf(read)}].pendingReads;
       if (!fromParam)
         continue;
       for (Value result : op.getResults())
@@ -96,13 +115,27 @@ private:
   }
 
   void addParamContribution(OpBuilder &builder, GetParamOp read) {
-    ParamGradient &param = params[read.getNameAttr()];
+    ParamGradient &param = params[{read.getNameAttr(), chunkOf(read)}];
     --param.pendingReads;
+    Operation *before = builder.getInsertionPoint()->getPrevNode();
     if (Value adjoint = adjoints.lookup(read.getResult()))
       accumulate(builder, param.sum, adjoint);
     if (param.pendingReads == 0 && param.sum)
       AccumulateGradOp::create(builder, read.getLoc(), read.getNameAttr(),
                                param.sum);
+    tagSince(builder, before, read);
+  }
+
+  /// Gives the ops built after `before` (null: from the block's start) the
+  /// chunk of `of`.
+  static void tagSince(OpBuilder &builder, Operation *before, Operation *of) {
+    if (!of->hasAttr(abi::kChunkAttr))
+      return;
+    Block *block = builder.getInsertionBlock();
+    Block::iterator it =
+        before ? std::next(before->getIterator()) : block->begin();
+    for (; it != builder.getInsertionPoint(); ++it)
+      copyChunk(of, &*it);
   }
 
   LogicalResult differentiate(OpBuilder &builder, Operation *op) {
@@ -124,6 +157,8 @@ private:
                  "(dialects/tpc/TpcInterfaces.td) for '")
              << op->getName() << "' to make it trainable";
     SmallVector<Value> operandAdjoints;
+    Operation *before = builder.getInsertionPoint()->getPrevNode();
+    auto tag = llvm::make_scope_exit([&] { tagSince(builder, before, op); });
     if (failed(vjp.buildVjp(builder, resultAdjoints, operandAdjoints)))
       return failure();
     if (operandAdjoints.size() != op->getNumOperands())
@@ -148,7 +183,7 @@ private:
   Value seed;
   DenseSet<Value> active;
   DenseMap<Value, Value> adjoints;
-  llvm::MapVector<Attribute, ParamGradient> params;
+  llvm::MapVector<std::pair<Attribute, int64_t>, ParamGradient> params;
 };
 
 struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {

@@ -3,6 +3,7 @@
 #include "passes/MegatronRule.h"
 #include "passes/Passes.h"
 #include "runtime/program/Abi.h"
+#include "runtime/program/PipelineSchedule.h"
 #include "runtime/program/ProgramFile.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -117,7 +118,12 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isExternal() && failed(exportFunction(func, prog)))
         return signalPassFailure();
-    if (auto forward = module.lookupSymbol<func::FuncOp>(abi::kForward)) {
+    if (failed(exportPipeline(module, prog)))
+      return signalPassFailure();
+    auto forward = module.lookupSymbol<func::FuncOp>(abi::kForward);
+    if (!forward)
+      forward = module.lookupSymbol<func::FuncOp>("chunk0_eval");
+    if (forward) {
       auto tokens = dyn_cast<RankedTensorType>(forward.getArgumentTypes()[0]);
       if (tokens && tokens.getRank() == 2) {
         prog.set_micro_batch(tokens.getDimSize(0));
@@ -183,6 +189,22 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     if (auto arena = func->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr))
       fn->set_arena_bytes(arena.getInt());
     llvm::DenseMap<Value, int32_t> ids;
+    auto argOffsets =
+        func->getAttrOfType<DenseI64ArrayAttr>(abi::kArgOffsetsAttr);
+    if (auto info =
+            func->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr)) {
+      program::ChunkFunction *chunk = fn->mutable_chunk();
+      auto get = [&](StringRef key) {
+        return int32_t(cast<IntegerAttr>(info.get(key)).getInt());
+      };
+      chunk->set_chunk(get("chunk"));
+      chunk->set_role(program::ChunkFunction::Role(get("role")));
+      chunk->set_recv(get("recv"));
+      chunk->set_send(get("send"));
+      if (!argOffsets || argOffsets.size() != int64_t(func.getNumArguments()))
+        return func.emitOpError("has no argument offsets; run "
+                                "tpc-plan-memory before tpc-export");
+    }
     for (BlockArgument arg : func.getArguments()) {
       FailureOr<program::DType> dtype = dtypeOf(arg.getType());
       auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -194,7 +216,10 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
           prog,
           llvm::formatv("{0}.arg{1}", func.getSymName(), arg.getArgNumber())
               .str(),
-          *dtype, type.getShape(), program::Tensor::INPUT);
+          *dtype, type.getShape(),
+          argOffsets ? program::Tensor::ACTIVATION : program::Tensor::INPUT);
+      if (argOffsets)
+        prog.mutable_tensors(id)->set_offset(argOffsets[arg.getArgNumber()]);
       ids[arg] = id;
       fn->add_inputs(id);
     }
@@ -252,6 +277,51 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
           return op.emitOpError("attribute '")
                  << named.getName() << "' has no program equivalent";
         (*inst->mutable_attrs())[named.getName().str()] = *value;
+      }
+    }
+    return success();
+  }
+
+  /// The cut and the schedule of a pipelined module (tpc-pipeline).
+  static LogicalResult exportPipeline(ModuleOp module, program::Program &prog) {
+    auto cut = module->getAttrOfType<DictionaryAttr>(abi::kPipelineAttr);
+    if (!cut)
+      return success();
+    auto integer = [&](StringRef key) -> int64_t {
+      auto attr = dyn_cast_or_null<IntegerAttr>(cut.get(key));
+      return attr ? attr.getInt() : 0;
+    };
+    auto schedule = dyn_cast_or_null<StringAttr>(cut.get("schedule"));
+    if (!schedule)
+      return module.emitError("the module is cut into pipeline chunks but "
+                              "not scheduled; run tpc-pipeline before "
+                              "tpc-export");
+    pipeline::ScheduleKind kind;
+    if (!pipeline::parse_schedule(schedule.getValue(), kind))
+      return module.emitError("unknown pipeline schedule '")
+             << schedule.getValue() << "'";
+    program::Pipeline &p = *prog.mutable_pipeline();
+    prog.set_pp(integer("stages"));
+    p.set_stages(integer("stages"));
+    p.set_virtual_stages(integer("virtual_stages"));
+    p.set_micro_batches(integer("micro_batches"));
+    p.set_schedule(schedule.getValue().str());
+    for (int64_t n : cast<DenseI64ArrayAttr>(cut.get("layers")).asArrayRef())
+      p.add_layers(n);
+    // The schedule the pass recorded, rebuilt from its parameters: the
+    // same deterministic construction.
+    pipeline::Schedule plan = pipeline::build_schedule(
+        kind, int(p.stages()), int(p.virtual_stages()), int(p.micro_batches()));
+    for (int n : plan.slots)
+      p.add_slots(n);
+    for (const auto &list : plan.actions) {
+      program::Pipeline::Stage *stage = p.add_stage_actions();
+      for (const pipeline::Action &a : list) {
+        program::Pipeline::Action *action = stage->add_actions();
+        action->set_kind(program::Pipeline::Action::Kind(int(a.kind)));
+        action->set_chunk(a.chunk);
+        action->set_micro(a.micro);
+        action->set_slot(a.slot);
       }
     }
     return success();
@@ -323,7 +393,10 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       model.set_decode_capacity(capacity);
     }
 
-    if (auto apply = module.lookupSymbol<func::FuncOp>(abi::kApplyStep)) {
+    auto apply = module.lookupSymbol<func::FuncOp>(abi::kApplyStep);
+    if (!apply)
+      apply = module.lookupSymbol<func::FuncOp>(abi::stage_apply_step(0));
+    if (apply) {
       bool adamw = !apply.getOps<AdamWUpdateOp>().empty();
       bool sgd = !apply.getOps<SgdUpdateOp>().empty();
       if (adamw && sgd)

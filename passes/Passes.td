@@ -520,6 +520,89 @@ def SplitWeightGrad : Pass<"tpc-split-weight-grad", "mlir::ModuleOp"> {
   let dependentDialects = ["::tpc::TpcDialect"];
 }
 
+def PipelineCut : Pass<"tpc-pipeline-cut", "mlir::ModuleOp"> {
+  let summary = "Cut the forward's layers into pipeline chunks";
+  let description = [{
+    Pipeline parallelism, first half: finds the transformer layers of
+    `@forward` (from the residual stream, as the cost report and recompute
+    find them) and cuts them into `stages` x `virtual-stages` chunks of
+    consecutive layers. Chunk c runs on stage c % stages (Megatron-LM's
+    interleaved placement). By default the cut balances the chunks' forward
+    FLOPs, counting the ops before the first layer (the embeddings) on the
+    first chunk and those after the last (final norm, output layer, loss)
+    on the last; `layout` takes an explicit cut instead, as the layers of
+    each chunk ("3,5,5,3"; the counts need not be equal).
+
+    Every op of `@forward` gets its chunk as `tpc.chunk`; a parameter read
+    or another operand-free op that several chunks use is cloned into each,
+    so that a tied embedding table is read separately by the first and the
+    last chunk. `tpc-autodiff` carries the chunks to the backward ops it
+    builds and `tpc-pipeline` splits the step by them. The module records
+    the cut as `tpc.pipeline`.
+
+    Input (two layers, `stages=2`):
+    ```mlir
+    %w = tpc.get_param @wte : tensor<512x64xf32>
+    %e = tpc.embedding %w, %ids : ...
+    ...
+    %logits = tpc.linear %h, %w transposed : ...
+    ```
+    Output:
+    ```mlir
+    %w = tpc.get_param @wte {tpc.chunk = 0 : i64} : tensor<512x64xf32>
+    %e = tpc.embedding %w, %ids {tpc.chunk = 0 : i64} : ...
+    ...
+    %w1 = tpc.get_param @wte {tpc.chunk = 1 : i64} : tensor<512x64xf32>
+    %logits = tpc.linear %h, %w1 transposed {tpc.chunk = 1 : i64} : ...
+    ```
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", "1", "pipeline stages (--pp)">,
+    Option<"virtualStages", "virtual-stages", "int64_t", "1",
+           "chunks per stage (--virtual-stages)">,
+    Option<"layout", "layout", "std::string", "\"\"",
+           "layers per chunk, comma-separated; empty: balanced by FLOPs">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
+def Pipeline : Pass<"tpc-pipeline", "mlir::ModuleOp"> {
+  let summary = "Split the training step into per-chunk F, B and W functions and schedule them";
+  let description = [{
+    Pipeline parallelism, second half, after `tpc-pipeline-cut`,
+    `tpc-autodiff`, the optimizer and recompute. For every chunk c it builds
+    from `@train_step`:
+    - `@chunk<c>_forward(tokens, targets[, loss scale], received...) ->
+      (sent..., [loss sum, count,] kept...)`: the chunk's forward ops; the
+      values a later chunk reads are sent on, the last chunk also returns
+      the loss; `kept` are the values its backward reads.
+    - `@chunk<c>_backward_input(gradients received..., kept...) ->
+      (gradients sent..., kept for W...)`: the backward ops that the
+      gradients sent to the previous chunk depend on (B).
+    - `@chunk<c>_backward_weight(kept...)`: the rest of the backward, the
+      parameters' gradients (W), which a zero-bubble schedule moves into
+      the pipeline's bubbles.
+    and from `@forward` an `@chunk<c>_eval` for evaluation. A kept argument
+    names where its value comes from (`tpc.from = [role, result]`), and
+    `tpc-plan-memory` places the three functions of a chunk in one arena so
+    that a kept value is never copied. `@apply_step` becomes one
+    `@stage<s>_apply_step` per stage, updating the parameters that stage
+    holds: the squared gradient norm is summed over `pp` as well, and a
+    parameter that the first and the last stage both hold (a tied embedding
+    table) has its gradient all-reduced over the `embedding` group and
+    counted once in the norm. The per-stage action lists of `schedule`
+    (1f1b, interleaved or zb-h1) over `micro-batches` micro-batches are
+    recorded on the module as `tpc.pipeline_actions`.
+  }];
+  let options = [
+    Option<"schedule", "schedule", "std::string", "\"1f1b\"",
+           "1f1b, interleaved or zb-h1">,
+    Option<"microBatches", "micro-batches", "int64_t", "1",
+           "micro-batches per optimizer step">,
+  ];
+  let dependentDialects = ["::tpc::TpcDialect"];
+}
+
 def PlanMemory : Pass<"tpc-plan-memory", "mlir::ModuleOp"> {
   let summary = "Place every activation in one arena by liveness";
   let description = [{

@@ -6,6 +6,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include <map>
 
 namespace tpc {
@@ -84,6 +86,16 @@ FailureOr<int64_t> bytesOf(Type type) {
   return tensor.getNumElements() * ((bits + 7) / 8);
 }
 
+/// The functions planned as one: a pipeline chunk's forward, backward_input
+/// and backward_weight share one arena, a kept argument (tpc.from) lying on
+/// the bytes of the result it is; any other function is planned alone.
+struct Group {
+  SmallVector<func::FuncOp> funcs;
+  /// Arguments live in the arena (chunk functions) rather than in buffers
+  /// of their own.
+  bool argsInArena = false;
+};
+
 struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
   using PlanMemoryBase::PlanMemoryBase;
 
@@ -93,42 +105,126 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
           << alignment;
       return signalPassFailure();
     }
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && failed(plan(func)))
+    std::map<int64_t, Group> chunks;
+    SmallVector<Group> groups;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      auto info = func->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr);
+      int64_t role = info ? cast<IntegerAttr>(info.get("role")).getInt() : -1;
+      if (!info || role == 3) {
+        groups.push_back({{func}, static_cast<bool>(info)});
+        continue;
+      }
+      Group &g = chunks[cast<IntegerAttr>(info.get("chunk")).getInt()];
+      g.argsInArena = true;
+      if (g.funcs.size() < 3)
+        g.funcs.resize(3);
+      g.funcs[role] = func;
+    }
+    for (auto &[chunk, g] : chunks) {
+      if (llvm::any_of(g.funcs, [](func::FuncOp f) { return !f; })) {
+        getOperation().emitError("pipeline chunk ")
+            << chunk << " lacks one of its forward, backward_input and "
+            << "backward_weight functions";
+        return signalPassFailure();
+      }
+      groups.push_back(g);
+    }
+    for (Group &g : groups)
+      if (failed(plan(g)))
         return signalPassFailure();
   }
 
-  LogicalResult plan(func::FuncOp func) {
-    if (!func.getBody().hasOneBlock())
-      return func.emitError("memory planning needs single-block functions");
+  LogicalResult plan(Group g) {
+    for (func::FuncOp func : g.funcs)
+      if (!func.getBody().hasOneBlock())
+        return func.emitError("memory planning needs single-block functions");
     // Results in place usually make the arena smaller, but first fit can
     // then place the other buffers worse: the smaller plan is kept.
-    FailureOr<int64_t> inPlace = place(func, true, false);
+    FailureOr<int64_t> inPlace = place(g, true, false);
     if (failed(inPlace))
       return failure();
-    FailureOr<int64_t> apart = place(func, false, false);
+    FailureOr<int64_t> apart = place(g, false, false);
     if (failed(apart))
       return failure();
-    return success(succeeded(place(func, *inPlace <= *apart, true)));
+    return success(succeeded(place(g, *inPlace <= *apart, true)));
   }
 
-  /// Places every result of `func`; with `inPlace`, those of
-  /// abi::reuses_operand_bytes ops on a dying operand. Returns the arena
-  /// size, and with `record` writes the offsets and the size on the ops.
-  FailureOr<int64_t> place(func::FuncOp func, bool inPlace, bool record) {
-    Block &body = func.getBody().front();
-    // Last user position of every value; returned values live to the end.
+  /// Places every result of the group's functions (and their arguments,
+  /// with argsInArena) in one timeline, function after function; with
+  /// `inPlace`, the results of abi::reuses_operand_bytes ops on a dying
+  /// operand. Returns the arena size, and with `record` writes the offsets
+  /// and the size on the ops and functions.
+  FailureOr<int64_t> place(Group g, bool inPlace, bool record) {
+    // A kept argument is the value its producer returned.
+    llvm::DenseMap<Value, Value> alias;
+    for (func::FuncOp func : g.funcs)
+      for (BlockArgument arg : func.getArguments())
+        if (auto from = func.getArgAttrOfType<DenseI64ArrayAttr>(
+                arg.getArgNumber(), abi::kFromAttr)) {
+          func::FuncOp producer = g.funcs[from[0]];
+          Operation *ret = producer.getBody().front().getTerminator();
+          if (from.size() != 2 || from[1] >= ret->getNumOperands())
+            return func.emitError("argument #")
+                   << arg.getArgNumber() << " is kept from a result that "
+                   << producer.getSymName() << " does not return";
+          alias[arg] = ret->getOperand(from[1]);
+        }
+    auto canonical = [&](Value v) {
+      while (Value next = alias.lookup(v))
+        v = next;
+      return v;
+    };
+    // Positions: each function's arguments at its start, then its ops.
     llvm::DenseMap<Operation *, int64_t> position;
+    SmallVector<int64_t> starts;
     int64_t index = 0;
-    for (Operation &op : body)
-      position[&op] = index++;
+    for (func::FuncOp func : g.funcs) {
+      starts.push_back(index++);
+      for (Operation &op : func.getBody().front())
+        position[&op] = index++;
+    }
     const int64_t end = index;
+    // Last reader of every value; what a function returns and no later
+    // function takes as kept (the messages it sends, the loss) lives to the
+    // end, so that a send in flight keeps its bytes.
     llvm::DenseMap<Value, int64_t> lastUse;
-    for (Operation &op : body) {
-      for (Value v : op.getOperands()) {
-        int64_t at = isa<func::ReturnOp>(op) ? end : position[&op];
-        lastUse[v] = std::max(lastUse.lookup(v), at);
+    for (func::FuncOp func : g.funcs)
+      for (Operation &op : func.getBody().front())
+        for (Value v : op.getOperands()) {
+          v = canonical(v);
+          int64_t at = isa<func::ReturnOp>(op) ? end : position[&op];
+          lastUse[v] = std::max(lastUse.lookup(v), at);
+        }
+    if (g.funcs.size() > 1) {
+      // Kept results die with their last kept reader instead.
+      llvm::DenseMap<Value, int64_t> keptUse;
+      for (func::FuncOp func : g.funcs)
+        for (Operation &op : func.getBody().front())
+          for (Value v : op.getOperands())
+            if (alias.count(v) && !isa<func::ReturnOp>(op))
+              keptUse[canonical(v)] =
+                  std::max(keptUse.lookup(canonical(v)), position[&op]);
+      llvm::DenseSet<Value> toEnd;
+      SmallVector<Value> kept;
+      for (func::FuncOp func : g.funcs) {
+        auto info =
+            func->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr);
+        int64_t send = cast<IntegerAttr>(info.get("send")).getInt();
+        Operation *ret = func.getBody().front().getTerminator();
+        for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+          // Messages, and the results nothing takes as kept (the last
+          // chunk's loss sum and count), which the runtime reads after.
+          if (int64_t(i) < send || !keptUse.count(canonical(v)))
+            toEnd.insert(canonical(v));
+          else
+            kept.push_back(canonical(v));
+        }
       }
+      for (Value v : kept)
+        if (!toEnd.count(v))
+          lastUse[v] = keptUse.lookup(v);
     }
     Arena arena(alignment);
     llvm::DenseMap<Value, int64_t> offsets;
@@ -136,50 +232,82 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
     llvm::DenseSet<Value> handedOver;
     // Values whose buffers are released after the op at a position.
     std::vector<SmallVector<Value>> dying(end + 1);
-    Builder builder(func.getContext());
-    for (Operation &op : body) {
-      int64_t at = position[&op];
-      // Parameters and their gradient buffers are the runtime's.
-      if (!isa<GetParamOp, GetGradOp>(op) && op.getNumResults() > 0) {
-        SmallVector<int64_t> opOffsets;
-        for (Value result : op.getResults()) {
-          FailureOr<int64_t> bytes = bytesOf(result.getType());
-          if (failed(bytes))
-            return op.emitOpError("result type ")
-                   << result.getType()
-                   << " has no static shape; fix the batch and sequence "
-                      "length first (tpc-specialize, or tpc-compile "
-                      "--micro-batch --seq)";
-          Value input =
-              inPlace &&
-                      abi::reuses_operand_bytes(op.getName().stripDialect()) &&
-                      op.getNumOperands() == 1
-                  ? op.getOperand(0)
-                  : Value();
-          bool takes =
-              input && offsets.count(input) && lastUse.lookup(input) == at;
-          int64_t offset = takes ? offsets[input] : arena.allocate(*bytes);
-          if (takes)
-            handedOver.insert(input);
-          offsets[result] = offset;
-          opOffsets.push_back(offset);
-          // A result nobody reads dies right after its op.
-          dying[lastUse.count(result) ? lastUse[result] : at].push_back(result);
+    Builder builder(g.funcs.front().getContext());
+    auto placeValue = [&](Value v, int64_t at) -> FailureOr<int64_t> {
+      FailureOr<int64_t> bytes = bytesOf(v.getType());
+      if (failed(bytes))
+        return failure();
+      int64_t offset = arena.allocate(*bytes);
+      offsets[v] = offset;
+      dying[lastUse.count(v) ? lastUse[v] : at].push_back(v);
+      return offset;
+    };
+    for (auto [f, func] : llvm::enumerate(g.funcs)) {
+      Block &body = func.getBody().front();
+      if (g.argsInArena) {
+        SmallVector<int64_t> argOffsets;
+        for (BlockArgument arg : body.getArguments()) {
+          Value v = canonical(arg);
+          if (!offsets.count(v) && failed(placeValue(v, starts[f])))
+            return func.emitError("argument #")
+                   << arg.getArgNumber() << " of type " << arg.getType()
+                   << " has no static shape";
+          argOffsets.push_back(offsets[v]);
         }
         if (record)
-          op.setAttr(abi::kOffsetsAttr,
-                     builder.getDenseI64ArrayAttr(opOffsets));
-      }
-      // Inputs whose last use is this op are released only after its outputs
-      // are placed, so an op never writes over what it reads (but for a
-      // result that took its operand's bytes).
-      for (Value v : dying[at])
-        if (!handedOver.count(v))
+          func->setAttr(abi::kArgOffsetsAttr,
+                        builder.getDenseI64ArrayAttr(argOffsets));
+        // Arguments nobody reads die at once.
+        for (Value v : dying[starts[f]])
           arena.release(offsets[v], *bytesOf(v.getType()));
+        dying[starts[f]].clear();
+      }
+      for (Operation &op : body) {
+        int64_t at = position[&op];
+        // Parameters and their gradient buffers are the runtime's.
+        if (!isa<GetParamOp, GetGradOp>(op) && op.getNumResults() > 0) {
+          SmallVector<int64_t> opOffsets;
+          for (Value result : op.getResults()) {
+            FailureOr<int64_t> bytes = bytesOf(result.getType());
+            if (failed(bytes))
+              return op.emitOpError("result type ")
+                     << result.getType()
+                     << " has no static shape; fix the batch and sequence "
+                        "length first (tpc-specialize, or tpc-compile "
+                        "--micro-batch --seq)";
+            Value input = inPlace &&
+                                  abi::reuses_operand_bytes(
+                                      op.getName().stripDialect()) &&
+                                  op.getNumOperands() == 1
+                              ? canonical(op.getOperand(0))
+                              : Value();
+            bool takes =
+                input && offsets.count(input) && lastUse.lookup(input) == at;
+            int64_t offset = takes ? offsets[input] : arena.allocate(*bytes);
+            if (takes)
+              handedOver.insert(input);
+            offsets[result] = offset;
+            opOffsets.push_back(offset);
+            // A result nobody reads dies right after its op.
+            dying[lastUse.count(result) ? lastUse[result] : at].push_back(
+                result);
+          }
+          if (record)
+            op.setAttr(abi::kOffsetsAttr,
+                       builder.getDenseI64ArrayAttr(opOffsets));
+        }
+        // Inputs whose last use is this op are released only after its
+        // outputs are placed, so an op never writes over what it reads (but
+        // for a result that took its operand's bytes).
+        for (Value v : dying[at])
+          if (!handedOver.count(v))
+            arena.release(offsets[v], *bytesOf(v.getType()));
+      }
     }
     if (record)
-      func->setAttr(abi::kArenaBytesAttr,
-                    builder.getI64IntegerAttr(arena.size()));
+      for (func::FuncOp func : g.funcs)
+        func->setAttr(abi::kArenaBytesAttr,
+                      builder.getI64IntegerAttr(arena.size()));
     return arena.size();
   }
 };

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -54,6 +55,11 @@ LogicalResult split(LinearGradOp grad) {
         (bias && failed(replace(grad, grad.getDbias(), w.getDbias()))))
       return failure();
   }
+  // The halves stay in the pipeline chunk of the op they replace.
+  if (Attribute chunk = grad->getAttr(abi::kChunkAttr))
+    for (Operation *op = grad->getPrevNode();
+         op && !op->hasAttr(abi::kChunkAttr); op = op->getPrevNode())
+      op->setAttr(abi::kChunkAttr, chunk);
   grad.erase();
   return success();
 }

@@ -9,8 +9,14 @@ include "mlir/IR/EnumAttr.td"
 
 def Tpc_GroupTp : I32EnumAttrCase<"tp", 0>;
 def Tpc_GroupDp : I32EnumAttrCase<"dp", 1>;
+// The pipeline's stages (the ranks of one tp and dp rank), and Megatron's
+// embedding group: the first and the last stage, which both hold a tied
+// embedding table.
+def Tpc_GroupPp : I32EnumAttrCase<"pp", 2>;
+def Tpc_GroupEmbedding : I32EnumAttrCase<"embedding", 3>;
 def Tpc_GroupAttr : I32EnumAttr<"Group", "process group of a collective",
-                                [Tpc_GroupTp, Tpc_GroupDp]> {
+                                [Tpc_GroupTp, Tpc_GroupDp, Tpc_GroupPp,
+                                 Tpc_GroupEmbedding]> {
   let cppNamespace = "::tpc";
 }
 

@@ -15,6 +15,7 @@
 #include "runtime/program/OpSchema.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace tpc::abi {
@@ -32,6 +33,11 @@ inline constexpr uint32_t kProgramVersion = 3;
 inline constexpr char kForward[] = "forward";
 inline constexpr char kTrainStep[] = "train_step";
 inline constexpr char kApplyStep[] = "apply_step";
+/// A pipelined program's apply_step of one stage, which updates the
+/// parameters that stage holds.
+inline std::string stage_apply_step(int64_t stage) {
+  return "stage" + std::to_string(stage) + "_" + kApplyStep;
+}
 inline constexpr char kDecodeStep[] = "decode_step";
 // decode_recurrent(tokens, pos, previous final activation) -> (logits, final
 // activation): a shared-weights StagFormer's recurrent decoding, one pass of
@@ -67,6 +73,27 @@ inline constexpr char kArenaBytesAttr[] = "tpc.arena_bytes";
 inline constexpr char kModelFlopsAttr[] = "tpc.model_flops_per_token";
 // Module attribute: the stacks of a stack-parallel program (Program.stacks).
 inline constexpr char kStacksAttr[] = "tpc.stacks";
+
+// Pipeline parallelism (tpc-pipeline-cut, tpc-pipeline). On an op: its
+// chunk. On the module: the cut, a dictionary {stages, virtual_stages,
+// layers (per chunk)}, and after tpc-pipeline the schedule {schedule,
+// micro_batches} and each stage's actions as text.
+inline constexpr char kChunkAttr[] = "tpc.chunk";
+inline constexpr char kPipelineAttr[] = "tpc.pipeline";
+inline constexpr char kPipelineActionsAttr[] = "tpc.pipeline_actions";
+/// On a kept argument of a chunk's backward function: [role, result], the
+/// result of the chunk's forward (role 0) or backward_input (role 1) that
+/// it is; tpc-plan-memory gives both one offset.
+inline constexpr char kFromAttr[] = "tpc.from";
+/// On a chunk function: the arena offset of each argument; its arguments
+/// live in its arena (tpc-plan-memory), where the runtime writes the data
+/// and receives the messages.
+inline constexpr char kArgOffsetsAttr[] = "tpc.arg_offsets";
+/// On a chunk function: {chunk, role (0 forward, 1 backward_input, 2
+/// backward_weight, 3 eval), recv, send}: how many of its leading inputs
+/// are received and of its leading outputs are sent (after the data inputs
+/// of forward and eval: the step's own arguments).
+inline constexpr char kChunkFunctionAttr[] = "tpc.chunk_function";
 
 // Metadata of every checkpoint: safetensors' "format" ("pt", as PyTorch
 // writes it, so that Hugging Face's loaders accept the file), the program's

@@ -117,6 +117,32 @@ int main(int argc, char **argv) {
                "once per token. The program only generates; train with a "
                "program compiled without this flag (checkpoints load into "
                "both)");
+  app.add_option("--pp", options.pp,
+                 "Pipeline-parallel stages (world = tp x dp x pp; rank order "
+                 "tp fastest, then dp, then pp): the layers are cut into "
+                 "chunks balanced by the cost model, each stage runs its "
+                 "chunks' forward, backward-input and backward-weight "
+                 "functions in the order of --schedule")
+      ->capture_default_str();
+  app.add_option("--virtual-stages", options.virtualStages,
+                 "Chunks per pipeline stage (Megatron's virtual pipeline "
+                 "stages, for --schedule interleaved)")
+      ->capture_default_str();
+  app.add_option("--schedule", options.schedule,
+                 "Pipeline schedule: 1f1b (Megatron's one-forward-one-"
+                 "backward), interleaved (its virtual-stage version; "
+                 "--micro-batches a multiple of --pp) or zb-h1 (zero bubble "
+                 "H1: weight gradients fill the cool-down bubbles)")
+      ->check(CLI::IsMember({"1f1b", "interleaved", "zb-h1"}))
+      ->capture_default_str();
+  app.add_option("--micro-batches", options.microBatches,
+                 "Micro-batches per optimizer step of a pipelined program "
+                 "(its gradient accumulation; default: --pp)");
+  app.add_option("--pipeline-layout", options.pipelineLayout,
+                 "Layers of each pipeline chunk, comma-separated (e.g. "
+                 "3,5,5,3; uneven counts are fine); default: balanced by "
+                 "the cost model, the embedding counted on the first chunk "
+                 "and the output layer and loss on the last");
   app.add_flag("--report{text}", report,
                "Print the per-rank cost report to stdout: --report (aligned "
                "text) or --report=json")
@@ -167,16 +193,27 @@ int main(int argc, char **argv) {
   // the other mode compiles a copy.
   mlir::OwningOpRef<mlir::ModuleOp> other =
       report.empty() ? nullptr : module->clone();
+  // The model's figures come from its whole forward, which a pipelined
+  // module no longer has: a copy compiled without stages gives them.
+  mlir::OwningOpRef<mlir::ModuleOp> whole =
+      options.pp > 1 ? module->clone() : nullptr;
   if (failed(tpc::compile(*module, options)))
+    return 1;
+  tpc::CompileOptions wholeOptions = options;
+  wholeOptions.pp = 1;
+  wholeOptions.virtualStages = 1;
+  wholeOptions.schedule = "1f1b";
+  wholeOptions.pipelineLayout.clear();
+  if (whole && failed(tpc::compile(*whole, wholeOptions)))
     return 1;
 
   bool full = options.recompute == "full";
-  FailureOr<tpc::CostReport> cost =
-      tpc::computeCostReport(*module, tpc::CostReportConfig{options.dp, full});
+  FailureOr<tpc::CostReport> cost = tpc::computeCostReport(
+      whole ? *whole : *module, tpc::CostReportConfig{options.dp, full});
   if (failed(cost))
     return 1;
   if (other) {
-    tpc::CompileOptions otherOptions = options;
+    tpc::CompileOptions otherOptions = whole ? wholeOptions : options;
     otherOptions.recompute = full ? "none" : "full";
     FailureOr<int64_t> arena = tpc::plannedTrainStepArena(*other, otherOptions);
     if (failed(arena))
