@@ -160,18 +160,37 @@ void Executor::save_checkpoint(
   SafetensorsWriter writer;
   // Gathers parameter i's slices (`local` on this rank) and adds the global
   // tensor under `name`.
+  // A pipeline stage that holds the parameter first (its owner) gathers it
+  // and sends it to world rank 0, on the first stage.
   auto add = [&](int i, const std::string &name,
                  const std::vector<float> &local) {
     if (!gathers)
       return;
     const program::Parameter &p = program_.parameters(i);
-    std::vector<float> all(writes ? local.size() * comm_.tp_size() : 0);
-    comm_.gather(local.data(), writes ? all.data() : nullptr, local.size(),
-                 Group::TP);
+    const int owner = state_->owner_stage[size_t(i)];
+    const bool assembles = comm_.tp_rank() == 0 && comm_.pp_rank() == owner;
+    std::vector<float> global;
+    if (comm_.pp_rank() == owner) {
+      std::vector<float> all(assembles ? local.size() * comm_.tp_size() : 0);
+      comm_.gather(local.data(), assembles ? all.data() : nullptr, local.size(),
+                   Group::TP);
+      if (assembles)
+        global = assemble_parameter(p, program_.tensors(p.tensor()),
+                                    comm_.tp_size(), all.data());
+      if (assembles && !writes) {
+        comm_.send(global.data(), global.size() * sizeof(float), 0, Group::PP);
+        return;
+      }
+    } else if (writes) {
+      size_t n = 1;
+      for (int64_t d : state_->slices[i].unpadded_shape)
+        n *= size_t(d);
+      global.resize(n);
+      comm_.recv(global.data(), n * sizeof(float), owner, Group::PP);
+    }
     if (!writes)
       return;
-    globals.push_back(assemble_parameter(p, program_.tensors(p.tensor()),
-                                         comm_.tp_size(), all.data()));
+    globals.push_back(std::move(global));
     // A training checkpoint must be one to resume from.
     if (optimizer_state && non_finite.empty() &&
         !std::all_of(globals.back().begin(), globals.back().end(),
@@ -183,11 +202,16 @@ void Executor::save_checkpoint(
   for (int i = 0; i < program_.parameters_size() && (gathers || all_ranks);
        ++i) {
     const program::Parameter &p = program_.parameters(i);
-    add(i, checkpoint_name(p.name()), read_parameter(p.name()));
+    // Another stage's parameter: this rank only receives it, on rank 0.
+    const bool held = state_->held[size_t(i)] &&
+                      comm_.pp_rank() == state_->owner_stage[size_t(i)];
+    add(i, checkpoint_name(p.name()),
+        held ? read_parameter(p.name()) : std::vector<float>());
     for (auto &[key, buffer] : buffers)
       if (*buffer)
         add(i, state_name(key, p.name()),
-            gather_owned(i, *buffer + state_->state_offsets[i]));
+            held ? gather_owned(i, *buffer + state_->state_offsets[i])
+                 : std::vector<float>());
   }
   std::string error;
   if (writes) {

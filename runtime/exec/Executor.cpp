@@ -23,11 +23,14 @@ namespace tpc {
 
 Executor::Executor(program::Program program, Backend &backend, Comm &comm)
     : program_(std::move(program)), backend_(backend), comm_(comm) {
-  if (program_.tp() != comm_.tp_size() || program_.dp() != comm_.dp_size()) {
+  int64_t pp = std::max<int64_t>(1, program_.pp());
+  if (program_.tp() != comm_.tp_size() || program_.dp() != comm_.dp_size() ||
+      pp != comm_.pp_size()) {
     std::ostringstream msg;
     msg << "the program was compiled for tp " << program_.tp() << " x dp "
-        << program_.dp() << " but the job's groups are tp " << comm_.tp_size()
-        << " x dp " << comm_.dp_size();
+        << program_.dp() << " x pp " << pp << " but the job's groups are tp "
+        << comm_.tp_size() << " x dp " << comm_.dp_size() << " x pp "
+        << comm_.pp_size();
     throw std::runtime_error(msg.str());
   }
   for (const program::Tensor &t : program_.tensors())
@@ -42,6 +45,8 @@ Executor::Executor(program::Program program, Backend &backend, Comm &comm)
 }
 
 Executor::~Executor() = default;
+
+Collectives &Executor::collectives() { return *state_->collectives; }
 
 void *Executor::device_ptr(int id) const { return state_->ptrs[id]; }
 
@@ -264,10 +269,15 @@ const program::Function &Executor::function(const std::string &name) const {
                            "); compile the model with that function");
 }
 
-Plan &Executor::prepare(const program::Function &fn) {
-  auto found = plans_.find(&fn);
+Plan &Executor::prepare(const program::Function &fn, int slot) {
+  auto found = plans_.find({&fn, slot});
   if (found != plans_.end())
     return *found->second;
+  if (program_.pp() > 1 && !state_->runs(fn))
+    throw std::runtime_error("function '" + fn.name() +
+                             "' belongs to another pipeline stage than this "
+                             "rank's (" +
+                             std::to_string(comm_.pp_rank()) + ")");
   if (!state_->runs(fn))
     throw std::runtime_error(
         "function '" + fn.name() +
@@ -276,6 +286,8 @@ Plan &Executor::prepare(const program::Function &fn) {
         std::to_string(comm_.stack_rank()) +
         ") holds only its own stack's parameters and runs only its entry "
         "points");
+  // A chunk's functions read and write the arena of the micro-batch's slot.
+  state_->use_slot(fn, slot);
   auto plan = std::make_unique<Plan>();
   const OpRegistry &registry = op_registry();
   for (int k = 0; k < fn.body_size(); ++k) {
@@ -290,7 +302,8 @@ Plan &Executor::prepare(const program::Function &fn) {
   if (overlap_grad_reduce_ && fn.name() == abi::kTrainStep &&
       has_function(abi::kApplyStep))
     start_reductions_early(fn, *plan);
-  return *plans_.emplace(&fn, std::move(plan)).first->second;
+  return *plans_.emplace(std::make_pair(&fn, slot), std::move(plan))
+              .first->second;
 }
 
 void Executor::start_reductions_early(const program::Function &train_step,
@@ -369,8 +382,13 @@ void Executor::read_output(const program::Function &fn, int index, void *host,
   backend_.copy_device_to_host(host, state_->ptrs[id], bytes);
 }
 
-void Executor::run(const program::Function &fn, const RunOptions &options) {
-  Plan &plan = prepare(fn);
+void *Executor::slot_ptr(int id, int slot) const {
+  return state_->slot_ptr(id, slot);
+}
+
+void Executor::run(const program::Function &fn, const RunOptions &options,
+                   int slot) {
+  Plan &plan = prepare(fn, slot);
   for (const auto &check : plan.before)
     check();
   if (profiling_) {

@@ -27,6 +27,7 @@
 
 namespace tpc {
 
+class Collectives;
 struct ExecState;
 struct Plan;
 
@@ -66,6 +67,8 @@ public:
 
   const program::Program &program() const { return program_; }
   Backend &backend() { return backend_; }
+  /// The collectives and messages on this rank's device buffers.
+  Collectives &collectives();
   Comm &comm() { return comm_; }
   const Comm &comm() const { return comm_; }
 
@@ -155,8 +158,16 @@ public:
                  size_t bytes);
   void read_output(const program::Function &fn, int index, void *host,
                    size_t bytes);
-  /// Runs `fn`'s plan, preparing it first if needed.
-  void run(const program::Function &fn, const RunOptions &options = {});
+  /// Runs `fn`'s plan, preparing it first if needed. A pipeline chunk's
+  /// forward and backward functions run in activation slot `slot` of their
+  /// chunk (Program.pipeline.slots): the micro-batch whose values they
+  /// read and write there.
+  void run(const program::Function &fn, const RunOptions &options = {},
+           int slot = 0);
+  /// Where tensor `id` lies in activation slot `slot` of its chunk (its one
+  /// place for a tensor outside the slots): for writing a chunk's data and
+  /// messages and reading its results.
+  void *slot_ptr(int id, int slot) const;
 
   //===--------------------------------------------------------------------===//
   // Profiling (tpc-run train --profile)
@@ -186,7 +197,7 @@ public:
 private:
   /// Checks every instruction of `fn` against the op schema and its op
   /// family, and records the thunks that run it; once per function.
-  Plan &prepare(const program::Function &fn);
+  Plan &prepare(const program::Function &fn, int slot = 0);
   /// With overlapped gradient reduction, puts apply_step's bucket
   /// reductions into train_step's plan `plan`.
   void start_reductions_early(const program::Function &train_step, Plan &plan);
@@ -206,7 +217,8 @@ private:
   Backend &backend_;
   Comm &comm_;
   std::unique_ptr<ExecState> state_;
-  std::map<const program::Function *, std::unique_ptr<Plan>> plans_;
+  std::map<std::pair<const program::Function *, int>, std::unique_ptr<Plan>>
+      plans_;
   bool overlap_grad_reduce_ = false;
   bool profiling_ = false;
   std::vector<OpTime> op_times_;

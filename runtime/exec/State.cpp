@@ -1,8 +1,10 @@
 //===- State.cpp - What the prepared ops of one executor share ------------===//
 
 #include "runtime/exec/State.h"
+
 #include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
+#include <climits>
 
 #include <algorithm>
 #include <stdexcept>
@@ -50,6 +52,11 @@ ExecState::ExecState(const program::Program &program, Backend &backend,
 }
 
 bool ExecState::runs(const program::Function &fn) const {
+  if (program.pp() > 1) {
+    if (fn.has_chunk())
+      return fn.chunk().chunk() % program.pp() == comm.pp_rank();
+    return fn.name() == abi::stage_apply_step(comm.pp_rank());
+  }
   if (program.stacks() <= 1)
     return true;
   int s = comm.stack_rank();
@@ -61,10 +68,11 @@ void ExecState::build() {
   ptrs.assign(program.tensors_size(), nullptr);
   host_i32.assign(program.tensors_size(), 0);
   // The parameters of the functions this rank runs; the arena they need.
-  held.assign(program.parameters_size(), program.stacks() <= 1);
+  const bool some = program.stacks() > 1 || program.pp() > 1;
+  held.assign(program.parameters_size(), !some);
   std::vector<bool> unheld_tensor(program.tensors_size(), false);
   int64_t arena = 0;
-  if (program.stacks() > 1) {
+  if (some) {
     std::map<int, int> param_of_tensor;
     for (int i = 0; i < program.parameters_size(); ++i)
       param_of_tensor[program.parameters(i).tensor()] = i;
@@ -80,13 +88,69 @@ void ExecState::build() {
     for (int i = 0; i < program.parameters_size(); ++i)
       unheld_tensor[size_t(program.parameters(i).tensor())] = !held[size_t(i)];
   }
-  for (const program::Function &fn : program.functions())
-    if (runs(fn))
+  owner_stage.assign(program.parameters_size(), 0);
+  if (program.pp() > 1) {
+    std::map<int, int> param_of_tensor;
+    for (int i = 0; i < program.parameters_size(); ++i)
+      param_of_tensor[program.parameters(i).tensor()] = i;
+    std::vector<int> first(program.parameters_size(), INT32_MAX);
+    for (const program::Function &fn : program.functions()) {
+      if (!fn.has_chunk())
+        continue;
+      int stage = int(fn.chunk().chunk() % program.pp());
+      for (const program::Instruction &inst : fn.body())
+        for (int id : inst.inputs())
+          if (auto it = param_of_tensor.find(id); it != param_of_tensor.end())
+            first[size_t(it->second)] =
+                std::min(first[size_t(it->second)], stage);
+    }
+    for (size_t i = 0; i < first.size(); ++i)
+      owner_stage[i] = first[i] == INT32_MAX ? 0 : first[i];
+  }
+  // A pipeline chunk's forward and backward functions run in arenas of
+  // their own, one per micro-batch the chunk has in flight; the others
+  // share one arena.
+  tensor_chunk.assign(program.tensors_size(), -1);
+  for (const program::Function &fn : program.functions()) {
+    if (!runs(fn))
+      continue;
+    if (!in_slots(fn)) {
       arena = std::max(arena, fn.arena_bytes());
+      continue;
+    }
+    int chunk = fn.chunk().chunk();
+    std::vector<void *> &slots = slot_arenas[chunk];
+    if (chunk >= program.pipeline().slots_size())
+      throw std::runtime_error("the program's pipeline has no slot count for "
+                               "chunk " +
+                               std::to_string(chunk));
+    if (slots.empty())
+      for (int64_t k = 0; k < program.pipeline().slots(chunk); ++k) {
+        slots.push_back(
+            device.alloc(size_t(std::max<int64_t>(fn.arena_bytes(), 1))));
+        owned_.push_back(slots.back());
+      }
+    auto mark = [&](int id) {
+      if (program.tensors(id).storage() == program::Tensor::ACTIVATION)
+        tensor_chunk[size_t(id)] = chunk;
+    };
+    for (int id : fn.inputs())
+      mark(id);
+    for (int id : fn.outputs())
+      mark(id);
+    for (const program::Instruction &inst : fn.body())
+      for (const auto *ids : {&inst.inputs(), &inst.outputs()})
+        for (int id : *ids)
+          mark(id);
+  }
   arena_ = device.alloc(size_t(std::max<int64_t>(arena, 1)));
   for (const program::Tensor &t : program.tensors()) {
     if (t.storage() == program::Tensor::ACTIVATION) {
-      ptrs[t.id()] = static_cast<char *>(arena_) + t.offset();
+      int chunk = tensor_chunk[size_t(t.id())];
+      void *base = chunk >= 0 && !slot_arenas[chunk].empty()
+                       ? slot_arenas[chunk][0]
+                       : arena_;
+      ptrs[t.id()] = static_cast<char *>(base) + t.offset();
     } else if (t.storage() == program::Tensor::GRADIENT ||
                unheld_tensor[size_t(t.id())]) {
       // get_grad's result is the gradient buffer, set below; another
@@ -313,6 +377,32 @@ void ExecState::release() noexcept {
   grads = nullptr;
   master_block_ = nullptr;
   arena_ = nullptr;
+}
+
+bool ExecState::in_slots(const program::Function &fn) const {
+  return fn.has_chunk() && fn.chunk().role() != program::ChunkFunction::EVAL;
+}
+
+void *ExecState::slot_ptr(int id, int slot) const {
+  int chunk = tensor_chunk[size_t(id)];
+  if (chunk < 0)
+    return ptrs[size_t(id)];
+  const std::vector<void *> &slots = slot_arenas.at(chunk);
+  if (slot < 0 || size_t(slot) >= slots.size())
+    throw std::runtime_error("pipeline chunk " + std::to_string(chunk) +
+                             " has " + std::to_string(slots.size()) +
+                             " activation slots, not slot " +
+                             std::to_string(slot));
+  return static_cast<char *>(slots[size_t(slot)]) +
+         program.tensors(id).offset();
+}
+
+void ExecState::use_slot(const program::Function &fn, int slot) {
+  if (!in_slots(fn))
+    return;
+  for (size_t id = 0; id < tensor_chunk.size(); ++id)
+    if (tensor_chunk[id] == fn.chunk().chunk())
+      ptrs[id] = slot_ptr(int(id), slot);
 }
 
 WorkingCopy ExecState::working_copy(int param) const {

@@ -65,6 +65,24 @@ struct ExecState {
   /// stack, decode_head.
   bool runs(const program::Function &fn) const;
 
+  /// Pipelined programs: the activation arenas of each chunk this rank
+  /// runs, one per micro-batch it has in flight (Program.pipeline.slots),
+  /// which its forward, backward_input and backward_weight functions share;
+  /// and the chunk whose arenas each tensor lies in (-1: the shared arena).
+  std::map<int, std::vector<void *>> slot_arenas;
+  std::vector<int> tensor_chunk;
+  /// The first pipeline stage that holds each parameter, which writes it
+  /// into checkpoints (0 without a pipeline).
+  std::vector<int> owner_stage;
+  /// Whether `fn` runs in its chunk's slot arenas.
+  bool in_slots(const program::Function &fn) const;
+  /// The address of tensor `id` in activation slot `slot` of its chunk (its
+  /// one address for other tensors).
+  void *slot_ptr(int id, int slot) const;
+  /// Points the tensors of `fn`'s chunk at slot `slot`, for preparing a plan
+  /// that runs there.
+  void use_slot(const program::Function &fn, int slot);
+
   /// The distributed optimizer's partition (ZeRO stage 1), from the
   /// program's tpc.bucket_reduce_scatter ops: each bucket's elements (its
   /// parameters' slices in order) are cut into dp shards of `shard`

@@ -44,6 +44,9 @@ std::string check_arena(const program::Program &prog,
   };
   std::map<int64_t, Live> live;
   std::vector<char> defined(prog.tensors_size(), 0);
+  // A pipeline chunk's inputs lie in its arena, written before it runs.
+  for (int32_t id : f.inputs())
+    defined[id] = 1;
   for (int64_t k = 0; k < end; ++k) {
     const program::Instruction &inst = f.body(k);
     for (int32_t id : inst.inputs()) {
@@ -428,9 +431,11 @@ std::string validate_program(const program::Program &prog) {
       msg << "function " << f.name() << " has a negative arena size";
       return msg.str();
     }
+    // A pipeline chunk's inputs lie in its arena (ChunkFunction).
+    const program::Tensor::Storage input_storage =
+        f.has_chunk() ? program::Tensor::ACTIVATION : program::Tensor::INPUT;
     for (int32_t id : f.inputs())
-      if (!in_range(id) ||
-          prog.tensors(id).storage() != program::Tensor::INPUT) {
+      if (!in_range(id) || prog.tensors(id).storage() != input_storage) {
         msg << "function " << f.name()
             << " has an input out of range or not an input tensor";
         return msg.str();

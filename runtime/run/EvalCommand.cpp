@@ -21,7 +21,7 @@ int eval_command(Session &s, const CommandOptions &opt) {
   ModelEntry entry;
   together(s.comm, [&] {
     entry = describe_entry(s.ex, abi::kForward);
-    s.ex.check(*entry.fn);
+    check_loss_entry(s.ex, entry);
   });
   load_weights(s, opt, false);
   EvalResult r = evaluate(s.ex, entry, opt.data, opt.max_batches);

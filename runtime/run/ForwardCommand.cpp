@@ -18,7 +18,7 @@ int forward_command(Session &s, const CommandOptions &opt) {
   ModelEntry entry;
   together(s.comm, [&] {
     entry = describe_entry(s.ex, abi::kForward);
-    s.ex.check(*entry.fn);
+    check_loss_entry(s.ex, entry);
   });
   load_weights(s, opt, false);
   std::vector<float> logits = forward_logits(s.ex, entry, opt.data, opt.load);

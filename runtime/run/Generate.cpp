@@ -80,6 +80,12 @@ void describe_stacks(const Executor &ex, DecodeEntry &e) {
 } // namespace
 
 DecodeEntry describe_decode(const Executor &ex) {
+  if (ex.program().pp() > 1)
+    throw std::runtime_error(
+        "the program is pipelined (--pp " + std::to_string(ex.program().pp()) +
+        "), and a pipelined program does not decode: compile the model "
+        "without --pp for generate and --load the checkpoint, whose tensors "
+        "are global");
   if (!ex.has_function(abi::kDecodeStep))
     throw std::runtime_error(
         "the program has no decode_step entry point, so it cannot generate: "

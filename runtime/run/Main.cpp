@@ -100,7 +100,8 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     together(comm, [&] {
       try {
         comm.make_groups(int(prog.tp()), int(prog.dp()),
-                         int(std::max<int64_t>(1, prog.stacks())));
+                         int(std::max<int64_t>(1, prog.stacks())),
+                         int(std::max<int64_t>(1, prog.pp())));
       } catch (const std::runtime_error &e) {
         // The program's sizes against the job's: the same on every rank,
         // so rank 0 says it once.

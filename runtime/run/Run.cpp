@@ -4,6 +4,7 @@
 #include "runtime/io/TokenFile.h"
 #include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
+#include "runtime/run/PipelineRun.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,10 +30,20 @@ bool is(const program::Tensor &t, program::DType dtype,
 
 ModelEntry describe_entry(const Executor &ex, const std::string &name) {
   ModelEntry e;
-  e.fn = &ex.function(name);
+  // A pipelined program's loss and logits come from its last chunk's eval
+  // function (PipelineRun.h), which also takes what it receives.
+  const program::Function *last = nullptr;
+  if (ex.program().pp() > 1)
+    for (const program::Function &fn : ex.program().functions())
+      if (fn.has_chunk() && fn.chunk().role() == program::ChunkFunction::EVAL &&
+          (!last || fn.chunk().chunk() > last->chunk().chunk()))
+        last = &fn;
+  e.fn = last ? last : &ex.function(name);
   const program::Function &fn = *e.fn;
   // train_step of an fp16 program also takes the loss scale (scales_loss).
-  int inputs = name == abi::kTrainStep && fn.inputs_size() == 3 ? 3 : 2;
+  int inputs = last ? fn.inputs_size()
+               : name == abi::kTrainStep && fn.inputs_size() == 3 ? 3
+                                                                  : 2;
   if (fn.inputs_size() != inputs || fn.outputs_size() < 2)
     throw entry_error(name, "has " + std::to_string(fn.inputs_size()) +
                                 " inputs and " +
@@ -69,6 +80,13 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
   return e;
 }
 
+void check_loss_entry(Executor &ex, const ModelEntry &entry) {
+  if (ex.program().pp() > 1)
+    PipelineRunner pipe(ex); // checks this stage's functions
+  else
+    ex.check(*entry.fn);
+}
+
 EvalResult evaluate(Executor &ex, const ModelEntry &entry,
                     const std::string &data, int64_t max_batches) {
   Comm &comm = ex.comm();
@@ -85,13 +103,21 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   size_t n = size_t(entry.B) * entry.T;
   std::vector<int> inputs(n), targets(n);
   double totals[2] = {0.0, 0.0}; // loss sum, count
+  std::unique_ptr<PipelineRunner> pipe;
+  if (ex.program().pp() > 1)
+    pipe = std::make_unique<PipelineRunner>(ex);
   for (int64_t b = 0; b < batches; ++b) {
     together(comm, [&] { batcher->next(inputs.data(), targets.data()); });
-    run_loss_entry(ex, entry, inputs.data(), targets.data(), RunOptions{},
-                   totals);
+    if (pipe)
+      pipe->eval(inputs.data(), targets.data(), totals);
+    else
+      run_loss_entry(ex, entry, inputs.data(), targets.data(), RunOptions{},
+                     totals);
   }
   // Every rank of a TP group holds the same loss; DP ranks hold disjoint
-  // windows.
+  // windows; only the last pipeline stage computes it.
+  if (pipe)
+    comm.all_reduce(totals, 2, ReduceOp::Sum, Group::PP);
   comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
   EvalResult r;
   r.tokens = int64_t(totals[1]);
@@ -149,17 +175,35 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
                          comm.dp_size(), entry.vocab);
     batcher.next(inputs.data(), targets.data());
   });
-  ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
-  ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
-  ex.run(*entry.fn);
+  // A pipeline's last stage holds the logits; it hands them to world rank
+  // 0 on the first.
+  const bool pipelined = ex.program().pp() > 1;
+  const bool holds = !pipelined || comm.pp_rank() == comm.pp_size() - 1;
+  if (pipelined) {
+    double totals[2] = {0.0, 0.0};
+    PipelineRunner(ex).eval(inputs.data(), targets.data(), totals);
+  } else {
+    ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
+    ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
+    ex.run(*entry.fn);
+  }
   size_t width = size_t(entry.logits_width);
-  std::vector<float> local(n * width);
-  ex.read_output(*entry.fn, entry.logits, local.data(),
-                 local.size() * sizeof(float));
+  std::vector<float> local(holds ? n * width : 0);
+  if (holds)
+    ex.read_output(*entry.fn, entry.logits, local.data(),
+                   local.size() * sizeof(float));
   if (!comm.all_ok(std::all_of(local.begin(), local.end(),
                                [](float x) { return std::isfinite(x); })))
     throw weights_overflow("the logits are", loaded);
-  if (comm.dp_rank() != 0)
+  size_t V = size_t(entry.vocab);
+  if (pipelined && comm.dp_rank() == 0 && comm.tp_rank() == 0 &&
+      comm.pp_rank() == 0) {
+    std::vector<float> out(n * V);
+    comm.recv(out.data(), out.size() * sizeof(float), comm.pp_size() - 1,
+              Group::PP);
+    return out;
+  }
+  if (comm.dp_rank() != 0 || !holds)
     return {};
   int parts = entry.vocab_parallel ? comm.tp_size() : 1;
   std::vector<float> all(comm.tp_rank() == 0 ? local.size() * parts : 0);
@@ -168,10 +212,9 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
                 Group::TP);
   else if (comm.tp_rank() == 0)
     all = local;
-  if (comm.world_rank() != 0)
+  if (comm.tp_rank() != 0)
     return {};
   // Rank r holds columns [r*width, (r+1)*width) of the padded vocabulary.
-  size_t V = size_t(entry.vocab);
   std::vector<float> out(n * V);
   for (int r = 0; r < parts; ++r)
     for (size_t row = 0; row < n; ++row)
@@ -180,6 +223,10 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
         if (col < V)
           out[row * V + col] = all[(size_t(r) * n + row) * width + j];
       }
+  if (pipelined) {
+    comm.send(out.data(), out.size() * sizeof(float), 0, Group::PP);
+    return {};
+  }
   return out;
 }
 

@@ -65,6 +65,9 @@ struct ModelEntry {
 /// Throws naming the function and what does not match the convention.
 ModelEntry describe_entry(const Executor &ex, const std::string &name);
 
+/// Prepares what running `entry` runs on this rank (a pipelined program's
+/// stage), so that a bad program fails before the first batch.
+void check_loss_entry(Executor &ex, const ModelEntry &entry);
 /// Runs the entry on one micro-batch of B windows (inputs and targets
 /// [B,T]) and adds its loss sum and target count to `totals`.
 void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,

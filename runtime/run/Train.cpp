@@ -5,6 +5,7 @@
 #include "runtime/io/TokenFile.h"
 #include "runtime/program/Abi.h"
 #include "runtime/run/Checkpoints.h"
+#include "runtime/run/PipelineRun.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +24,9 @@ uint64_t mix(uint64_t x) {
 }
 
 const program::Function &apply_step_of(Executor &ex) {
-  const program::Function &fn = ex.function(abi::kApplyStep);
+  const program::Function &fn = ex.function(
+      ex.program().pp() > 1 ? abi::stage_apply_step(ex.comm().pp_rank())
+                            : std::string(abi::kApplyStep));
   if (fn.inputs_size() != 2 || fn.outputs_size() != 1)
     throw std::runtime_error("entry point 'apply_step' must be fn(lr f32, "
                              "inv_count f32) -> grad_norm f32");
@@ -49,8 +52,18 @@ double learning_rate(const TrainConfig &c, int64_t step) {
 
 void check_training(Executor &ex, const TrainConfig &c,
                     const std::string &optimizer) {
-  ModelEntry entry = describe_entry(ex, abi::kTrainStep);
-  ex.check(*entry.fn);
+  if (ex.program().pp() > 1) {
+    PipelineRunner pipe(ex);
+    if (c.grad_accum != 1 && c.grad_accum != pipe.micro_batches())
+      throw std::runtime_error(
+          "--grad-accum " + std::to_string(c.grad_accum) +
+          " differs from the " + std::to_string(pipe.micro_batches()) +
+          " micro-batches per step that the pipelined program was compiled "
+          "for; drop --grad-accum or recompile with --micro-batches " +
+          std::to_string(c.grad_accum));
+  } else {
+    ex.check(*describe_entry(ex, abi::kTrainStep).fn);
+  }
   const program::Function &apply = apply_step_of(ex);
   ex.check(apply);
   std::string compiled = ex.compiled_optimizer();
@@ -70,7 +83,7 @@ void check_training(Executor &ex, const TrainConfig &c,
     throw std::runtime_error("--save-every and --keep need --save-dir");
   if (c.warmup < 0 || c.lr < 0 || c.min_lr < 0)
     throw std::runtime_error("--lr, --min-lr and --warmup must be >= 0");
-  if (!c.val.empty())
+  if (!c.val.empty() && ex.program().pp() <= 1)
     ex.check(*describe_entry(ex, abi::kForward).fn);
   bool scaling = scales_loss(ex);
   if ((c.fixed_loss_scale || c.init_scale || c.growth_interval) && !scaling)
@@ -88,6 +101,8 @@ void check_training(Executor &ex, const TrainConfig &c,
 }
 
 bool scales_loss(Executor &ex) {
+  if (ex.program().pp() > 1)
+    return PipelineRunner(ex).scales_loss();
   const program::Function &fn = ex.function(abi::kTrainStep);
   if (fn.inputs_size() != 3)
     return false;
@@ -113,8 +128,13 @@ void note_progress(Comm &comm, int64_t step, const std::string &checkpoint) {
 TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                    const std::function<void(const StepResult &)> &on_step) {
   Comm &comm = ex.comm();
+  std::unique_ptr<PipelineRunner> pipe;
+  if (ex.program().pp() > 1)
+    pipe = std::make_unique<PipelineRunner>(ex);
   ModelEntry entry = describe_entry(ex, abi::kTrainStep);
   const program::Function &apply = apply_step_of(ex);
+  // A pipelined step runs the micro-batches its schedule was built for.
+  const int64_t accum = pipe ? pipe->micro_batches() : c.grad_accum;
   ModelEntry eval_entry;
   if (!c.val.empty())
     eval_entry = describe_entry(ex, abi::kForward);
@@ -205,15 +225,18 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     // micro-batches of all data-parallel ranks), and a scale of 2^16 means
     // here what it means there.
     double positions =
-        double(entry.B) * entry.T * c.grad_accum * comm.dp_size();
+        double(entry.B) * entry.T * double(accum) * comm.dp_size();
+    float seed = 0.0f;
     if (scaling) {
       r.loss_scale = st.loss_scale;
-      float seed = float(st.loss_scale / positions);
-      ex.set_input(*entry.fn, 2, &seed, sizeof(seed));
+      seed = float(st.loss_scale / positions);
+      if (!pipe)
+        ex.set_input(*entry.fn, 2, &seed, sizeof(seed));
     }
     double totals[2] = {0.0, 0.0}; // loss sum, count
-    for (int k = 0; k < c.grad_accum; ++k) {
-      uint64_t micro = uint64_t(step) * uint64_t(c.grad_accum) + uint64_t(k);
+    std::vector<std::vector<int>> all_inputs, all_targets;
+    for (int k = 0; k < accum; ++k) {
+      uint64_t micro = uint64_t(step) * uint64_t(accum) + uint64_t(k);
       together(comm, [&] {
         if (c.random_windows)
           batcher->seek(mix(c.seed ^ mix(micro)) %
@@ -224,6 +247,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         for (int &t : targets)
           if (t == c.ignore_token)
             t = ignore;
+      if (pipe) {
+        all_inputs.push_back(inputs);
+        all_targets.push_back(targets);
+        continue;
+      }
       RunOptions options;
       options.training = true;
       options.seed = c.seed;
@@ -231,14 +259,19 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       options.first_micro_batch = k == 0;
       // An injected overflow writes a gradient after the backward, so that
       // step reduces after it too, on every rank alike.
-      options.last_micro_batch = c.overlap_grad_reduce &&
-                                 k == c.grad_accum - 1 &&
+      options.last_micro_batch = c.overlap_grad_reduce && k == accum - 1 &&
                                  !gradient_overflow_planned(step + 1);
       run_loss_entry(ex, entry, inputs.data(), targets.data(), options, totals);
     }
+    if (pipe)
+      pipe->train_step(all_inputs, all_targets,
+                       uint64_t(step) * uint64_t(accum), c.seed, seed, totals);
     if (gradient_overflow_injected(comm.world_rank(), step + 1))
       ex.inject_gradient_overflow();
-    // TP ranks hold the same loss; DP ranks hold disjoint windows.
+    // TP ranks hold the same loss; DP ranks hold disjoint windows; the last
+    // pipeline stage alone computes it.
+    if (pipe)
+      comm.all_reduce(totals, 2, ReduceOp::Sum, Group::PP);
     comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
     if (totals[1] <= 0)
       throw std::runtime_error("step " + std::to_string(step) +

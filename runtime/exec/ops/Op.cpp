@@ -84,7 +84,14 @@ const program::Layout &OpContext::layout(const std::string &name) const {
 
 Group OpContext::group() const {
   // The loader accepted only the schema's keywords.
-  return string("group") == enums::group::kTp ? Group::TP : Group::DP;
+  std::string group = string("group");
+  if (group == enums::group::kTp)
+    return Group::TP;
+  if (group == enums::group::kPp)
+    return Group::PP;
+  if (group == enums::group::kEmbedding)
+    return Group::Embedding;
+  return Group::DP;
 }
 
 int OpContext::count(const std::string &name) const {

@@ -1,0 +1,250 @@
+//===- PipelineRun.cpp - A pipelined program's stage ----------------------===//
+
+#include "runtime/run/PipelineRun.h"
+#include "runtime/backend/Collectives.h"
+#include "runtime/program/Abi.h"
+#include "runtime/program/ProgramFile.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace tpc {
+
+namespace {
+using Action = program::Pipeline::Action;
+using Role = program::ChunkFunction;
+
+/// Messages between two stages are told apart by their channel: the
+/// receiving chunk, the value's place among the chunk's messages and the
+/// direction. MPI guarantees tags up to 32767.
+constexpr int kMaxMessages = 32;
+int tag_of(int chunk, int value, bool grad) {
+  return (chunk * kMaxMessages + value) * 2 + (grad ? 1 : 0);
+}
+} // namespace
+
+PipelineRunner::PipelineRunner(Executor &ex) : ex_(ex) {
+  const program::Program &prog = ex.program();
+  const program::Pipeline &p = prog.pipeline();
+  Comm &comm = ex.comm();
+  stages_ = int(p.stages());
+  micro_batches_ = int(p.micro_batches());
+  int chunks = int(p.stages() * p.virtual_stages());
+  if (stages_ < 2 || micro_batches_ < 1 || chunks < stages_ ||
+      p.stage_actions_size() != stages_ || p.slots_size() != chunks)
+    throw std::runtime_error(
+        "the program's pipeline is malformed: " + std::to_string(stages_) +
+        " stages, " + std::to_string(chunks) + " chunks, " +
+        std::to_string(p.stage_actions_size()) +
+        " action lists; recompile it with tpc-compile");
+  if (tag_of(chunks, 0, false) > 32767)
+    throw std::runtime_error("the pipeline has " + std::to_string(chunks) +
+                             " chunks, more than its messages can tell apart; "
+                             "use fewer --pp x --virtual-stages");
+  chunks_.resize(size_t(chunks));
+  for (const program::Function &fn : prog.functions()) {
+    if (!fn.has_chunk())
+      continue;
+    int c = fn.chunk().chunk();
+    if (c < 0 || c >= chunks)
+      throw std::runtime_error("function '" + fn.name() + "' names chunk " +
+                               std::to_string(c) + " of a pipeline of " +
+                               std::to_string(chunks));
+    if (fn.chunk().recv() > kMaxMessages || fn.chunk().send() > kMaxMessages)
+      throw std::runtime_error(
+          "function '" + fn.name() + "' exchanges more than " +
+          std::to_string(kMaxMessages) + " values with its neighbours");
+    const program::Function **slot = nullptr;
+    switch (fn.chunk().role()) {
+    case Role::FORWARD:
+      slot = &chunks_[size_t(c)].f;
+      break;
+    case Role::BACKWARD_INPUT:
+      slot = &chunks_[size_t(c)].b;
+      break;
+    case Role::BACKWARD_WEIGHT:
+      slot = &chunks_[size_t(c)].w;
+      break;
+    default:
+      slot = &chunks_[size_t(c)].e;
+      break;
+    }
+    *slot = &fn;
+  }
+  for (int c = 0; c < chunks; ++c) {
+    const Chunk &k = chunks_[size_t(c)];
+    if (!k.f || !k.b || !k.w || !k.e)
+      throw std::runtime_error("pipeline chunk " + std::to_string(c) +
+                               " lacks a function; recompile the program");
+  }
+  const program::Function &f0 = *chunks_[0].f;
+  int data = f0.inputs_size() - f0.chunk().recv();
+  if (data < 2)
+    throw std::runtime_error("'" + f0.name() + "' takes no tokens and targets");
+  const program::Tensor &tokens = prog.tensors(f0.inputs(0));
+  if (tokens.shape_size() != 2)
+    throw std::runtime_error("'" + f0.name() +
+                             "' takes tokens that are not "
+                             "[B,T]");
+  B_ = int(tokens.shape(0));
+  T_ = int(tokens.shape(1));
+  scales_loss_ = data == 3;
+  apply_ = &ex.function(abi::stage_apply_step(comm.pp_rank()));
+  actions_ = &p.stage_actions(comm.pp_rank());
+  for (const Action &a : actions_->actions())
+    if (a.chunk() < 0 || a.chunk() >= chunks ||
+        stage_of(a.chunk()) != comm.pp_rank() || a.micro() < 0 ||
+        a.micro() >= micro_batches_ || a.slot() < 0 ||
+        a.slot() >= p.slots(a.chunk()))
+      throw std::runtime_error(
+          "pipeline stage " + std::to_string(comm.pp_rank()) +
+          " has an action on chunk " + std::to_string(a.chunk()) +
+          ", micro-batch " + std::to_string(a.micro()) + ", slot " +
+          std::to_string(a.slot()) + " that it cannot run");
+  for (int c = comm.pp_rank(); c < chunks; c += stages_)
+    for (const program::Function *fn :
+         {chunks_[size_t(c)].f, chunks_[size_t(c)].b, chunks_[size_t(c)].w,
+          chunks_[size_t(c)].e})
+      ex.check(*fn);
+  ex.check(*apply_);
+}
+
+void PipelineRunner::write(const program::Function &fn, int input, int slot,
+                           const void *host, size_t bytes) {
+  int id = fn.inputs(input);
+  if (bytes != ex_.tensor_bytes(id))
+    throw std::runtime_error("input " + std::to_string(input) + " of '" +
+                             fn.name() + "' holds " +
+                             std::to_string(ex_.tensor_bytes(id)) +
+                             " bytes, not " + std::to_string(bytes));
+  ex_.backend().copy_host_to_device(ex_.slot_ptr(id, slot), host, bytes);
+}
+
+void PipelineRunner::send(const program::Function &fn, int output, int slot,
+                          int to_chunk, bool grad) {
+  int id = fn.outputs(output);
+  ex_.collectives().send(ex_.slot_ptr(id, slot), ex_.tensor_bytes(id),
+                         stage_of(to_chunk), Group::PP,
+                         tag_of(to_chunk, output, grad));
+}
+
+void PipelineRunner::post(const program::Function &fn, int input, int slot,
+                          int from_chunk, bool grad,
+                          std::vector<RecvHandle> &into) {
+  int id = fn.inputs(input);
+  // The value's place among the chunk's messages.
+  int value = grad ? input : input - (fn.inputs_size() - fn.chunk().recv());
+  into.push_back(ex_.collectives().start_recv(
+      ex_.slot_ptr(id, slot), ex_.tensor_bytes(id), stage_of(from_chunk),
+      Group::PP, tag_of(fn.chunk().chunk(), value, grad)));
+}
+
+void PipelineRunner::add_loss(const program::Function &fn, int slot,
+                              double totals[2]) {
+  int at = fn.chunk().send();
+  float sum = 0.0f;
+  int32_t count = 0;
+  ex_.backend().synchronize();
+  ex_.backend().copy_device_to_host(&sum, ex_.slot_ptr(fn.outputs(at), slot),
+                                    sizeof(sum));
+  ex_.backend().copy_device_to_host(
+      &count, ex_.slot_ptr(fn.outputs(at + 1), slot), sizeof(count));
+  totals[0] += sum;
+  totals[1] += count;
+}
+
+void PipelineRunner::train_step(const std::vector<std::vector<int>> &inputs,
+                                const std::vector<std::vector<int>> &targets,
+                                uint64_t first_micro, uint64_t seed,
+                                float loss_scale, double totals[2]) {
+  const int last = int(chunks_.size()) - 1;
+  const size_t n = size_t(B_) * size_t(T_);
+  // Receives posted and not yet waited for, by (kind, chunk, micro).
+  std::map<std::tuple<bool, int, int>, std::vector<RecvHandle>> pending;
+  auto wait = [&](bool grad, int c, int m) {
+    auto it = pending.find({grad, c, m});
+    if (it == pending.end())
+      return;
+    for (RecvHandle h : it->second)
+      ex_.collectives().wait_recv(h);
+    pending.erase(it);
+  };
+  for (const Action &a : actions_->actions()) {
+    const int c = a.chunk(), m = a.micro(), slot = a.slot();
+    const Chunk &k = chunks_[size_t(c)];
+    RunOptions options;
+    options.training = true;
+    options.seed = seed;
+    options.step = first_micro + uint64_t(m);
+    options.first_micro_batch = m == 0;
+    switch (a.kind()) {
+    case Action::RECV_ACTIVATION: {
+      int data = k.f->inputs_size() - k.f->chunk().recv();
+      for (int i = data; i < k.f->inputs_size(); ++i)
+        post(*k.f, i, slot, c - 1, false, pending[{false, c, m}]);
+      break;
+    }
+    case Action::FORWARD:
+      write(*k.f, 0, slot, inputs[size_t(m)].data(), n * sizeof(int));
+      write(*k.f, 1, slot, targets[size_t(m)].data(), n * sizeof(int));
+      if (scales_loss_)
+        write(*k.f, 2, slot, &loss_scale, sizeof(loss_scale));
+      wait(false, c, m);
+      ex_.run(*k.f, options, slot);
+      if (c == last)
+        add_loss(*k.f, slot, totals);
+      break;
+    case Action::SEND_ACTIVATION:
+      for (int i = 0; i < k.f->chunk().send(); ++i)
+        send(*k.f, i, slot, c + 1, false);
+      break;
+    case Action::RECV_GRAD:
+      for (int i = 0; i < k.b->chunk().recv(); ++i)
+        post(*k.b, i, slot, c + 1, true, pending[{true, c, m}]);
+      break;
+    case Action::BACKWARD_INPUT:
+      wait(true, c, m);
+      ex_.run(*k.b, options, slot);
+      break;
+    case Action::SEND_GRAD:
+      for (int i = 0; i < k.b->chunk().send(); ++i)
+        send(*k.b, i, slot, c - 1, true);
+      break;
+    case Action::BACKWARD_WEIGHT:
+      ex_.run(*k.w, options, slot);
+      break;
+    default:
+      throw std::runtime_error("unknown pipeline action " +
+                               std::to_string(int(a.kind())));
+    }
+  }
+  if (!pending.empty())
+    throw std::runtime_error("the pipeline schedule left receives that no "
+                             "function waited for");
+}
+
+void PipelineRunner::eval(const int *inputs, const int *targets,
+                          double totals[2]) {
+  const int me = ex_.comm().pp_rank();
+  const size_t n = size_t(B_) * size_t(T_);
+  for (int c = 0; c < int(chunks_.size()); ++c) {
+    if (stage_of(c) != me)
+      continue;
+    const program::Function &e = *chunks_[size_t(c)].e;
+    write(e, 0, 0, inputs, n * sizeof(int));
+    write(e, 1, 0, targets, n * sizeof(int));
+    std::vector<RecvHandle> received;
+    int data = e.inputs_size() - e.chunk().recv();
+    for (int i = data; i < e.inputs_size(); ++i)
+      post(e, i, 0, c - 1, false, received);
+    for (RecvHandle h : received)
+      ex_.collectives().wait_recv(h);
+    ex_.run(e);
+    for (int i = 0; i < e.chunk().send(); ++i)
+      send(e, i, 0, c + 1, false);
+    if (c == int(chunks_.size()) - 1)
+      add_loss(e, 0, totals);
+  }
+}
+
+} // namespace tpc

@@ -1,0 +1,79 @@
+//===- PipelineRun.h - A pipelined program's stage ----------------*- C++
+//-*-===//
+//
+// A program compiled with --pp holds, per chunk, forward, backward_input,
+// backward_weight and eval functions, and per stage the ordered actions of
+// its schedule (Program.pipeline). The runner executes this rank's stage:
+// each action runs one chunk function in the activation slot of its
+// micro-batch, or posts the messages between neighbouring stages (sends
+// leave at once; a receive is posted where the schedule puts it and waited
+// for by the function that reads it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TPC_RUNTIME_RUN_PIPELINERUN_H
+#define TPC_RUNTIME_RUN_PIPELINERUN_H
+
+#include "runtime/exec/Executor.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace tpc {
+
+class PipelineRunner {
+public:
+  /// Checks the program's pipeline against its functions and this job.
+  explicit PipelineRunner(Executor &ex);
+
+  int stages() const { return stages_; }
+  int micro_batches() const { return micro_batches_; }
+  int B() const { return B_; }
+  int T() const { return T_; }
+  /// Whether the forward takes a loss scale (fp16 programs).
+  bool scales_loss() const { return scales_loss_; }
+  /// This stage's apply_step.
+  const program::Function &apply() const { return *apply_; }
+  /// The last chunk's eval function, which returns the loss and logits.
+  const program::Function &last_eval() const { return *chunks_.back().e; }
+
+  /// One training step: micro-batch m's tokens and targets ([B,T] each) at
+  /// inputs[m], targets[m]; dropout's step of micro-batch m is
+  /// first_micro + m. `loss_scale`: the fp16 seed of the loss gradient. The
+  /// last stage adds the loss sum and count to `totals`.
+  void train_step(const std::vector<std::vector<int>> &inputs,
+                  const std::vector<std::vector<int>> &targets,
+                  uint64_t first_micro, uint64_t seed, float loss_scale,
+                  double totals[2]);
+  /// One micro-batch through every chunk's eval function, in chunk order;
+  /// the last stage adds the loss sum and count to `totals` and leaves the
+  /// logits in last_eval()'s output.
+  void eval(const int *inputs, const int *targets, double totals[2]);
+
+private:
+  struct Chunk {
+    const program::Function *f = nullptr, *b = nullptr, *w = nullptr,
+                            *e = nullptr;
+  };
+  /// The stage of chunk c, as a rank of the pp group.
+  int stage_of(int chunk) const { return chunk % stages_; }
+  void write(const program::Function &fn, int input, int slot, const void *host,
+             size_t bytes);
+  void send(const program::Function &fn, int output, int slot, int to_chunk,
+            bool grad);
+  void post(const program::Function &fn, int input, int slot, int from_chunk,
+            bool grad, std::vector<RecvHandle> &into);
+  void add_loss(const program::Function &fn, int slot, double totals[2]);
+
+  Executor &ex_;
+  int stages_ = 1, micro_batches_ = 1, B_ = 0, T_ = 0;
+  bool scales_loss_ = false;
+  std::vector<Chunk> chunks_;
+  const program::Function *apply_ = nullptr;
+  const program::Pipeline::Stage *actions_ = nullptr;
+};
+
+} // namespace tpc
+
+#endif // TPC_RUNTIME_RUN_PIPELINERUN_H
