@@ -397,10 +397,11 @@ TEST(ProgramFile, InstructionsMatchTheirOpsSchema) {
       << validate_program(prog);
   (*body->mutable_attrs())["reduce"].set_s(enums::reduce_kind::kMax);
   EXPECT_EQ(validate_program(prog), "");
-  (*body->mutable_attrs())["group"].set_s("pp");
-  EXPECT_NE(validate_program(prog).find("has group 'pp', which is none of "
-                                        "'tp', 'dp'"),
-            std::string::npos);
+  (*body->mutable_attrs())["group"].set_s("cp");
+  EXPECT_NE(validate_program(prog).find("has group 'cp', which is none of "
+                                        "'tp', 'dp', 'pp', 'embedding'"),
+            std::string::npos)
+      << validate_program(prog);
 }
 
 TEST(ProgramFile, ModelFactsAreChecked) {
