@@ -17,7 +17,7 @@ func.func @unknown_reduce(%x: tensor<f32>) {
 // -----
 
 func.func @unknown_group(%x: tensor<f32>) {
-  // expected-error @+1 {{custom op 'tpc.all_reduce' expected string or keyword containing one of the following enum values for attribute 'group' [tp, dp]}}
+  // expected-error @+1 {{custom op 'tpc.all_reduce' expected string or keyword containing one of the following enum values for attribute 'group' [tp, dp, pp, embedding]}}
   %y = tpc.all_reduce %x sum group world : tensor<f32>
   return
 }

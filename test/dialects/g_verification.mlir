@@ -9,8 +9,8 @@ func.func @group_dp(%x: tensor<?x16xf32>) {
 // -----
 
 func.func @unknown_group(%x: tensor<?x16xf32>) {
-  // expected-error @+1 {{custom op 'tpc.g' expected string or keyword containing one of the following enum values for attribute 'group' [tp, dp]}}
-  %y = tpc.g %x group pp : tensor<?x16xf32>
+  // expected-error @+1 {{custom op 'tpc.g' expected string or keyword containing one of the following enum values for attribute 'group' [tp, dp, pp, embedding]}}
+  %y = tpc.g %x group cp : tensor<?x16xf32>
   return
 }
 
