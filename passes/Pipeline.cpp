@@ -399,26 +399,24 @@ LogicalResult PipelinePass::splitApply(ModuleOp module, func::FuncOp apply,
     }
     for (Operation *op : dead)
       op->erase();
+    // Both copies of a tied table sum their gradient buffers over the
+    // embedding group first, before the data-parallel reduction reads them.
     OpBuilder builder(&getContext());
-    for (auto read : llvm::make_early_inc_range(body.getOps<GetGradOp>())) {
-      std::string name = read.getName().str();
-      if (holds(name) && shared(name)) {
-        // Both copies' gradients are summed before anything reads them.
-        builder.setInsertionPointAfter(read);
-        auto sum = AllReduceOp::create(builder, read.getLoc(), read.getResult(),
-                                       ReduceKind::sum, Group::embedding);
-        read.getResult().replaceAllUsesExcept(sum.getResult(), sum);
-      }
+    builder.setInsertionPointToStart(&body);
+    for (ParamOp param : module.getOps<ParamOp>()) {
+      std::string name = param.getSymName().str();
+      if (holds(name) && shared(name))
+        BucketAllReduceOp::create(
+            builder, apply.getLoc(),
+            builder.getArrayAttr({FlatSymbolRefAttr::get(param.getSymNameAttr())}),
+            Group::embedding);
     }
     // The norm counts a parameter once: the first stage's copy.
     for (auto squares :
          llvm::make_early_inc_range(body.getOps<SumSquaresOp>())) {
       SmallVector<Value> inputs;
       for (Value v : squares.getInputs()) {
-        Value root = v;
-        if (auto sum = v.getDefiningOp<AllReduceOp>())
-          root = sum.getInput();
-        auto read = root.getDefiningOp<GetGradOp>();
+        auto read = v.getDefiningOp<GetGradOp>();
         std::string name = read ? read.getName().str() : "";
         if (read && (!holds(name) || (shared(name) && s != 0)))
           continue;

@@ -69,11 +69,18 @@ namespace {
 /// The checks of a bucket op that need no symbol table.
 LogicalResult verifyBucket(Operation *op, ArrayAttr params, Group group,
                            StringRef what) {
-  if (group != Group::dp)
+  // A bucket_all_reduce also sums the two copies of a tied embedding table
+  // over the pipeline's embedding group.
+  bool embedding = isa<BucketAllReduceOp>(op) && group == Group::embedding;
+  if (group != Group::dp && !embedding)
     return op->emitOpError()
            << what << " over group dp, not " << stringifyGroup(group)
            << ": tensor-parallel ranks hold slices of one gradient or, for "
-              "replicated parameters, equal ones";
+              "replicated parameters, equal ones"
+           << (isa<BucketAllReduceOp>(op)
+                   ? " (or over embedding, a tied table's two pipeline "
+                     "stages)"
+                   : "");
   if (params.empty())
     return op->emitOpError("needs at least one parameter");
   llvm::DenseSet<Attribute> seen;
