@@ -195,9 +195,14 @@ std::vector<float> Executor::read_gradient(const std::string &name) {
 void Executor::inject_gradient_overflow() {
   if (!state_->grads)
     throw std::runtime_error("the program has no gradients to overflow");
-  int param = 0;
+  // On a pipeline stage, of the parameters it holds.
+  int param = -1;
   for (int i = 0; i < program_.parameters_size(); ++i)
-    if (program_.parameters(i).layout().kind() == program::Layout::SPLIT) {
+    if (state_->held[size_t(i)] && param < 0)
+      param = i;
+  for (int i = 0; i < program_.parameters_size(); ++i)
+    if (state_->held[size_t(i)] &&
+        program_.parameters(i).layout().kind() == program::Layout::SPLIT) {
       param = i;
       break;
     }

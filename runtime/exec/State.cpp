@@ -187,7 +187,8 @@ void ExecState::build() {
     size_t size = element_size(grad_types[i]);
     grad_bytes = (grad_bytes + size - 1) / size * size;
     grad_byte_offsets.push_back(grad_bytes);
-    grad_bytes += slices[i].local_elements() * size;
+    if (held[size_t(i)])
+      grad_bytes += slices[i].local_elements() * size;
     // A partitioned bucket's span ends in zeros up to dp equal shards.
     if (partitioned() && buckets[bucket_of[i]].last == i) {
       const Bucket &b = buckets[bucket_of[i]];
@@ -282,7 +283,10 @@ void ExecState::partition() {
   int count = program.parameters_size();
   bucket_of.assign(count, -1);
   bucket_offsets.assign(count, 0);
-  for (const program::Function &fn : program.functions())
+  for (const program::Function &fn : program.functions()) {
+    // Another pipeline stage's apply_step shards its own parameters.
+    if (!runs(fn))
+      continue;
     for (int k = 0; k < fn.body_size(); ++k) {
       const program::Instruction &inst = fn.body(k);
       if (inst.op() != op::kBucketReduceScatter)
@@ -327,10 +331,11 @@ void ExecState::partition() {
       b.shard = (b.elements + dp - 1) / dp;
       buckets.push_back(b);
     }
+  }
   if (!partitioned())
     return;
   for (int i = 0; i < count; ++i)
-    if (bucket_of[i] < 0)
+    if (bucket_of[i] < 0 && held[size_t(i)])
       throw std::runtime_error(
           "parameter '" + program.parameters(i).name() +
           "' is in no bucket_reduce_scatter, but the program partitions its "
@@ -339,6 +344,9 @@ void ExecState::partition() {
 }
 
 std::pair<size_t, size_t> ExecState::owned(int param, int dp_rank) const {
+  // Another stage's (or stack's) parameter has no state on this rank.
+  if (!held[size_t(param)])
+    return {0, 0};
   size_t n = slices[param].local_elements();
   if (!partitioned())
     return {0, n};

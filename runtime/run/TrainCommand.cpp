@@ -158,6 +158,11 @@ int train_command(Session &s, const CommandOptions &opt) {
   bool root = s.root;
   together(comm, [&] { check_train_flags(ex, opt); });
   TrainConfig config = opt.train;
+  // A pipelined program's step runs the micro-batches it was compiled for
+  // (check_training refused another --grad-accum): checkpoints, tokens per
+  // step and MFU count them.
+  if (s.prog.pp() > 1)
+    config.grad_accum = int(s.prog.pipeline().micro_batches());
   TrainState start;
   start.seed = config.seed;
   CheckpointContents loaded = load_weights(s, opt, true);
