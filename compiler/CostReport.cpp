@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CostReport.h"
-#include "passes/Utils.h"
 #include "models/Models.h"
+#include "passes/Utils.h"
 #include "runtime/program/Abi.h"
 
 #include "dialects/tpc/TpcOps.h"
@@ -386,15 +386,12 @@ OpCost Analysis::costOf(Operation *op) {
   return cost;
 }
 
-void Analysis::findLayers() {
-  layerOf = tpc::findLayers(ops, report.layers);
-}
+void Analysis::findLayers() { layerOf = tpc::findLayers(ops, report.layers); }
 
 void Analysis::recordCollective(Operation *op, int64_t values, bool forward,
                                 CollectiveKind kind) {
   bool inLayer = layerOf[position.lookup(op)] >= 0;
-  AllReduceGroup &group =
-      (inLayer ? layerGroups : otherGroups)[{kind, values}];
+  AllReduceGroup &group = (inLayer ? layerGroups : otherGroups)[{kind, values}];
   group.kind = kind;
   group.values = values;
   ++group.count;
@@ -668,8 +665,8 @@ static void countStacks(ModuleOp module, CostReport &report) {
       FailureOr<RankedTensorType> local = param.getLocalType(report.tp);
       if (failed(local))
         continue;
-      int64_t bytes = local->getNumElements() *
-                      elementBytes(param.getComputeElementType());
+      int64_t bytes =
+          local->getNumElements() * elementBytes(param.getComputeElementType());
       m.weightBytes += bytes;
       if (tables[s].contains(name))
         m.embeddingBytes += bytes;
@@ -834,8 +831,7 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
     t.row(label, withThousands(bytes) + " B",
           bytes >= 1024 ? humanBytes(bytes) : "");
   };
-  std::string gradientTag =
-      "(" + stringifyPrecision(r.gradient).str() + ")";
+  std::string gradientTag = "(" + stringifyPrecision(r.gradient).str() + ")";
   bytesRow("    weights " + computeTag, r.weightBytes);
   bytesRow("    gradients " + gradientTag, r.gradientBytes);
   if (r.masterBytes)
@@ -902,6 +898,40 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
   } else {
     t.row("  DP gradient all-reduce", "0", "dp = 1");
   }
+  if (r.pipeline) {
+    const PipelineCost &p = *r.pipeline;
+    t.heading("");
+    t.heading(llvm::formatv("pipeline: {0} stages x {1} chunk{2}, {3}, {4} "
+                            "micro-batches per step (the figures above are "
+                            "the whole model on one rank)",
+                            p.stages, p.virtualStages,
+                            p.virtualStages == 1 ? "" : "s", p.schedule,
+                            p.microBatches)
+                  .str());
+    t.row("  bubble, simulated", llvm::formatv("{0:F3}", p.bubbleFraction).str(),
+          "the schedule's action lists, F/B/W times from FLOPs, messages free");
+    t.row("  bubble, (P - 1) / (V M)",
+          llvm::formatv("{0:F3}", p.closedFormBubble).str());
+    size_t largest = 0;
+    for (auto [s, stage] : llvm::enumerate(p.perStage))
+      if (stage.totalBytes() > p.perStage[largest].totalBytes())
+        largest = s;
+    for (auto [s, stage] : llvm::enumerate(p.perStage)) {
+      std::string chunks;
+      for (int64_t c : stage.chunks)
+        chunks += (chunks.empty() ? "" : ", ") + std::to_string(c);
+      t.heading(("  stage " + Twine(s) + ": chunks " + chunks + ", " +
+                 Twine(stage.layers) + " layers, " + Twine(stage.inFlight) +
+                 " micro-batches in flight" +
+                 (s == largest ? " (the most: what must fit)" : ""))
+                    .str());
+      t.row("    parameters", withThousands(stage.params));
+      bytesRow("    model states", stage.modelStateBytes());
+      bytesRow("    activations (arenas)", stage.activationBytes);
+      bytesRow("    total", stage.totalBytes());
+      bytesRow("    sent per step", stage.p2pBytesPerStep);
+    }
+  }
   if (!r.stacks.empty()) {
     int64_t p = int64_t(r.stacks.size());
     t.heading("");
@@ -911,7 +941,8 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
                   .str());
     for (int64_t s = 0; s < p; ++s) {
       const StackMemory &m = r.stacks[s];
-      t.heading(("  stack " + Twine(s) + (s == p - 1 ? " (and the output layer)" : ""))
+      t.heading(("  stack " + Twine(s) +
+                 (s == p - 1 ? " (and the output layer)" : ""))
                     .str());
       bytesRow("    weights " + computeTag, m.weightBytes);
       bytesRow("      token and position tables", m.embeddingBytes);
@@ -1060,6 +1091,40 @@ void tpc::printCostReportJson(const CostReport &r, llvm::raw_ostream &os) {
       j.attribute("dp_bytes_sent", r.dpBytesSent());
       j.attribute("stack_message_bytes", r.stackMessageBytes);
     });
+    if (r.pipeline) {
+      const PipelineCost &p = *r.pipeline;
+      j.attributeObject("pipeline", [&] {
+        j.attribute("stages", p.stages);
+        j.attribute("virtual_stages", p.virtualStages);
+        j.attribute("micro_batches", p.microBatches);
+        j.attribute("schedule", p.schedule);
+        j.attribute("bubble_fraction", p.bubbleFraction);
+        j.attribute("closed_form_bubble", p.closedFormBubble);
+        j.attributeArray("per_stage", [&] {
+          for (const StageCost &s : p.perStage)
+            j.object([&] {
+              j.attributeArray("chunks", [&] {
+                for (int64_t c : s.chunks)
+                  j.value(c);
+              });
+              j.attribute("layers", s.layers);
+              j.attribute("parameters", s.params);
+              j.attribute("weights", s.weightBytes);
+              j.attribute("gradients", s.gradientBytes);
+              j.attribute("master_weights", s.masterBytes);
+              j.attribute("adam", s.adamBytes);
+              j.attribute("model_states", s.modelStateBytes());
+              j.attribute("activations", s.activationBytes);
+              j.attribute("total", s.totalBytes());
+              j.attribute("in_flight", s.inFlight);
+              j.attribute("p2p_bytes_per_step", s.p2pBytesPerStep);
+              j.attribute("forward_flops", s.forwardFlops);
+              j.attribute("backward_input_flops", s.backwardInputFlops);
+              j.attribute("backward_weight_flops", s.backwardWeightFlops);
+            });
+        });
+      });
+    }
     if (!r.stacks.empty())
       j.attributeArray("stacks", [&] {
         for (const StackMemory &m : r.stacks)

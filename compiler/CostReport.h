@@ -64,6 +64,46 @@ struct StackMemory {
   int64_t arenaBytes = 0;     ///< planned arenas of its entry points
 };
 
+/// One stage of a pipelined module (tpc-compile --pp): what its ranks hold
+/// and do per step.
+struct StageCost {
+  llvm::SmallVector<int64_t> chunks;
+  int64_t layers = 0;
+  int64_t params = 0; ///< this rank's elements, padding included
+  int64_t weightBytes = 0, gradientBytes = 0, masterBytes = 0, adamBytes = 0;
+  /// The arenas the runtime allocates: each chunk's planned arena once per
+  /// micro-batch it keeps in flight (the schedule's slots), and the shared
+  /// arena of apply_step and evaluation.
+  int64_t activationBytes = 0;
+  int64_t inFlight = 0;        ///< most micro-batches between F and W
+  int64_t p2pBytesPerStep = 0; ///< activations and gradients it sends
+  /// Matmul FLOPs of one micro-batch through its chunks.
+  double forwardFlops = 0, backwardInputFlops = 0, backwardWeightFlops = 0;
+
+  int64_t modelStateBytes() const {
+    return weightBytes + gradientBytes + masterBytes + adamBytes;
+  }
+  int64_t totalBytes() const { return modelStateBytes() + activationBytes; }
+};
+
+struct PipelineCost {
+  int64_t stages = 1, virtualStages = 1, microBatches = 1;
+  std::string schedule;
+  llvm::SmallVector<StageCost> perStage;
+  /// 1 - busy / (stages x makespan) of the schedule's own action lists,
+  /// each F, B and W taking its chunk's FLOPs, messages free.
+  double bubbleFraction = 0;
+  /// Megatron-LM's (P - 1) / (V M), for comparison.
+  double closedFormBubble = 0;
+};
+
+struct CostReport;
+/// The per-stage cost of `module`, compiled with --pp; `whole` is the
+/// report of the same model without stages (tp, dp, the distributed
+/// optimizer).
+mlir::FailureOr<PipelineCost> computePipelineCost(mlir::ModuleOp module,
+                                                  const CostReport &whole);
+
 struct CostReport {
   // Configuration, as found in the IR and the config.
   int64_t tp = 1;
@@ -122,6 +162,9 @@ struct CostReport {
   /// bytes of the final activation each stack sends the next per token.
   llvm::SmallVector<StackMemory> stacks;
   int64_t stackMessageBytes = 0;
+  /// Pipeline parallelism: per stage, what one of its ranks holds; the
+  /// figures above then describe the whole model on one rank.
+  std::optional<PipelineCost> pipeline;
 
   int64_t modelStateBytes() const {
     return weightBytes + gradientBytes + masterBytes + adamMBytes + adamVBytes;

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
+#include <string>
 
 namespace tpc {
 
@@ -24,6 +26,48 @@ void print_memory(const program::Program &prog) {
               mib(m.total()).c_str(), mib(m.parameters).c_str(),
               mib(m.gradients).c_str(), mib(m.optimizer_state).c_str(),
               mib(m.arena).c_str());
+}
+
+/// Each stage's ranks, chunks, layers and the micro-batches each chunk
+/// keeps in flight, and the parameters its functions read.
+void print_pipeline(const program::Program &prog) {
+  const program::Pipeline &p = prog.pipeline();
+  std::printf("pipeline     %lld stages x %lld chunk%s, schedule %s, %lld "
+              "micro-batches per step\n",
+              (long long)p.stages(), (long long)p.virtual_stages(),
+              p.virtual_stages() == 1 ? "" : "s", p.schedule().c_str(),
+              (long long)p.micro_batches());
+  std::map<int, int> param_of_tensor;
+  for (int i = 0; i < prog.parameters_size(); ++i)
+    param_of_tensor[prog.parameters(i).tensor()] = i;
+  const int64_t per_stage = prog.tp() * prog.dp();
+  for (int64_t s = 0; s < p.stages(); ++s) {
+    std::string chunks;
+    int64_t layers = 0;
+    for (int64_t c = s; c < p.stages() * p.virtual_stages(); c += p.stages()) {
+      chunks +=
+          (chunks.empty() ? "" : ", ") + std::to_string(c) + " (" +
+          std::to_string(c < p.layers_size() ? p.layers(c) : 0) + " layers, " +
+          std::to_string(c < p.slots_size() ? p.slots(c) : 0) + " in flight)";
+      layers += c < p.layers_size() ? p.layers(c) : 0;
+    }
+    std::set<int> params;
+    for (const program::Function &fn : prog.functions())
+      if (fn.has_chunk() && fn.chunk().chunk() % p.stages() == s)
+        for (const program::Instruction &inst : fn.body())
+          for (int id : inst.inputs())
+            if (auto it = param_of_tensor.find(id); it != param_of_tensor.end())
+              params.insert(it->second);
+    int64_t elements = 0;
+    for (int i : params)
+      elements +=
+          num_elements(prog.tensors(prog.parameters(i).tensor()).shape());
+    std::printf("stage %-6lld ranks %lld-%lld: chunks %s; %zu parameters, "
+                "%lld elements per rank\n",
+                (long long)s, (long long)(s * per_stage),
+                (long long)((s + 1) * per_stage - 1), chunks.c_str(),
+                params.size(), (long long)elements);
+  }
 }
 
 } // namespace
@@ -47,10 +91,19 @@ int info_command(const std::string &path, const program::Program &prog,
         "decoding: rank r holds stack r / tp; generate only)\n",
         (long long)prog.stacks(), (long long)prog.tp(),
         (long long)(prog.stacks() * prog.tp()));
+  else if (prog.pp() > 1)
+    std::printf("parallelism  tp %lld x dp %lld x pp %lld = %lld ranks "
+                "(rank r on stage r / %lld)\n",
+                (long long)prog.tp(), (long long)prog.dp(),
+                (long long)prog.pp(),
+                (long long)(prog.tp() * prog.dp() * prog.pp()),
+                (long long)(prog.tp() * prog.dp()));
   else
     std::printf("parallelism  tp %lld x dp %lld = %lld ranks\n",
                 (long long)prog.tp(), (long long)prog.dp(),
                 (long long)(prog.tp() * prog.dp()));
+  if (prog.pp() > 1)
+    print_pipeline(prog);
   std::printf("batch        micro-batch %lld, seq %lld\n",
               (long long)prog.micro_batch(), (long long)prog.seq());
   std::printf(
@@ -116,7 +169,9 @@ int info_command(const std::string &path, const program::Program &prog,
                 fn.body_size(), (long long)fn.arena_bytes());
   if (!prog.summary().empty())
     std::printf("summary      %s\n", prog.summary().c_str());
-  print_memory(prog);
+  // A pipeline stage holds its own parameters (listed per stage above).
+  if (prog.pp() <= 1)
+    print_memory(prog);
   std::string device =
       describe_backend(opt.backend, {opt.device, opt.tf32, opt.cpu_gemm});
   if (!device.empty())

@@ -225,6 +225,13 @@ int main(int argc, char **argv) {
       cost->recomputePlannedBytes = *arena;
     }
   }
+  if (whole) {
+    FailureOr<tpc::PipelineCost> stages =
+        tpc::computePipelineCost(*module, *cost);
+    if (failed(stages))
+      return 1;
+    cost->pipeline = *stages;
+  }
   tpc::warnAbsurdMemory(*cost, errs());
   if (!report.empty()) {
     if (report == "json")
