@@ -37,43 +37,111 @@ std::string tpc::humanDuration(double seconds) {
   return llvm::formatv("{0:f1} s", seconds).str();
 }
 
-std::vector<MemoryFit>
-tpc::fitMemory(ModuleOp module, const CompileOptions &base, int64_t maxTp) {
+/// The fullest stage of a pipeline: the one with the largest total.
+static const StageCost &fullest(const PipelineCost &p) {
+  const StageCost *most = &p.perStage.front();
+  for (const StageCost &s : p.perStage)
+    if (s.totalBytes() > most->totalBytes())
+      most = &s;
+  return *most;
+}
+
+/// Compiles a copy of `module` with `options` and reports it; for a
+/// pipeline also its stages (whose whole-model figures come from a copy
+/// compiled without them).
+static FailureOr<std::pair<CostReport, std::optional<PipelineCost>>>
+reportOf(ModuleOp module, CompileOptions options) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  if (failed(compile(*copy, options)))
+    return failure();
+  if (options.pp <= 1) {
+    FailureOr<CostReport> report =
+        computeCostReport(*copy, CostReportConfig{options.dp});
+    if (failed(report))
+      return failure();
+    return std::make_pair(*report, std::optional<PipelineCost>());
+  }
+  CompileOptions flat = options;
+  flat.pp = 1;
+  flat.virtualStages = 1;
+  flat.schedule = "1f1b";
+  flat.pipelineLayout.clear();
+  flat.microBatches = 0;
+  OwningOpRef<ModuleOp> whole = module.clone();
+  if (failed(compile(*whole, flat)))
+    return failure();
+  FailureOr<CostReport> report =
+      computeCostReport(*whole, CostReportConfig{options.dp});
+  if (failed(report))
+    return failure();
+  FailureOr<PipelineCost> stages = computePipelineCost(*copy, *report);
+  if (failed(stages))
+    return failure();
+  return std::make_pair(*report, std::optional<PipelineCost>(*stages));
+}
+
+std::vector<MemoryFit> tpc::fitMemory(ModuleOp module,
+                                      const CompileOptions &base, int64_t maxTp,
+                                      int64_t maxPp) {
   std::vector<MemoryFit> rows;
-  for (int64_t tp = 1; tp <= maxTp; tp *= 2) {
-    MemoryFit row;
-    row.tp = tp;
-    OwningOpRef<ModuleOp> copy = module.clone();
-    CompileOptions options = base;
-    options.tp = tp;
-    // A tp the model cannot take (heads or the MLP width not divisible) is
-    // a row of the table, not an error of the plan: keep its first message.
-    std::string reason;
-    {
-      ScopedDiagnosticHandler capture(
-          module.getContext(), [&](Diagnostic &diag) {
-            if (reason.empty() &&
-                diag.getSeverity() == DiagnosticSeverity::Error)
-              reason = diag.str();
-            return success();
-          });
-      if (succeeded(compile(*copy, options))) {
-        FailureOr<CostReport> report = computeCostReport(
-            *copy, CostReportConfig{options.dp});
+  for (int64_t tp = 1; tp <= maxTp; tp *= 2)
+    for (int64_t pp = 1; pp <= maxPp; pp *= 2) {
+      MemoryFit row;
+      row.tp = tp;
+      row.pp = pp;
+      CompileOptions options = base;
+      options.tp = tp;
+      options.pp = pp;
+      if (pp == 1) {
+        options.virtualStages = 1;
+        options.schedule = "1f1b";
+        options.microBatches = 0;
+      }
+      // A layout the model cannot take (heads or the MLP width not
+      // divisible, fewer layers than stages) is a row of the table, not an
+      // error of the plan: keep its first message.
+      std::string reason;
+      {
+        ScopedDiagnosticHandler capture(
+            module.getContext(), [&](Diagnostic &diag) {
+              if (reason.empty() &&
+                  diag.getSeverity() == DiagnosticSeverity::Error)
+                reason = diag.str();
+              return success();
+            });
+        auto plain = reportOf(module, options);
         // The recompute figure is planned too, on a copy compiled with it.
         CompileOptions full = options;
         full.recompute = "full";
-        OwningOpRef<ModuleOp> recomputed = module.clone();
-        FailureOr<int64_t> arena = plannedTrainStepArena(*recomputed, full);
-        if (succeeded(report) && succeeded(arena)) {
-          report->recomputePlannedBytes = *arena;
-          row.report = *report;
+        if (succeeded(plain) && plain->second) {
+          auto recomputed = reportOf(module, full);
+          if (succeeded(recomputed)) {
+            const StageCost &most = fullest(*plain->second);
+            row.params = most.params;
+            row.modelStates = most.modelStateBytes();
+            row.total = most.totalBytes();
+            row.totalRecompute = fullest(*recomputed->second).totalBytes();
+            row.report = plain->first;
+            row.report->pipeline = plain->second;
+          }
+        } else if (succeeded(plain)) {
+          OwningOpRef<ModuleOp> copy = module.clone();
+          FailureOr<int64_t> arena = plannedTrainStepArena(*copy, full);
+          if (succeeded(arena)) {
+            CostReport report = plain->first;
+            report.recomputePlannedBytes = *arena;
+            row.params = report.rankParams;
+            row.modelStates = report.modelStateBytes();
+            row.total = report.modelStateBytes() + report.activationBytes;
+            row.totalRecompute =
+                report.modelStateBytes() + report.recomputeActivationBytes();
+            row.report = report;
+          }
         }
       }
+      if (!row.report)
+        row.reason = reason.empty() ? "the pipeline failed" : reason;
+      rows.push_back(std::move(row));
     }
-    if (!row.report)
-      row.reason = reason.empty() ? "the pipeline failed" : reason;
-    rows.push_back(std::move(row));
-  }
   return rows;
 }

@@ -44,14 +44,22 @@ std::string humanDuration(double seconds);
 /// not apply to the model.
 struct MemoryFit {
   int64_t tp = 0;
+  int64_t pp = 1;
   std::optional<CostReport> report; ///< unset: the model cannot take this tp
   std::string reason;               ///< why, when unset
+  /// What the rank that holds the most holds: its parameters, model states
+  /// and totals without and with full recompute (a pipeline's fullest
+  /// stage, else the report's rank).
+  int64_t params = 0, modelStates = 0, total = 0, totalRecompute = 0;
 };
 
 /// Compiles `module` (cloned, so it is left as it is) at tp = 1, 2, 4, ...
-/// up to `maxTp` with the other options of `base`, and reports each.
+/// up to `maxTp` and, for each, pp = 1, 2, 4, ... up to `maxPp` (with
+/// base.microBatches micro-batches, or pp when unset), with the other
+/// options of `base`, and reports each.
 std::vector<MemoryFit> fitMemory(mlir::ModuleOp module,
-                                 const CompileOptions &base, int64_t maxTp);
+                                 const CompileOptions &base, int64_t maxTp,
+                                 int64_t maxPp = 1);
 
 } // namespace tpc
 

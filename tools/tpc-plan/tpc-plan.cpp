@@ -29,7 +29,8 @@ std::string params, tokens, flops, peak;
 int64_t devices = 1;
 double mfu = 0.4;
 std::string modelFile, deviceMemory, precisionName = "fp32";
-int64_t microBatch = 1, dp = 1, maxTp = 64;
+int64_t microBatch = 1, dp = 1, maxTp = 64, maxPp = 1, microBatches = 0;
+std::string schedule = "1f1b";
 bool distributedOptimizer = false;
 bool sequenceParallel = false;
 std::optional<int64_t> seqLength;
@@ -192,10 +193,12 @@ int runMemory() {
   base.precision = *tpc::parsePrecision(precisionName);
   base.distributedOptimizer = distributedOptimizer;
   base.sequenceParallel = sequenceParallel;
+  base.microBatches = microBatches;
   if (Error e = tpc::validateOptions(base))
     return fail(toString(std::move(e)));
-  if (maxTp < 1)
-    return fail("--max-tp must be >= 1");
+  if (maxTp < 1 || maxPp < 1)
+    return fail("--max-tp and --max-pp must be >= 1");
+  base.schedule = schedule;
 
   std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
   SourceMgr sourceMgr;
@@ -209,46 +212,63 @@ int runMemory() {
   if (!module)
     return error.empty() ? 1 : fail(error);
 
-  std::vector<tpc::MemoryFit> rows = tpc::fitMemory(*module, base, maxTp);
+  std::vector<tpc::MemoryFit> rows =
+      tpc::fitMemory(*module, base, maxTp, maxPp);
   outs() << formatv(
       "{0}: micro-batch {1}, {2}, dp {3}{4}{5}; device memory {6}\n\n",
       modelFile, microBatch, tpc::stringifyPrecision(base.precision), dp,
       distributedOptimizer ? " with the distributed optimizer" : "",
       sequenceParallel ? ", sequence-parallel" : "",
       tpc::humanBytes(static_cast<int64_t>(*capacity)));
-  outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
-                    "tp", "params/rank", "model states", "total",
+  // With pipelines the table has a pp column and the figures are those of
+  // the fullest stage's ranks.
+  const bool pipelines = maxPp > 1;
+  std::string layout = pipelines ? "tp x pp" : "tp";
+  outs() << formatv("{0,7}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
+                    layout, "params/rank", "model states", "total",
                     "w/ recompute", "fits", "w/ recomp.");
-  std::optional<int64_t> fits, fitsRecompute;
+  // The smallest layout that fits: the fewest ranks, then the fewest
+  // stages (tensor parallelism stays inside a node).
+  const tpc::MemoryFit *fits = nullptr, *fitsRecompute = nullptr;
+  auto better = [](const tpc::MemoryFit *best, const tpc::MemoryFit &row) {
+    return !best || row.tp * row.pp < best->tp * best->pp ||
+           (row.tp * row.pp == best->tp * best->pp && row.pp < best->pp);
+  };
+  auto name = [&](const tpc::MemoryFit &row) {
+    return pipelines ? formatv("{0} x {1}", row.tp, row.pp).str()
+                     : std::to_string(row.tp);
+  };
   for (const tpc::MemoryFit &row : rows) {
     if (!row.report) {
-      outs() << formatv("{0,4}  {1}\n", row.tp, row.reason);
+      outs() << formatv("{0,7}  {1}\n", name(row), row.reason);
       continue;
     }
-    const tpc::CostReport &r = *row.report;
-    int64_t total = r.modelStateBytes() + r.activationBytes;
-    int64_t totalRecompute = r.modelStateBytes() + r.recomputeActivationBytes();
-    bool ok = total <= *capacity, okRecompute = totalRecompute <= *capacity;
-    if (ok && !fits)
-      fits = row.tp;
-    if (okRecompute && !fitsRecompute)
-      fitsRecompute = row.tp;
-    outs() << formatv("{0,4}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
-                      row.tp, words(static_cast<double>(r.rankParams)),
-                      tpc::humanBytes(r.modelStateBytes()),
-                      tpc::humanBytes(total), tpc::humanBytes(totalRecompute),
-                      ok ? "yes" : "no", okRecompute ? "yes" : "no");
+    bool ok = row.total <= *capacity,
+         okRecompute = row.totalRecompute <= *capacity;
+    if (ok && better(fits, row))
+      fits = &row;
+    if (okRecompute && better(fitsRecompute, row))
+      fitsRecompute = &row;
+    outs() << formatv("{0,7}  {1,15}  {2,12}  {3,12}  {4,12}  {5,10}  {6,10}\n",
+                      name(row), words(static_cast<double>(row.params)),
+                      tpc::humanBytes(row.modelStates),
+                      tpc::humanBytes(row.total),
+                      tpc::humanBytes(row.totalRecompute), ok ? "yes" : "no",
+                      okRecompute ? "yes" : "no");
   }
   outs() << "\n";
+  std::string up = pipelines
+                       ? formatv("tp x pp up to {0} x {1}", maxTp, maxPp).str()
+                       : formatv("tp up to {0}", maxTp).str();
   if (fits)
-    outs() << formatv("smallest tp that fits: {0}\n", *fits);
+    outs() << formatv("smallest {0} that fits: {1}\n", layout, name(*fits));
   else
-    outs() << formatv("no tp up to {0} fits without recompute\n", maxTp);
+    outs() << formatv("no {0} fits without recompute\n", up);
   if (fitsRecompute)
-    outs() << formatv("smallest tp that fits with full recompute: {0}\n",
-                      *fitsRecompute);
+    outs() << formatv("smallest {0} that fits with full recompute: {1}\n",
+                      layout, name(*fitsRecompute));
   else
-    outs() << formatv("no tp up to {0} fits even with full recompute\n", maxTp);
+    outs() << formatv("no {0} fits even with full recompute\n", up);
   return 0;
 }
 } // namespace
@@ -302,6 +322,20 @@ int main(int argc, char **argv) {
                    "the sequence, as tpc-compile --sequence-parallel does (a "
                    "tp that does not divide the sequence is reported as not "
                    "possible)");
+  memory
+      ->add_option("--max-pp", maxPp,
+                   "Largest pipeline size to try with each tp (powers of "
+                   "two; the rows then show each layout's fullest stage)")
+      ->capture_default_str();
+  memory->add_option("--micro-batches", microBatches,
+                     "Micro-batches per step of the pipelined layouts "
+                     "(default: pp; the in-flight activations follow the "
+                     "schedule)");
+  memory
+      ->add_option("--schedule", schedule,
+                   "Pipeline schedule of the pipelined layouts")
+      ->check(CLI::IsMember({"1f1b", "zb-h1"}))
+      ->capture_default_str();
   memory->add_option("--max-tp", maxTp, "Largest tp to try (powers of two)")
       ->capture_default_str();
   memory
