@@ -30,7 +30,8 @@ namespace tpc {
 /// Raises the signal that TPC_FAULTS names for (world_rank, step, point),
 /// if any; at most once per entry. Throws std::runtime_error when the
 /// variable is malformed. Points in use: "before-agreement" and
-/// "after-agreement" (the step boundary of train), "before-exit-barrier"
+/// "after-agreement" (the step boundary of train), "mid-schedule" (a
+/// pipeline stage's first forward of a step), "before-exit-barrier"
 /// and "before-finalize" (the end of every job).
 void fault_point(const char *point, int world_rank, int64_t step);
 

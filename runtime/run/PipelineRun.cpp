@@ -2,6 +2,7 @@
 
 #include "runtime/run/PipelineRun.h"
 #include "runtime/backend/Collectives.h"
+#include "runtime/comm/Faults.h"
 #include "runtime/program/Abi.h"
 #include "runtime/program/ProgramFile.h"
 
@@ -193,6 +194,10 @@ void PipelineRunner::train_step(const std::vector<std::vector<int>> &inputs,
       ex_.run(*k.f, options, slot);
       if (c == last)
         add_loss(*k.f, slot, totals);
+      // For the tests of a rank that dies while its peers wait on it.
+      if (m == 0)
+        fault_point("mid-schedule", ex_.comm().world_rank(),
+                    int64_t(first_micro) / micro_batches_ + 1);
       break;
     case Action::SEND_ACTIVATION:
       for (int i = 0; i < k.f->chunk().send(); ++i)
