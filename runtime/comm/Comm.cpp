@@ -84,9 +84,9 @@ const char *group_name(Group group) {
   case Group::DP:
     return enums::group::kDp;
   case Group::PP:
-    return "pp";
+    return enums::group::kPp;
   case Group::Embedding:
-    return "embedding";
+    return enums::group::kEmbedding;
   case Group::Stack:
     return "stack";
   case Group::World:

@@ -30,8 +30,8 @@ void *open_library(const char *soname, const char *what) {
   return h;
 }
 
-template <class F> void bind(F &f, void *h, const char *symbol,
-                             const char *soname) {
+template <class F>
+void bind(F &f, void *h, const char *symbol, const char *soname) {
   dlerror();
   void *p = dlsym(h, symbol);
   if (!p)
@@ -69,24 +69,24 @@ std::string version_text(const char *soname, const char *name, long v) {
 } // namespace
 
 const CublasLtApi &cublaslt() {
-  return load_once<CublasLtApi>(kCublasLt, "cuBLASLt",
-                                [](void *h, CublasLtApi &api) {
+  return load_once<CublasLtApi>(
+      kCublasLt, "cuBLASLt", [](void *h, CublasLtApi &api) {
 #define B(field, symbol) bind(api.field, h, #symbol, kCublasLt)
-    B(create, cublasLtCreate);
-    B(destroy, cublasLtDestroy);
-    B(get_version, cublasLtGetVersion);
-    B(matmul, cublasLtMatmul);
-    B(desc_create, cublasLtMatmulDescCreate);
-    B(desc_destroy, cublasLtMatmulDescDestroy);
-    B(desc_set, cublasLtMatmulDescSetAttribute);
-    B(layout_create, cublasLtMatrixLayoutCreate);
-    B(layout_destroy, cublasLtMatrixLayoutDestroy);
-    B(pref_create, cublasLtMatmulPreferenceCreate);
-    B(pref_destroy, cublasLtMatmulPreferenceDestroy);
-    B(pref_set, cublasLtMatmulPreferenceSetAttribute);
-    B(heuristic, cublasLtMatmulAlgoGetHeuristic);
+        B(create, cublasLtCreate);
+        B(destroy, cublasLtDestroy);
+        B(get_version, cublasLtGetVersion);
+        B(matmul, cublasLtMatmul);
+        B(desc_create, cublasLtMatmulDescCreate);
+        B(desc_destroy, cublasLtMatmulDescDestroy);
+        B(desc_set, cublasLtMatmulDescSetAttribute);
+        B(layout_create, cublasLtMatrixLayoutCreate);
+        B(layout_destroy, cublasLtMatrixLayoutDestroy);
+        B(pref_create, cublasLtMatmulPreferenceCreate);
+        B(pref_destroy, cublasLtMatmulPreferenceDestroy);
+        B(pref_set, cublasLtMatmulPreferenceSetAttribute);
+        B(heuristic, cublasLtMatmulAlgoGetHeuristic);
 #undef B
-  });
+      });
 }
 
 const NcclApi &nccl() {
@@ -100,6 +100,8 @@ const NcclApi &nccl() {
     B(all_reduce, ncclAllReduce);
     B(reduce_scatter, ncclReduceScatter);
     B(all_gather, ncclAllGather);
+    B(send, ncclSend);
+    B(recv, ncclRecv);
 #undef B
   });
 }

@@ -44,6 +44,8 @@ struct NcclApi {
   decltype(&ncclAllReduce) all_reduce;
   decltype(&ncclReduceScatter) reduce_scatter;
   decltype(&ncclAllGather) all_gather;
+  decltype(&ncclSend) send;
+  decltype(&ncclRecv) recv;
 };
 
 /// The tables, loaded on first use. Throws std::runtime_error naming the
@@ -63,9 +65,9 @@ std::string nccl_description();
     cublasStatus_t tpc_cublas_st_ = (call);                                    \
     if (tpc_cublas_st_ != CUBLAS_STATUS_SUCCESS)                               \
       throw std::runtime_error(std::string("cuBLASLt error at ") + __FILE__ +  \
-                               ":" + std::to_string(__LINE__) + " (" #call    \
-                               "): status " +                                 \
-                               std::to_string(int(tpc_cublas_st_)));          \
+                               ":" + std::to_string(__LINE__) +                \
+                               " (" #call "): status " +                       \
+                               std::to_string(int(tpc_cublas_st_)));           \
   } while (0)
 
 #define ncclCheck(call)                                                        \

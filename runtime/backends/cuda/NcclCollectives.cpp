@@ -5,8 +5,6 @@
 #include "runtime/backends/cuda/CudaCheck.h"
 #include "runtime/backends/cuda/Libraries.h"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -38,30 +36,6 @@ ncclRedOp_t nccl_op(ReduceOp op) {
 constexpr std::array<Group, 6> kGroups = {Group::World, Group::TP,
                                           Group::DP,    Group::Stack,
                                           Group::PP,    Group::Embedding};
-
-/// ncclSend and ncclRecv, from the libnccl that cuda::nccl() opened.
-struct NcclP2p {
-  decltype(&ncclSend) send = nullptr;
-  decltype(&ncclRecv) recv = nullptr;
-};
-
-const NcclP2p &nccl_p2p() {
-  static const NcclP2p api = [] {
-    cuda::nccl(); // opens the library, or says why it cannot
-    std::string soname = "libnccl.so." + std::to_string(NCCL_MAJOR);
-    NcclP2p p;
-    if (void *h = dlopen(soname.c_str(), RTLD_NOW | RTLD_NOLOAD)) {
-      p.send = reinterpret_cast<decltype(p.send)>(dlsym(h, "ncclSend"));
-      p.recv = reinterpret_cast<decltype(p.recv)>(dlsym(h, "ncclRecv"));
-    }
-    if (!p.send || !p.recv)
-      throw std::runtime_error(soname +
-                               " has no ncclSend and ncclRecv; the CUDA "
-                               "backend needs NCCL 2.7 or newer");
-    return p;
-  }();
-  return api;
-}
 
 class NcclCollectives final : public Collectives {
 public:
@@ -167,7 +141,7 @@ public:
                               compute_));
     cudaStream_t stream = p2p_stream();
     after_compute(stream);
-    ncclCheck(nccl_p2p().send(s.buffer, bytes, ncclUint8, peer, c, stream));
+    ncclCheck(cuda::nccl().send(s.buffer, bytes, ncclUint8, peer, c, stream));
     cudaCheck(cudaEventRecord(s.sent, stream));
   }
 
@@ -178,7 +152,7 @@ public:
     ncclComm_t c = comm(group);
     cudaStream_t stream = p2p_stream();
     after_compute(stream);
-    ncclCheck(nccl_p2p().recv(data, bytes, ncclUint8, peer, c, stream));
+    ncclCheck(cuda::nccl().recv(data, bytes, ncclUint8, peer, c, stream));
     cudaEvent_t done = nullptr;
     if (received_.empty()) {
       cudaCheck(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
