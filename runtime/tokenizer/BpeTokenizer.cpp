@@ -24,26 +24,6 @@ std::array<uint32_t, 256> gpt2_byte_to_unicode() {
 
 namespace {
 
-std::string utf8_encode(uint32_t cp) {
-  std::string s;
-  if (cp < 0x80) {
-    s += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    s += static_cast<char>(0xC0 | (cp >> 6));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    s += static_cast<char>(0xE0 | (cp >> 12));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | (cp >> 18));
-    s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return s;
-}
-
 uint64_t pair_key(int left, int right) {
   return (static_cast<uint64_t>(left) << 32) | static_cast<uint32_t>(right);
 }
@@ -54,7 +34,7 @@ std::string byte_level_spelling(std::string_view bytes) {
   static const std::array<uint32_t, 256> table = gpt2_byte_to_unicode();
   std::string s;
   for (char b : bytes)
-    s += utf8_encode(table[static_cast<uint8_t>(b)]);
+    append_utf8(table[static_cast<uint8_t>(b)], s);
   return s;
 }
 

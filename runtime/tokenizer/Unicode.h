@@ -1,9 +1,9 @@
 //===- Unicode.h - code point classes for GPT-2 pre-tokenization -*- C++
 //-*-===//
 //
-// UTF-8 decoding and the three character classes the GPT-2 pattern needs
-// (\p{L}, \p{N}, \s), from tables generated off the JavaScript reference
-// encoder's regular expressions (gen_unicode_tables.js).
+// UTF-8 decoding and encoding, and the three character classes the GPT-2
+// pattern needs (\p{L}, \p{N}, \s), from tables generated off the
+// JavaScript reference encoder's regular expressions (gen_unicode_tables.js).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace tpc {
@@ -32,6 +33,9 @@ struct Utf8Step {
   bool valid;
 };
 Utf8Step decode_utf8(std::string_view text, size_t pos);
+
+/// Appends the UTF-8 bytes of code point `cp` (at most U+10FFFF) to `out`.
+void append_utf8(uint32_t cp, std::string &out);
 
 /// The class of the step at text[pos]: invalid bytes are Other.
 inline CharClass classify_step(const Utf8Step &step) {
