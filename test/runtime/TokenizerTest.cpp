@@ -265,7 +265,7 @@ TEST(Tokenizer, MadeByName) {
     make_tokenizer("words", "");
     ADD_FAILURE() << "an unknown tokenizer was made";
   } catch (const std::runtime_error &e) {
-    EXPECT_STREQ(e.what(),
-                 "unknown tokenizer 'words'; choose gpt2, llama3 or bytes");
+    EXPECT_STREQ(e.what(), "unknown tokenizer 'words'; choose gpt2, llama3, "
+                           "bert-uncased or bytes");
   }
 }
