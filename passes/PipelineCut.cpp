@@ -141,6 +141,12 @@ struct PipelineCutPass : public tpc::impl::PipelineCutBase<PipelineCutPass> {
     int64_t layers = 0;
     SmallVector<int64_t> layerOf = findLayers(ops, layers);
     int64_t chunks = stages * virtualStages;
+    if (layers == 0) {
+      module.emitError("the model has no transformer layers (residual "
+                       "blocks) to cut into pipeline stages; compile it "
+                       "without --pp");
+      return signalPassFailure();
+    }
     if (chunks > layers) {
       module.emitError("--pp=")
           << int64_t(stages) << " x --virtual-stages=" << int64_t(virtualStages)
