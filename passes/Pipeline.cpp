@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Utils.h"
 #include "runtime/program/Abi.h"
 #include "runtime/program/PipelineSchedule.h"
 
@@ -59,24 +60,6 @@ int64_t chunkOf(Operation *op) {
   return cast<IntegerAttr>(op->getAttr(abi::kChunkAttr)).getInt();
 }
 
-/// The ops `values` are computed from, within one block.
-DenseSet<Operation *> producersOf(ValueRange values) {
-  DenseSet<Operation *> seen;
-  SmallVector<Operation *> stack;
-  for (Value value : values)
-    if (Operation *def = value.getDefiningOp())
-      stack.push_back(def);
-  while (!stack.empty()) {
-    Operation *op = stack.pop_back_val();
-    if (!seen.insert(op).second)
-      continue;
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        stack.push_back(def);
-  }
-  return seen;
-}
-
 /// One function being built: its arguments and results as values of the
 /// original body, and the original ops it runs.
 struct Part {
@@ -97,7 +80,8 @@ struct PipelinePass : public tpc::impl::PipelineBase<PipelinePass> {
   /// The values that cross each cut: crossing[c] holds what chunk c
   /// receives, in the order of the original body. Forward values travel up
   /// (from their chunk to each later reader's), gradients down.
-  LogicalResult findCrossings(Block &body, const DenseSet<Operation *> &forward,
+  LogicalResult findCrossings(Block &body,
+                              const llvm::SmallPtrSetImpl<Operation *> &forward,
                               SmallVector<llvm::SetVector<Value>> &up,
                               SmallVector<llvm::SetVector<Value>> &down);
   LogicalResult splitStep(ModuleOp module, func::FuncOp step);
@@ -109,7 +93,8 @@ struct PipelinePass : public tpc::impl::PipelineBase<PipelinePass> {
 };
 
 LogicalResult
-PipelinePass::findCrossings(Block &body, const DenseSet<Operation *> &forward,
+PipelinePass::findCrossings(Block &body,
+                            const llvm::SmallPtrSetImpl<Operation *> &forward,
                             SmallVector<llvm::SetVector<Value>> &up,
                             SmallVector<llvm::SetVector<Value>> &down) {
   up.assign(chunks, {});
@@ -192,7 +177,7 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
              << abi::kChunkAttr
              << "); a pass between tpc-pipeline-cut and tpc-pipeline built it "
                 "without one";
-  DenseSet<Operation *> forward = producersOf(ret->getOperands());
+  llvm::SmallPtrSet<Operation *, 32> forward = opsFeeding(ret->getOperands());
   for (Value v : ret->getOperands())
     if (Operation *def = v.getDefiningOp(); def && chunkOf(def) != chunks - 1)
       return def->emitOpError("computes the loss in pipeline chunk ")
@@ -228,7 +213,7 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
     SmallVector<Value> sent;
     if (c > 0)
       sent.append(down[c - 1].begin(), down[c - 1].end());
-    DenseSet<Operation *> critical = producersOf(sent);
+    llvm::SmallPtrSet<Operation *, 32> critical = opsFeeding(sent);
     for (Operation *op : backward)
       (critical.contains(op) ? b.ops : w.ops).push_back(op);
 
@@ -300,7 +285,7 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
 LogicalResult PipelinePass::splitEval(ModuleOp module, func::FuncOp forward) {
   Block &body = forward.getBody().front();
   Operation *ret = body.getTerminator();
-  DenseSet<Operation *> all;
+  llvm::SmallPtrSet<Operation *, 32> all;
   for (Operation &op : body.without_terminator()) {
     if (!op.hasAttr(abi::kChunkAttr))
       return op.emitOpError("has no pipeline chunk");
@@ -406,10 +391,10 @@ LogicalResult PipelinePass::splitApply(ModuleOp module, func::FuncOp apply,
     for (ParamOp param : module.getOps<ParamOp>()) {
       std::string name = param.getSymName().str();
       if (holds(name) && shared(name))
-        BucketAllReduceOp::create(
-            builder, apply.getLoc(),
-            builder.getArrayAttr({FlatSymbolRefAttr::get(param.getSymNameAttr())}),
-            Group::embedding);
+        BucketAllReduceOp::create(builder, apply.getLoc(),
+                                  builder.getArrayAttr({FlatSymbolRefAttr::get(
+                                      param.getSymNameAttr())}),
+                                  Group::embedding);
     }
     // The norm counts a parameter once: the first stage's copy.
     for (auto squares :
