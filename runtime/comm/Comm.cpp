@@ -138,6 +138,7 @@ Comm::Comm(int *argc, char ***argv) : groups_(std::make_unique<Groups>()) {
   for (int r = 0; r < world_size_; ++r)
     names.emplace_back(hosts.data() + size_t(r) * kHost);
   peers_ = PeerWatch(world_rank_, std::move(pids), std::move(names));
+  peers_.start_heartbeats();
 }
 
 Comm::~Comm() { finish(); }
@@ -178,6 +179,7 @@ void Comm::finish() {
     mpiCheck(MPI_Ibarrier(MPI_COMM_WORLD, &r.handle));
     wait(r, "exit barrier", Group::World);
   }
+  peers_.stop_heartbeats();
   free_groups();
   fault("before-finalize");
   // A peer can still stop between the barrier and its own MPI_Finalize,

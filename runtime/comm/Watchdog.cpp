@@ -33,8 +33,32 @@ double BoundedWait::grace() const {
 
 double BoundedWait::waited() const { return seconds_between(start_, now_); }
 
+std::string BoundedWait::silent_peers() const {
+  // Peers beat from kBeatAfter into their own waits: what they sent from a
+  // little after that on counts.
+  Clock::time_point since =
+      start_ + std::chrono::duration_cast<Clock::duration>(
+                   std::chrono::duration<double>(kBeatAfter + 0.5));
+  double quiet = seconds_between(since, now_);
+  if (quiet < 1.0)
+    return "";
+  std::vector<std::string> silent = peers_.silent_since(since);
+  if (silent.empty())
+    return "";
+  std::ostringstream text;
+  text.precision(1);
+  text << std::fixed << ", and nothing was heard for " << quiet << " s from ";
+  for (size_t i = 0; i < silent.size(); ++i)
+    text << (i ? ", " : "") << silent[i];
+  return text.str();
+}
+
 std::string BoundedWait::why_give_up() {
   const Clock::time_point now = now_ = Clock::now();
+  // Heartbeats to the peers on other nodes, once the wait is longer than a
+  // step's collectives take.
+  if (seconds_between(start_, now) >= kBeatAfter)
+    peers_.beat();
   if (!stopping_ && watchdog_.stop && *watchdog_.stop) {
     stopping_ = true;
     signalled_ = now;
@@ -62,13 +86,14 @@ std::string BoundedWait::why_give_up() {
         << int(*watchdog_.stop)
         << (stopped_by_launcher()
                 ? " from the launcher (mpirun ends the job when a rank dies)"
-                : "");
+                : "")
+        << silent_peers();
     return why.str();
   }
   if (watchdog_.timeout > 0 && waited() >= watchdog_.timeout) {
     std::ostringstream why;
     why << "has made no progress for " << watchdog_.timeout
-        << " s (--comm-timeout)";
+        << " s (--comm-timeout)" << silent_peers();
     return why.str();
   }
   return "";

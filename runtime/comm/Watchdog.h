@@ -7,6 +7,9 @@
 //    SIGKILL one second later),
 //  - a peer rank on this node has exited, or
 //  - the wait made no progress for the watchdog's timeout.
+// A wait longer than half a second also sends heartbeats to the peers on
+// other nodes (PeerWatch), so that a rank that gives up names those it heard
+// nothing from.
 // BoundedWait applies these rules to one wait that its caller polls;
 // run_guarded applies them to a call that cannot be polled.
 //
@@ -59,7 +62,12 @@ public:
 
 private:
   using Clock = std::chrono::steady_clock;
+  /// Seconds into a wait when it starts sending heartbeats (PeerWatch).
+  static constexpr double kBeatAfter = 0.5;
   bool stopped_by_launcher() const;
+  /// ", and nothing was heard for S s from world rank R (pid P on H), ...":
+  /// the peers on other nodes silent while this wait beat, or "".
+  std::string silent_peers() const;
   /// Seconds the wait may still take after the stop signal.
   double grace() const;
 
