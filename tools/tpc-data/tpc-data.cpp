@@ -4,7 +4,8 @@
 //                  GPT-2's tokenizer (<|endoftext|> between documents),
 //                  Llama 3's or any byte-level BPE tokenizer.json
 //                  (<|begin_of_text|> before each document, <|end_of_text|>
-//                  between them), or one token per byte (a newline between
+//                  between them), BERT's WordPiece ([SEP] between
+//                  documents), or one token per byte (a newline between
 //                  documents); uint16 tokens (version 1) unless the
 //                  vocabulary needs uint32 (version 2) or --token-bits says.
 // tpc-data decode: a token file (or a window of it) -> text on stdout.
@@ -65,14 +66,15 @@ struct TokenizerOptions {
 
   void add_flags(CLI::App &app, const std::string &what) {
     app.add_option("--tokenizer", name, what)
-        ->check(CLI::IsMember({"gpt2", "llama3", "bytes"}))
+        ->check(CLI::IsMember({"gpt2", "llama3", "bert-uncased", "bytes"}))
         ->capture_default_str();
     CLI::Option *dir = app.add_option(
         "--vocab-dir", vocab_dir,
         "Directory with GPT-2's encoder.json and vocab.bpe (the gpt2 "
-        "tokenizer), or with Llama 3's tokenizer.json (llama3; default: "
+        "tokenizer), with Llama 3's tokenizer.json (llama3; default: "
         "${TPC_CACHE:-~/.cache/tpc}/llama3, where scripts/setup.sh writes "
-        "it)");
+        "it) or with BERT's vocab.txt (bert-uncased; default: "
+        "${TPC_CACHE:-~/.cache/tpc}/bert-uncased)");
     app.add_option("--tokenizer-json", json,
                    "A Hugging Face tokenizer.json of a byte-level BPE "
                    "tokenizer (such as GPT-2's or Llama 3's), instead of "
@@ -257,11 +259,13 @@ int main(int argc, char **argv) {
                 "PREFIX_val.bin; val is the last part of the tokens.");
   enc.tok.add_flags(*encode,
                     "gpt2 (GPT-2's byte-level BPE, 50,257 tokens), llama3 "
-                    "(Llama 3's, 128,256 tokens) or bytes (one token per "
-                    "byte, 256 tokens)");
+                    "(Llama 3's, 128,256 tokens), bert-uncased (BERT's "
+                    "WordPiece, 30,522 tokens, [SEP] between documents) or "
+                    "bytes (one token per byte, 256 tokens)");
   encode->add_flag("--special-tokens", enc.tok.special_tokens,
                    "Encode the text of a special token in the input (such as "
-                   "<|eot_id|>) as that token; by default it is plain text");
+                   "<|eot_id|> or [MASK]) as that token; by default it is "
+                   "plain text");
   CLI::Option *fraction =
       encode
           ->add_option("--val-fraction", enc.val_fraction,
@@ -288,8 +292,9 @@ int main(int argc, char **argv) {
   CLI::App *decode = app.add_subcommand(
       "decode", "Print the text of a token file, or of --count tokens from "
                 "--start.");
-  dec_tok.add_flags(*decode, "The tokenizer the file was encoded with: "
-                             "gpt2, llama3 or bytes");
+  dec_tok.add_flags(*decode, std::string("The tokenizer the file was "
+                                         "encoded with: ") +
+                                 kTokenizerNames);
   decode->add_option("file", dec_file, "Token file (.bin)")->required();
   decode->add_option("--start", dec_start, "First token")
       ->capture_default_str();
