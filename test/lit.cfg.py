@@ -77,6 +77,15 @@ if (shutil.which("node")
     config.available_features.add("llama3-tokenizer")
     config.substitutions.append(("%llama3_package_dir", llama3_package_dir))
     config.substitutions.append(("%llama3_vocab_dir", llama3_vocab_dir))
+# BERT's vocab.txt as scripts/setup.sh writes it, and the plain Python
+# reference WordPiece tokenizer of bench/.
+bert_vocab_dir = os.path.join(os.path.dirname(os.path.dirname(npm_modules)), "bert-uncased")
+if os.path.exists(os.path.join(bert_vocab_dir, "vocab.txt")):
+    config.available_features.add("bert-vocab")
+    config.substitutions.append(("%bert_vocab_dir", bert_vocab_dir))
+config.substitutions.append(
+    ("%wordpiece_reference",
+     "/usr/bin/python3 " + os.path.join(config.tpc_src_root, "bench", "wordpiece_reference.py")))
 if os.path.exists(os.path.join(brown_corpus_dir, "ca01")):
     config.available_features.add("brown-corpus")
     config.substitutions.append(("%brown_corpus_dir", brown_corpus_dir))
@@ -99,6 +108,17 @@ if shutil.which("mpirun"):
     config.substitutions.append(
         ("%mpirun", os.path.join(config.tpc_src_root, "test", "e2e",
                                  "mpirun-isolated.sh")))
+    # Hosts as network namespaces (root, `ip netns`): the probe makes one.
+    multihost = os.path.join(config.tpc_src_root, "test", "e2e", "multihost.sh")
+    try:
+        if subprocess.run([multihost, "probe"], capture_output=True,
+                          timeout=30).returncode == 0:
+            config.available_features.add("multihost")
+    except Exception:
+        pass
+    config.substitutions.append(("%multihost_job", os.path.join(
+        config.tpc_src_root, "test", "e2e", "Inputs", "multihost_job.sh")))
+    config.substitutions.append(("%multihost", multihost))
 
 # Debian's python3-torch is importable by /usr/bin/python3 only: the PyTorch
 # reference GPT-2 of bench/ and the tests that compare tpc with it.
