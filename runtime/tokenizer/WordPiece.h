@@ -83,7 +83,6 @@ private:
   /// `offsets[i]` for code point i (offsets[chars] is its end).
   void encode_word(std::string_view word, const std::vector<size_t> &offsets,
                    std::vector<int> &out);
-  void check_id(int id) const;
 
   std::vector<std::string> tokens_, bytes_;
   // Pieces that start a word, and continuations without their "##".
