@@ -144,11 +144,9 @@ FailureOr<PipelineCost> tpc::computePipelineCost(ModuleOp module,
           held[s].insert(name.getValue().str());
     });
     double flops = functionFlops(fn);
-    int64_t send = integer(info, "send");
-    Operation *ret = fn.getBody().front().getTerminator();
     int64_t sent = 0;
-    for (int64_t i = 0; i < send; ++i)
-      sent += bytesOf(ret->getOperand(i).getType());
+    for (SendOp send : fn.getOps<SendOp>())
+      sent += bytesOf(send.getInput().getType());
     if (role != 3)
       stage.p2pBytesPerStep += sent * cost.microBatches;
     switch (role) {

@@ -158,7 +158,7 @@ private:
              << op->getName() << "' to make it trainable";
     SmallVector<Value> operandAdjoints;
     Operation *before = builder.getInsertionPoint()->getPrevNode();
-    auto tag = llvm::make_scope_exit([&] { tagSince(builder, before, op); });
+    llvm::scope_exit tag([&] { tagSince(builder, before, op); });
     if (failed(vjp.buildVjp(builder, resultAdjoints, operandAdjoints)))
       return failure();
     if (operandAdjoints.size() != op->getNumOperands())

@@ -199,8 +199,6 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       };
       chunk->set_chunk(get("chunk"));
       chunk->set_role(program::ChunkFunction::Role(get("role")));
-      chunk->set_recv(get("recv"));
-      chunk->set_send(get("send"));
       if (!argOffsets || argOffsets.size() != int64_t(func.getNumArguments()))
         return func.emitOpError("has no argument offsets; run "
                                 "tpc-plan-memory before tpc-export");

@@ -67,7 +67,12 @@ struct Part {
   SmallVector<Attribute> argFrom; // per argument: tpc.from or null
   SmallVector<Value> results;
   SmallVector<Operation *> ops;
-  int64_t recv = 0, send = 0;
+  /// Its messages: the values it receives first (tpc.recv), those it sends
+  /// last (tpc.send), gradients or activations, and the chunks at the
+  /// other ends.
+  SmallVector<Value> received, sent;
+  int64_t from = -1, to = -1;
+  bool grad = false;
 };
 
 struct PipelinePass : public tpc::impl::PipelineBase<PipelinePass> {
@@ -142,10 +147,17 @@ func::FuncOp PipelinePass::emit(ModuleOp module, Location loc, StringRef name,
   for (auto [v, arg] : llvm::zip(part.args, block->getArguments()))
     map.map(v, arg);
   builder.setInsertionPointToEnd(block);
+  for (auto [i, v] : llvm::enumerate(part.received))
+    map.map(v, RecvOp::create(builder, loc, v.getType(), part.from, int64_t(i),
+                              part.grad)
+                   .getResult());
   for (Operation *op : part.ops) {
     Operation *clone = builder.clone(*op, map);
     clone->removeAttr(abi::kChunkAttr);
   }
+  for (auto [i, v] : llvm::enumerate(part.sent))
+    SendOp::create(builder, loc, map.lookupOrDefault(v), part.to, int64_t(i),
+                   part.grad);
   SmallVector<Value> results;
   for (Value v : part.results)
     results.push_back(map.lookupOrDefault(v));
@@ -158,8 +170,6 @@ func::FuncOp PipelinePass::emit(ModuleOp module, Location loc, StringRef name,
       builder.getDictionaryAttr({
           builder.getNamedAttr("chunk", builder.getI64IntegerAttr(chunk)),
           builder.getNamedAttr("role", builder.getI64IntegerAttr(role)),
-          builder.getNamedAttr("recv", builder.getI64IntegerAttr(part.recv)),
-          builder.getNamedAttr("send", builder.getI64IntegerAttr(part.send)),
       }));
   return fn;
 }
@@ -189,12 +199,13 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
   SmallVector<Value> data(body.getArguments());
   for (int64_t c = 0; c < chunks; ++c) {
     Part f, b, w;
-    // F: the data, then what it receives; it sends what the next chunk
-    // receives.
+    // F: the data; it receives from the previous chunk and sends what the
+    // next chunk receives.
     f.args.append(data.begin(), data.end());
-    f.args.append(up[c].begin(), up[c].end());
     f.argFrom.assign(f.args.size(), nullptr);
-    f.recv = static_cast<int64_t>(up[c].size());
+    f.received.append(up[c].begin(), up[c].end());
+    f.from = c - 1;
+    f.to = c + 1;
     SmallVector<Operation *> backward;
     for (Operation &op : body.without_terminator()) {
       if (chunkOf(&op) != c)
@@ -205,8 +216,7 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
         backward.push_back(&op);
     }
     if (c + 1 < chunks)
-      f.results.append(up[c + 1].begin(), up[c + 1].end());
-    f.send = static_cast<int64_t>(f.results.size());
+      f.sent.append(up[c + 1].begin(), up[c + 1].end());
     if (c == chunks - 1)
       f.results.append(ret->getOperands().begin(), ret->getOperands().end());
     // B: what the gradients sent to the previous chunk are computed from.
@@ -222,6 +232,8 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
     DenseMap<Value, Role> home;
     for (Value v : f.args)
       home[v] = kF;
+    for (Value v : f.received)
+      home[v] = kF;
     for (Operation *op : f.ops)
       for (Value r : op->getResults())
         home[r] = kF;
@@ -230,15 +242,16 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
     for (Operation *op : b.ops)
       for (Value r : op->getResults())
         home[r] = kB;
-    b.args.append(down[c].begin(), down[c].end());
-    b.argFrom.assign(b.args.size(), nullptr);
-    b.recv = static_cast<int64_t>(down[c].size());
-    b.results.append(sent.begin(), sent.end());
-    b.send = static_cast<int64_t>(sent.size());
+    b.received.append(down[c].begin(), down[c].end());
+    b.sent.append(sent.begin(), sent.end());
+    b.grad = true;
+    b.from = c + 1;
+    b.to = c - 1;
     // Kept values: returned by their producer, taken by their reader.
     Builder builder(&getContext());
     auto keep = [&](Part &reader, Value v) -> LogicalResult {
-      if (llvm::is_contained(reader.args, v))
+      if (llvm::is_contained(reader.args, v) ||
+          llvm::is_contained(reader.received, v))
         return success();
       auto it = home.find(v);
       if (it == home.end())
@@ -297,15 +310,15 @@ LogicalResult PipelinePass::splitEval(ModuleOp module, func::FuncOp forward) {
   for (int64_t c = 0; c < chunks; ++c) {
     Part e;
     e.args.append(body.getArguments().begin(), body.getArguments().end());
-    e.args.append(up[c].begin(), up[c].end());
     e.argFrom.assign(e.args.size(), nullptr);
-    e.recv = static_cast<int64_t>(up[c].size());
+    e.received.append(up[c].begin(), up[c].end());
+    e.from = c - 1;
+    e.to = c + 1;
     for (Operation &op : body.without_terminator())
       if (chunkOf(&op) == c)
         e.ops.push_back(&op);
     if (c + 1 < chunks)
-      e.results.append(up[c + 1].begin(), up[c + 1].end());
-    e.send = static_cast<int64_t>(e.results.size());
+      e.sent.append(up[c + 1].begin(), up[c + 1].end());
     if (c == chunks - 1)
       e.results.append(ret->getOperands().begin(), ret->getOperands().end());
     emit(module, forward.getLoc(), chunkName(c, kEval), e, c, kEval);

@@ -194,9 +194,20 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
       for (Operation &op : func.getBody().front())
         for (Value v : op.getOperands()) {
           v = canonical(v);
-          int64_t at = isa<func::ReturnOp>(op) ? end : position[&op];
+          // A pipeline message leaves after its function has run.
+          int64_t at = isa<func::ReturnOp, SendOp>(op) ? end : position[&op];
           lastUse[v] = std::max(lastUse.lookup(v), at);
         }
+    // The runtime writes a chunk function's arguments (the step's data) and
+    // posts its receives before it runs, whether or not its ops read them:
+    // an argument keeps its bytes through its function.
+    if (g.argsInArena)
+      for (func::FuncOp func : g.funcs) {
+        int64_t last = position[func.getBody().front().getTerminator()];
+        for (BlockArgument arg : func.getArguments())
+          lastUse[canonical(arg)] =
+              std::max(lastUse.lookup(canonical(arg)), last);
+      }
     if (g.funcs.size() > 1) {
       // Kept results die with their last kept reader instead.
       llvm::DenseMap<Value, int64_t> keptUse;
@@ -209,14 +220,13 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
       llvm::DenseSet<Value> toEnd;
       SmallVector<Value> kept;
       for (func::FuncOp func : g.funcs) {
-        auto info =
-            func->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr);
-        int64_t send = cast<IntegerAttr>(info.get("send")).getInt();
+        for (SendOp send : func.getOps<SendOp>())
+          toEnd.insert(canonical(send.getInput()));
         Operation *ret = func.getBody().front().getTerminator();
-        for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
-          // Messages, and the results nothing takes as kept (the last
-          // chunk's loss sum and count), which the runtime reads after.
-          if (int64_t(i) < send || !keptUse.count(canonical(v)))
+        // The results nothing takes as kept (the last chunk's loss sum and
+        // count) the runtime reads after the function.
+        for (Value v : ret->getOperands()) {
+          if (!keptUse.count(canonical(v)))
             toEnd.insert(canonical(v));
           else
             kept.push_back(canonical(v));

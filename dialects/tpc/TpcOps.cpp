@@ -562,6 +562,24 @@ LogicalResult GOp::verify() {
   return verifyTpCollective(*this, getGroup(), "tpc.f");
 }
 
+/// A message's chunk and place among its chunk's messages.
+static LogicalResult verifyMessage(Operation *op, int64_t chunk,
+                                   int64_t index) {
+  if (chunk >= 0 && index >= 0)
+    return success();
+  return op->emitOpError("names chunk ")
+         << chunk << " and index " << index
+         << "; both count from 0 (tpc-pipeline builds these ops)";
+}
+
+LogicalResult RecvOp::verify() {
+  return verifyMessage(*this, getChunk(), getIndex());
+}
+
+LogicalResult SendOp::verify() {
+  return verifyMessage(*this, getChunk(), getIndex());
+}
+
 LogicalResult AllGatherOp::verify() {
   RankedTensorType in = getInput().getType(), out = getResult().getType();
   int64_t dim = getDim();

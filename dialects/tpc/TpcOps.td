@@ -748,6 +748,51 @@ def Tpc_AllGatherOp : Tpc_Op<"all_gather", [
   let hasVerifier = 1;
 }
 
+def Tpc_RecvOp : Tpc_Op<"recv", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Pipeline message: a value another chunk sends this one";
+  let description = [{
+    In a pipeline chunk's function (tpc-pipeline): the `index`-th value
+    that chunk `chunk` sends this chunk, an activation of the forward or,
+    with `grad`, a gradient of the backward. The runtime posts the receive
+    into the result's bytes where the stage's schedule says (before the
+    function runs) and the function waits for it; the op itself computes
+    nothing.
+
+    ```mlir
+    %x = tpc.recv from chunk 0 index 0 : tensor<4x64x768xbf16>
+    ```
+  }];
+  let arguments = (ins I64Attr:$chunk, I64Attr:$index, UnitAttr:$grad);
+  let results = (outs Tpc_AnyTensor:$result);
+  let assemblyFormat = [{
+    `from` `chunk` $chunk `index` $index (`grad` $grad^)? attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tpc_SendOp : Tpc_Op<"send", [MemoryEffects<[MemRead]>]> {
+  let summary = "Pipeline message: a value this chunk sends another";
+  let description = [{
+    In a pipeline chunk's function: `input` is the `index`-th value this
+    chunk sends chunk `chunk` (its next chunk with activations, its
+    previous one with `grad`). The runtime sends it once the function has
+    run, from the input's bytes, which tpc-plan-memory keeps until the end
+    of the chunk's functions.
+
+    ```mlir
+    tpc.send %y to chunk 1 index 0 : tensor<4x64x768xbf16>
+    ```
+  }];
+  let arguments = (ins Tpc_AnyTensor:$input, I64Attr:$chunk, I64Attr:$index,
+                       UnitAttr:$grad);
+  let assemblyFormat = [{
+    $input `to` `chunk` $chunk `index` $index (`grad` $grad^)? attr-dict `:`
+    type($input)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tpc_SeqScatterOp : Tpc_Op<"seq_scatter", [
     DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Sequence parallelism: split along the sequence over tp";

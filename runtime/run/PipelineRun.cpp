@@ -4,6 +4,7 @@
 #include "runtime/backend/Collectives.h"
 #include "runtime/comm/Faults.h"
 #include "runtime/program/Abi.h"
+#include "runtime/program/OpSchema.h"
 #include "runtime/program/ProgramFile.h"
 
 #include <stdexcept>
@@ -51,10 +52,29 @@ PipelineRunner::PipelineRunner(Executor &ex) : ex_(ex) {
       throw std::runtime_error("function '" + fn.name() + "' names chunk " +
                                std::to_string(c) + " of a pipeline of " +
                                std::to_string(chunks));
-    if (fn.chunk().recv() > kMaxMessages || fn.chunk().send() > kMaxMessages)
-      throw std::runtime_error(
-          "function '" + fn.name() + "' exchanges more than " +
-          std::to_string(kMaxMessages) + " values with its neighbours");
+    Messages &m = messages_[&fn];
+    for (const program::Instruction &inst : fn.body()) {
+      bool recv = inst.op() == op::kRecv;
+      if (!recv && inst.op() != op::kSend)
+        continue;
+      Message message;
+      message.tensor = recv ? inst.outputs(0) : inst.inputs(0);
+      message.peer = int(find_attr(inst, "chunk")->i());
+      message.index = int(find_attr(inst, "index")->i());
+      message.grad = inst.attrs().count("grad") > 0;
+      // Activations come from the previous chunk and go to the next,
+      // gradients the other way.
+      int neighbour = message.grad == recv ? c + 1 : c - 1;
+      if (message.peer != neighbour || message.index >= kMaxMessages)
+        throw std::runtime_error(
+            "function '" + fn.name() + "' " + (recv ? "receives" : "sends") +
+            " message " + std::to_string(message.index) +
+            (recv ? " from" : " to") + " chunk " +
+            std::to_string(message.peer) +
+            ", which is not one of its neighbour's first " +
+            std::to_string(kMaxMessages) + "; recompile the program");
+      (recv ? m.recvs : m.sends).push_back(message);
+    }
     const program::Function **slot = nullptr;
     switch (fn.chunk().role()) {
     case Role::FORWARD:
@@ -79,7 +99,7 @@ PipelineRunner::PipelineRunner(Executor &ex) : ex_(ex) {
                                " lacks a function; recompile the program");
   }
   const program::Function &f0 = *chunks_[0].f;
-  int data = f0.inputs_size() - f0.chunk().recv();
+  int data = f0.inputs_size();
   if (data < 2)
     throw std::runtime_error("'" + f0.name() + "' takes no tokens and targets");
   const program::Tensor &tokens = prog.tensors(f0.inputs(0));
@@ -121,28 +141,25 @@ void PipelineRunner::write(const program::Function &fn, int input, int slot,
   ex_.backend().copy_host_to_device(ex_.slot_ptr(id, slot), host, bytes);
 }
 
-void PipelineRunner::send(const program::Function &fn, int output, int slot,
-                          int to_chunk, bool grad) {
-  int id = fn.outputs(output);
-  ex_.collectives().send(ex_.slot_ptr(id, slot), ex_.tensor_bytes(id),
-                         stage_of(to_chunk), Group::PP,
-                         tag_of(to_chunk, output, grad));
+void PipelineRunner::send_all(const program::Function &fn, int slot) {
+  for (const Message &m : messages(fn).sends)
+    ex_.collectives().send(ex_.slot_ptr(m.tensor, slot),
+                           ex_.tensor_bytes(m.tensor), stage_of(m.peer),
+                           Group::PP, tag_of(m.peer, m.index, m.grad));
 }
 
-void PipelineRunner::post(const program::Function &fn, int input, int slot,
-                          int from_chunk, bool grad,
-                          std::vector<RecvHandle> &into) {
-  int id = fn.inputs(input);
-  // The value's place among the chunk's messages.
-  int value = grad ? input : input - (fn.inputs_size() - fn.chunk().recv());
-  into.push_back(ex_.collectives().start_recv(
-      ex_.slot_ptr(id, slot), ex_.tensor_bytes(id), stage_of(from_chunk),
-      Group::PP, tag_of(fn.chunk().chunk(), value, grad)));
+void PipelineRunner::post_all(const program::Function &fn, int chunk, int slot,
+                              std::vector<RecvHandle> &into) {
+  for (const Message &m : messages(fn).recvs)
+    into.push_back(ex_.collectives().start_recv(
+        ex_.slot_ptr(m.tensor, slot), ex_.tensor_bytes(m.tensor),
+        stage_of(m.peer), Group::PP, tag_of(chunk, m.index, m.grad)));
 }
 
 void PipelineRunner::add_loss(const program::Function &fn, int slot,
                               double totals[2]) {
-  int at = fn.chunk().send();
+  // The last chunk's forward and eval return the loss sum and count first.
+  const int at = 0;
   float sum = 0.0f;
   int32_t count = 0;
   ex_.backend().synchronize();
@@ -179,12 +196,9 @@ void PipelineRunner::train_step(const std::vector<std::vector<int>> &inputs,
     options.step = first_micro + uint64_t(m);
     options.first_micro_batch = m == 0;
     switch (a.kind()) {
-    case Action::RECV_ACTIVATION: {
-      int data = k.f->inputs_size() - k.f->chunk().recv();
-      for (int i = data; i < k.f->inputs_size(); ++i)
-        post(*k.f, i, slot, c - 1, false, pending[{false, c, m}]);
+    case Action::RECV_ACTIVATION:
+      post_all(*k.f, c, slot, pending[{false, c, m}]);
       break;
-    }
     case Action::FORWARD:
       write(*k.f, 0, slot, inputs[size_t(m)].data(), n * sizeof(int));
       write(*k.f, 1, slot, targets[size_t(m)].data(), n * sizeof(int));
@@ -200,20 +214,17 @@ void PipelineRunner::train_step(const std::vector<std::vector<int>> &inputs,
                     int64_t(first_micro) / micro_batches_ + 1);
       break;
     case Action::SEND_ACTIVATION:
-      for (int i = 0; i < k.f->chunk().send(); ++i)
-        send(*k.f, i, slot, c + 1, false);
+      send_all(*k.f, slot);
       break;
     case Action::RECV_GRAD:
-      for (int i = 0; i < k.b->chunk().recv(); ++i)
-        post(*k.b, i, slot, c + 1, true, pending[{true, c, m}]);
+      post_all(*k.b, c, slot, pending[{true, c, m}]);
       break;
     case Action::BACKWARD_INPUT:
       wait(true, c, m);
       ex_.run(*k.b, options, slot);
       break;
     case Action::SEND_GRAD:
-      for (int i = 0; i < k.b->chunk().send(); ++i)
-        send(*k.b, i, slot, c - 1, true);
+      send_all(*k.b, slot);
       break;
     case Action::BACKWARD_WEIGHT:
       ex_.run(*k.w, options, slot);
@@ -239,14 +250,11 @@ void PipelineRunner::eval(const int *inputs, const int *targets,
     write(e, 0, 0, inputs, n * sizeof(int));
     write(e, 1, 0, targets, n * sizeof(int));
     std::vector<RecvHandle> received;
-    int data = e.inputs_size() - e.chunk().recv();
-    for (int i = data; i < e.inputs_size(); ++i)
-      post(e, i, 0, c - 1, false, received);
+    post_all(e, c, 0, received);
     for (RecvHandle h : received)
       ex_.collectives().wait_recv(h);
     ex_.run(e);
-    for (int i = 0; i < e.chunk().send(); ++i)
-      send(e, i, 0, c + 1, false);
+    send_all(e, 0);
     if (c == int(chunks_.size()) - 1)
       add_loss(e, 0, totals);
   }

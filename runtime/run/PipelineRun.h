@@ -52,24 +52,39 @@ public:
   void eval(const int *inputs, const int *targets, double totals[2]);
 
 private:
+  /// A function's recv or send instruction: the tensor that receives or
+  /// is sent, the chunk at the other end, its place among that pair's
+  /// messages, its direction.
+  struct Message {
+    int tensor = 0, peer = 0, index = 0;
+    bool grad = false;
+  };
+  struct Messages {
+    std::vector<Message> recvs, sends;
+  };
   struct Chunk {
     const program::Function *f = nullptr, *b = nullptr, *w = nullptr,
                             *e = nullptr;
   };
   /// The stage of chunk c, as a rank of the pp group.
   int stage_of(int chunk) const { return chunk % stages_; }
+  const Messages &messages(const program::Function &fn) const {
+    return messages_.at(&fn);
+  }
   void write(const program::Function &fn, int input, int slot, const void *host,
              size_t bytes);
-  void send(const program::Function &fn, int output, int slot, int to_chunk,
-            bool grad);
-  void post(const program::Function &fn, int input, int slot, int from_chunk,
-            bool grad, std::vector<RecvHandle> &into);
+  /// Sends `fn`'s messages from activation slot `slot`.
+  void send_all(const program::Function &fn, int slot);
+  /// Posts the receives of chunk `chunk`'s function `fn` into slot `slot`.
+  void post_all(const program::Function &fn, int chunk, int slot,
+                std::vector<RecvHandle> &into);
   void add_loss(const program::Function &fn, int slot, double totals[2]);
 
   Executor &ex_;
   int stages_ = 1, micro_batches_ = 1, B_ = 0, T_ = 0;
   bool scales_loss_ = false;
   std::vector<Chunk> chunks_;
+  std::map<const program::Function *, Messages> messages_;
   const program::Function *apply_ = nullptr;
   const program::Pipeline::Stage *actions_ = nullptr;
 };
