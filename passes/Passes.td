@@ -572,13 +572,14 @@ def Pipeline : Pass<"tpc-pipeline", "mlir::ModuleOp"> {
     Pipeline parallelism, second half, after `tpc-pipeline-cut`,
     `tpc-autodiff`, the optimizer and recompute. For every chunk c it builds
     from `@train_step`:
-    - `@chunk<c>_forward(tokens, targets[, loss scale], received...) ->
-      (sent..., [loss sum, count,] kept...)`: the chunk's forward ops; the
-      values a later chunk reads are sent on, the last chunk also returns
-      the loss; `kept` are the values its backward reads.
-    - `@chunk<c>_backward_input(gradients received..., kept...) ->
-      (gradients sent..., kept for W...)`: the backward ops that the
-      gradients sent to the previous chunk depend on (B).
+    - `@chunk<c>_forward(tokens, targets[, loss scale]) -> ([loss sum,
+      count,] kept...)`: the chunk's forward ops; what the previous chunk
+      sends comes from `tpc.recv`, what a later chunk reads leaves by
+      `tpc.send`; the last chunk also returns the loss; `kept` are the
+      values its backward reads.
+    - `@chunk<c>_backward_input(kept...) -> (kept for W...)`: the backward
+      ops that the gradients sent to the previous chunk depend on (B),
+      receiving and sending gradients with `tpc.recv`/`tpc.send ... grad`.
     - `@chunk<c>_backward_weight(kept...)`: the rest of the backward, the
       parameters' gradients (W), which a zero-bubble schedule moves into
       the pipeline's bubbles.
