@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -571,6 +572,52 @@ TYPED_TEST(Embedding, Token) {
                              11);
 }
 
+// A large vocabulary of which a batch touches a few rows, many times each:
+// the rows no token names stay as they were, and the scratch depends on the
+// tokens only, never on the vocabulary.
+TYPED_TEST(Embedding, FewRowsOfALargeVocabulary) {
+  TPC_EMU_LOCALS;
+  constexpr int kBatch = 3, kSeq = 37, V = 20000;
+  Buf<int> ids(size_t(kBatch) * kSeq);
+  const int few[] = {V - 1, 7, 12345, 7, 9999, 10000, 0, 7};
+  for (size_t n = 0; n < ids.size(); ++n)
+    ids[n] = few[(n * n + 3 * n) % std::size(few)];
+  Buf<int> same(size_t(kBatch) * kSeq); // one id for every token
+  for (size_t n = 0; n < same.size(); ++n)
+    same[n] = 10001;
+  const size_t rows = size_t(kBatch) * kSeq;
+  const Buf<T> dout = this->rnd(rows * kC, 47);
+  // The whole vocabulary, the second half of it split off, and a slice of
+  // 40 rows that the same tokens touch no more of.
+  size_t scratch[3] = {};
+  const std::pair<int, int> splits[] = {{0, V}, {V / 2, V / 2}, {10000, 40}};
+  for (int i = 0; i < 3; ++i) {
+    auto [vstart, vlocal] = splits[i];
+    for (const Buf<int> *tokens : {&ids, &same}) {
+      const std::string what =
+          str("embedding_backward of rows [", vstart, ", ", vstart + vlocal,
+              tokens == &same ? "), every token the same id" : ")");
+      Buf<T> dwte = this->rnd(size_t(vlocal) * kC, 48), dwte_want = dwte;
+      gpu::Scratch fresh(nullptr);
+      gpu::Launch lf = l;
+      lf.scratch = &fresh;
+      gpu::embedding_backward<T>(lf, dwte.data(), dout.data(), tokens->data(),
+                                 kBatch, kSeq, kC, vstart, vlocal);
+      cpu.embedding_backward(dwte_want.data(), dout.data(), tokens->data(),
+                             kBatch, kSeq, kC, vstart, vlocal);
+      this->close(dwte, dwte_want, what);
+      if (tokens == &ids)
+        scratch[i] = tpc_emu::largest_scratch_request(fresh);
+    }
+  }
+  EXPECT_EQ(scratch[0], scratch[1]) << "the scratch grew with the vocabulary";
+  EXPECT_EQ(scratch[0], scratch[2]) << "the scratch grew with the vocabulary";
+  // The fp32 sums of the tokens' rows and small tables: far below the
+  // vocabulary's fp32 table.
+  EXPECT_LE(scratch[0],
+            rows * kC * sizeof(float) + 16 * rows * sizeof(int) + 2048);
+}
+
 TYPED_TEST(Embedding, Position) {
   TPC_EMU_LOCALS;
   const size_t rows = size_t(kB) * kT;
@@ -1007,6 +1054,38 @@ TYPED_TEST(Matmul, BiasGradient) {
   }
   EXPECT_EQ(this->blas.calls + this->blas.declined, 0)
       << "the bias gradient went through cuBLASLt";
+}
+
+// Wide biases (a vocabulary's) have column blocks enough for the device:
+// whole columns per block, added to dbias with no scratch. Narrow ones sum
+// chunks of rows into partials bounded by the device, not by the width.
+TYPED_TEST(Matmul, BiasGradientScratch) {
+  TPC_EMU_LOCALS;
+  const int C = 3;
+  for (int OC : {45, 300, 1000}) {
+    for (int N : {kC, 100}) {
+      const Buf<T> dout = this->rnd(size_t(N) * OC, 104);
+      const Buf<T> inp = this->rnd(size_t(N) * C, 105),
+                   w = this->rnd(size_t(C) * OC, 106);
+      Buf<T> db = this->rnd(OC, 107), db_want = db;
+      gpu::Scratch fresh(nullptr);
+      gpu::Launch lf = l;
+      lf.scratch = &fresh;
+      gpu::matmul_backward<T>(lf, nullptr, nullptr, db.data(), dout.data(),
+                              inp.data(), w.data(), N, C, OC, false);
+      cpu.matmul_backward(nullptr, nullptr, db_want.data(), dout.data(),
+                          inp.data(), w.data(), N, C, OC, false, true);
+      const std::string what = str("matmul_backward dbias, N ", N, ", OC ", OC);
+      this->close(db, db_want, what);
+      // 4 blocks per multiprocessor of 32 columns each, at most.
+      const size_t bound = size_t(4 * l.sm_count) * 32 * sizeof(float);
+      const size_t used = tpc_emu::largest_scratch_request(fresh);
+      if (OC >= 4 * l.sm_count * 32)
+        EXPECT_EQ(used, 0u) << what;
+      else
+        EXPECT_LE(used, bound) << what;
+    }
+  }
 }
 
 // The rest of Matmul.cu around the GEMMs, on the host stand-in (Blas.h):
@@ -1488,6 +1567,8 @@ TYPED_TEST(Empty, LaunchNothing) {
   gpu::scale_forward<T>(l, x, x, 2.0f, 0);
   gpu::gelu_forward<T>(l, x, x, 0);
   gpu::gelu_backward<T>(l, x, x, x, 0);
+  gpu::gelu_exact_forward<T>(l, x, x, 0);
+  gpu::gelu_exact_backward<T>(l, x, x, x, 0);
   gpu::swiglu_forward<T>(l, x, x, x, 0);
   gpu::swiglu_backward<T>(l, x, x, x, x, x, 0);
   gpu::weighted_sum_forward<T>(l, x, nullptr, x, 2, 0);

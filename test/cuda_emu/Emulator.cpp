@@ -795,7 +795,7 @@ constexpr size_t kScratchGuard = 256;
 constexpr unsigned char kGuardByte = 0xa5;
 
 std::mutex g_scratch_mutex;
-std::map<const Scratch *, size_t> g_scratch_requested;
+std::map<const Scratch *, size_t> g_scratch_requested, g_scratch_largest;
 
 /// Reports a launcher that wrote past the scratch it asked for.
 void check_guard(const Scratch *s, const unsigned char *p) {
@@ -822,6 +822,7 @@ Scratch::~Scratch() {
   {
     std::lock_guard<std::mutex> lock(g_scratch_mutex);
     g_scratch_requested.erase(this);
+    g_scratch_largest.erase(this);
   }
   std::free(ptr_);
 }
@@ -840,6 +841,8 @@ void *Scratch::get(size_t bytes) {
   std::memset(p + bytes, kGuardByte, kScratchGuard);
   std::lock_guard<std::mutex> lock(g_scratch_mutex);
   g_scratch_requested[this] = bytes;
+  size_t &largest = g_scratch_largest[this];
+  largest = std::max(largest, bytes);
   return ptr_;
 }
 
@@ -905,3 +908,9 @@ bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
 }
 
 } // namespace tpc::cuda
+
+size_t tpc_emu::largest_scratch_request(const tpc::cuda::Scratch &scratch) {
+  std::lock_guard<std::mutex> lock(tpc::cuda::g_scratch_mutex);
+  auto it = tpc::cuda::g_scratch_largest.find(&scratch);
+  return it == tpc::cuda::g_scratch_largest.end() ? 0 : it->second;
+}

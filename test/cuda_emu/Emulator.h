@@ -438,6 +438,10 @@ inline int __all_sync(unsigned mask, int pred) {
 // Launches
 //===----------------------------------------------------------------------===//
 
+namespace tpc::cuda {
+class Scratch; // Kernels.h
+} // namespace tpc::cuda
+
 namespace tpc_emu {
 
 /// Runs `thread` as every thread of a grid, block after block. An invalid
@@ -483,6 +487,9 @@ KernelLaunch<K> launch(const char *where, K kernel, dim3 grid, dim3 block,
 /// calling host thread's launches.
 enum class Schedule { Ascending, Descending };
 void set_schedule(Schedule s);
+
+/// The most bytes one get() of `scratch` asked for; 0 before any.
+size_t largest_scratch_request(const tpc::cuda::Scratch &scratch);
 
 /// Problems the emulator found outside a launch (a scratch buffer written
 /// past its end), oldest first; clears them.

@@ -752,9 +752,6 @@ Geometry geometry(const AttentionConfig &cfg, int Tq, int Tk,
   return g;
 }
 
-/// Bytes of a scratch region of n floats, keeping the next one aligned.
-size_t region(size_t n) { return (n * sizeof(float) + 255) / 256 * 256; }
-
 unsigned query_tiles(int T) {
   return unsigned((int64_t(T) + kTile - 1) / kTile);
 }

@@ -1,8 +1,9 @@
 //===- Common.cuh - What the CUDA kernels share ----------------*- CUDA -*-===//
 //
 // Loads that widen a storage type to fp32 and stores that round once,
-// warp and block reductions, grid sizes, grid-stride loops and the launch
-// check. Included by the kernel files only (device code).
+// warp and block reductions, grid sizes, grid-stride loops, scratch
+// regions and the launch check. Included by the kernel files only (device
+// code).
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +128,12 @@ inline unsigned grid_for(size_t n, int threads = kThreads) {
   size_t blocks = (n + size_t(threads) - 1) / size_t(threads);
   const size_t cap = size_t(1) << 20;
   return unsigned(blocks < cap ? (blocks ? blocks : 1) : cap);
+}
+
+/// Bytes of a scratch region of n elements of E, rounded up so that the
+/// region after it starts 256-byte aligned.
+template <class E = float> inline size_t region(size_t n) {
+  return (n * sizeof(E) + 255) / 256 * 256;
 }
 
 } // namespace tpc::cuda

@@ -5,10 +5,12 @@
 // as runtime/backends/cpu/kernels/Embedding.cpp defines them. The lookups
 // run one block per token row. The token embedding's backward scatters rows
 // by id, and repeated ids collide, so it adds with fp32 atomics: straight
-// into an fp32 table, into an fp32 scratch copy for a 16-bit one, which a
-// second pass adds to the table with one rounding. The position
-// embedding's backward sums over the batch with one thread per (t, c),
-// in the CPU's order, and needs neither atomics nor scratch.
+// into an fp32 table; for a 16-bit one, into fp32 sums of the rows the
+// batch touches, which a last pass adds to the table with one rounding. Its
+// work and scratch grow with the tokens, never with the vocabulary: a hash
+// table of twice the tokens' slots finds each touched row's sum. The
+// position embedding's backward sums over the batch with one thread per
+// (t, c), in the CPU's order, and needs neither atomics nor scratch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,8 +62,7 @@ __global__ void embedding_forward_kernel(T *out, const int *ids, const T *wte,
 
 // acc is (vlocal,C) fp32, dout is (N,C), ids is (N): acc[ids[n] - vstart]
 // += dout[n] for the owned ids
-template <class T>
-__global__ void embedding_backward_kernel(float *acc, const T *dout,
+__global__ void embedding_backward_kernel(float *acc, const float *dout,
                                           const int *ids, size_t N, int C,
                                           int vstart, int vlocal) {
   for (size_t n = blockIdx.x; n < N; n += gridDim.x) {
@@ -69,20 +70,85 @@ __global__ void embedding_backward_kernel(float *acc, const T *dout,
     if (row < 0 || row >= vlocal)
       continue;
     float *a = acc + size_t(row) * C;
-    const T *g = dout + n * C;
+    const float *g = dout + n * C;
     for (int c = threadIdx.x; c < C; c += blockDim.x)
-      atomicAdd(a + c, to_float(g[c]));
+      atomicAdd(a + c, g[c]);
   }
 }
 
-// dwte, acc are (n): dwte += acc, rounded once. Entries no token reached
-// are left as they are (the CPU only touches owned rows).
+/// The rows of a 16-bit table that one backward touches, and their fp32
+/// sums. An open-addressing hash table of `mask` + 1 slots (a power of two,
+/// at least twice the tokens) holds in keys[h] the table row of slot h, -1
+/// for an empty one; slot_of[n] is token n's slot, -1 for an id this rank
+/// does not own; row_of[h] is slot h's row of `sums` (C floats each), and
+/// key_of[j] the table row of sums row j; *rows counts the sums rows.
+struct TouchedRows {
+  int *keys, *row_of, *slot_of, *key_of, *rows;
+  float *sums;
+  unsigned mask;
+};
+
+// ids is (N): gives each owned id a slot and, the first time an id is
+// seen, a zeroed row of sums. One block per token; thread 0 probes.
+__global__ void touched_rows_kernel(TouchedRows t, const int *ids, size_t N,
+                                    int C, int vstart, int vlocal) {
+  __shared__ int fresh; // the sums row this block zeros, or -1
+  for (size_t n = blockIdx.x; n < N; n += gridDim.x) {
+    if (threadIdx.x == 0) {
+      fresh = -1;
+      int row = ids[n] - vstart, h = -1;
+      if (row >= 0 && row < vlocal) {
+        // Fewer distinct ids than slots: the probe ends.
+        h = int(unsigned(row) * 2654435761u & t.mask);
+        for (;;) {
+          int prev = atomicCAS(t.keys + h, -1, row);
+          if (prev == -1) {
+            fresh = atomicAdd(t.rows, 1);
+            t.row_of[h] = fresh;
+            t.key_of[fresh] = row;
+            break;
+          }
+          if (prev == row)
+            break;
+          h = int(unsigned(h + 1) & t.mask);
+        }
+      }
+      t.slot_of[n] = h;
+    }
+    __syncthreads();
+    if (fresh >= 0)
+      for (int c = threadIdx.x; c < C; c += blockDim.x)
+        t.sums[size_t(fresh) * C + c] = 0.0f;
+    __syncthreads(); // fresh is read before the next token sets it
+  }
+}
+
+// dout is (N,C): each owned token's row added to its id's sums row.
 template <class T>
-__global__ void add_scratch_kernel(T *dwte, const float *acc, size_t n) {
-  for (size_t i = first_index(); i < n; i += grid_stride()) {
-    float a = acc[i];
-    if (a != 0.0f)
-      dwte[i] = from_float<T>(to_float(dwte[i]) + a);
+__global__ void sum_touched_rows_kernel(TouchedRows t, const T *dout, size_t N,
+                                        int C) {
+  for (size_t n = blockIdx.x; n < N; n += gridDim.x) {
+    int h = t.slot_of[n];
+    if (h < 0)
+      continue;
+    float *s = t.sums + size_t(t.row_of[h]) * C;
+    const T *g = dout + n * C;
+    for (int c = threadIdx.x; c < C; c += blockDim.x)
+      atomicAdd(s + c, to_float(g[c]));
+  }
+}
+
+// dwte is (vlocal,C): each touched row += its sums row, rounded once. At
+// most N rows; the blocks stop at *rows.
+template <class T>
+__global__ void add_touched_rows_kernel(T *dwte, TouchedRows t, size_t N,
+                                        int C) {
+  const size_t rows = size_t(*t.rows);
+  for (size_t j = blockIdx.x; j < rows && j < N; j += gridDim.x) {
+    T *d = dwte + size_t(t.key_of[j]) * C;
+    const float *s = t.sums + j * C;
+    for (int c = threadIdx.x; c < C; c += blockDim.x)
+      d[c] = from_float<T>(to_float(d[c]) + s[c]);
   }
 }
 
@@ -146,14 +212,35 @@ void embedding_backward(const Launch &l, T *dwte, const T *dout, const int *ids,
     TPC_CUDA_LAUNCH_CHECK();
   } else {
     // A 16-bit table cannot take atomics without rounding every token's
-    // contribution: sum in fp32 first.
-    size_t n = size_t(vlocal) * size_t(C);
-    auto *acc = static_cast<float *>(l.scratch->get(n * sizeof(float)));
-    cudaCheck(cudaMemsetAsync(acc, 0, n * sizeof(float), l.stream));
-    embedding_backward_kernel<<<row_blocks(N), row_threads(C), 0, l.stream>>>(
-        acc, dout, ids, N, C, vstart, vlocal);
+    // contribution: sum the touched rows in fp32 first.
+    size_t slots = 2;
+    while (slots < 2 * N)
+      slots *= 2;
+    const size_t bytes = region<int>(1) + 2 * region<int>(slots) +
+                         2 * region<int>(N) + region<float>(N * size_t(C));
+    char *base = static_cast<char *>(l.scratch->get(bytes));
+    auto take = [&](size_t region_bytes) {
+      char *p = base;
+      base += region_bytes;
+      return p;
+    };
+    TouchedRows t;
+    t.rows = reinterpret_cast<int *>(take(region<int>(1)));
+    t.keys = reinterpret_cast<int *>(take(region<int>(slots)));
+    t.row_of = reinterpret_cast<int *>(take(region<int>(slots)));
+    t.slot_of = reinterpret_cast<int *>(take(region<int>(N)));
+    t.key_of = reinterpret_cast<int *>(take(region<int>(N)));
+    t.sums = reinterpret_cast<float *>(take(region<float>(N * size_t(C))));
+    t.mask = unsigned(slots - 1);
+    cudaCheck(cudaMemsetAsync(t.rows, 0, sizeof(int), l.stream));
+    cudaCheck(cudaMemsetAsync(t.keys, 0xff, slots * sizeof(int), l.stream));
+    const unsigned blocks = row_blocks(N), threads = row_threads(C);
+    touched_rows_kernel<<<blocks, threads, 0, l.stream>>>(t, ids, N, C, vstart,
+                                                          vlocal);
     TPC_CUDA_LAUNCH_CHECK();
-    add_scratch_kernel<<<grid_for(n), kThreads, 0, l.stream>>>(dwte, acc, n);
+    sum_touched_rows_kernel<T><<<blocks, threads, 0, l.stream>>>(t, dout, N, C);
+    TPC_CUDA_LAUNCH_CHECK();
+    add_touched_rows_kernel<T><<<blocks, threads, 0, l.stream>>>(dwte, t, N, C);
     TPC_CUDA_LAUNCH_CHECK();
   }
 }

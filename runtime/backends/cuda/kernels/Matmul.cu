@@ -2,9 +2,12 @@
 //
 // The GEMMs run on cuBLASLt (Blas.h) with fp32 accumulation; a linear
 // layer's bias rides the GEMM's epilogue, so the output is rounded once as
-// on the CPU. The bias gradient is a column sum of dout: per-chunk fp32
-// partial sums in scratch, then one pass that adds them to dbias with a
-// single rounding.
+// on the CPU. The bias gradient is a column sum of dout, added to dbias with
+// a single rounding. When the columns alone give every multiprocessor a few
+// blocks (a vocabulary-sized bias), each block sums whole columns and adds
+// them to dbias itself, with no scratch; otherwise blocks sum chunks of rows
+// into fp32 partials, at most a few per multiprocessor and column block
+// whatever the width, and a second pass adds them up.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +23,11 @@ namespace {
 constexpr int kColumns = 32, kRows = 8;
 
 // dout is (N,OC); partial is (chunks,OC): chunk c sums rows
-// [c * rows_per_chunk, (c + 1) * rows_per_chunk).
+// [c * rows_per_chunk, (c + 1) * rows_per_chunk). Without partial (one
+// chunk): dbias (OC) += the sums, rounded once.
 template <class T>
-__global__ void column_partial_sums(float *partial, const T *dout, int N,
-                                    int OC, int rows_per_chunk) {
+__global__ void column_partial_sums(float *partial, T *dbias, const T *dout,
+                                    int N, int OC, int rows_per_chunk) {
   __shared__ float sums[kRows][kColumns];
   int col = blockIdx.x * kColumns + threadIdx.x;
   int chunk = blockIdx.y;
@@ -39,7 +43,10 @@ __global__ void column_partial_sums(float *partial, const T *dout, int N,
     float total = 0.0f;
     for (int r = 0; r < kRows; ++r)
       total += sums[r][threadIdx.x];
-    partial[size_t(chunk) * OC + col] = total;
+    if (partial)
+      partial[size_t(chunk) * OC + col] = total;
+    else
+      dbias[col] = from_float<T>(to_float(dbias[col]) + total);
   }
 }
 
@@ -66,11 +73,18 @@ void column_sum_accumulate(const Launch &l, T *dbias, const T *dout, int N,
   int want = std::max(1, 4 * l.sm_count / column_blocks);
   int rows_per_chunk = std::max(kRows, (N + want - 1) / want);
   int chunks = (N + rows_per_chunk - 1) / rows_per_chunk;
+  const dim3 grid(column_blocks, chunks), block(kColumns, kRows);
+  if (chunks == 1) {
+    column_partial_sums<T>
+        <<<grid, block, 0, l.stream>>>(nullptr, dbias, dout, N, OC, N);
+    TPC_CUDA_LAUNCH_CHECK();
+    return;
+  }
+  // chunks * column_blocks <= 4 * sm_count: a bounded scratch.
   auto *partial = static_cast<float *>(
       l.scratch->get(size_t(chunks) * size_t(OC) * sizeof(float)));
-  column_partial_sums<T>
-      <<<dim3(column_blocks, chunks), dim3(kColumns, kRows), 0, l.stream>>>(
-          partial, dout, N, OC, rows_per_chunk);
+  column_partial_sums<T><<<grid, block, 0, l.stream>>>(partial, dbias, dout, N,
+                                                       OC, rows_per_chunk);
   TPC_CUDA_LAUNCH_CHECK();
   add_column_sums<T><<<(OC + kThreads - 1) / kThreads, kThreads, 0, l.stream>>>(
       dbias, partial, chunks, OC);
