@@ -151,6 +151,25 @@ LogicalResult PositionEmbeddingGradOp::verify() {
   return success();
 }
 
+LogicalResult TokenTypeEmbeddingGradOp::verify() {
+  OpDiag loc{getLoc(), getOperationName()};
+  RankedTensorType dout = getDout().getType(), table = getDtable().getType();
+  if (failed(expectRank(loc, "dout", dout, 3)) ||
+      failed(expectRank(loc, "result", table, 2)))
+    return failure();
+  if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
+      dout.getElementType() != table.getElementType())
+    return emitOpError("result ")
+           << table << " is not a token-type table for dout " << dout
+           << "; it must be [S, " << dout.getDimSize(2) << "] of "
+           << dout.getElementType();
+  if (!table.hasStaticShape() || table.getDimSize(0) < 1)
+    return emitOpError("result ")
+           << table
+           << " must have a static shape with at least one row (the table's)";
+  return success();
+}
+
 LogicalResult LayerNormGradOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {

@@ -111,6 +111,25 @@ def Tpc_PositionEmbeddingGradOp
   let hasVerifier = 1;
 }
 
+def Tpc_TokenTypeEmbeddingGradOp
+    : Tpc_Op<"token_type_embedding_grad", [Pure]> {
+  let summary = "Gradient of a single-segment token-type embedding";
+  let description = [{
+    The adjoint of `tpc.token_type_embedding`'s table: `dout` is [B, T, H];
+    the result is the table's type [S, H], row 0 the sum of dout over the
+    batch and the positions, the other rows zero. Kernel: `matmul_backward`
+    with only the bias gradient requested (into row 0).
+
+    ```mlir
+    %dtt = tpc.token_type_embedding_grad %dout : tensor<2x8x32xf32> -> tensor<2x32xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout);
+  let results = (outs Tpc_FloatTensor:$dtable);
+  let assemblyFormat = "$dout attr-dict `:` type($dout) `->` type($dtable)";
+  let hasVerifier = 1;
+}
+
 def Tpc_LayerNormGradOp
     : Tpc_Op<"layernorm_grad", [Pure, InferTypeOpAdaptor]> {
   let summary = "Gradient of layer normalization (recomputes the statistics)";
@@ -260,17 +279,23 @@ def Tpc_BiasAddGradOp : Tpc_Op<"bias_add_grad", [Pure, InferTypeOpAdaptor]> {
 }
 
 def Tpc_GeluGradOp : Tpc_Op<"gelu_grad", [Pure, SameOperandsAndResultType]> {
-  let summary = "Gradient of GELU (tanh approximation) at the forward input";
+  let summary = "Gradient of GELU at the forward input";
   let description = [{
-    dinput = dout * gelu'(input). Kernel: `gelu_backward`.
+    dinput = dout * gelu'(input), of the tanh approximation or, with
+    `exact`, of the exact GELU. Kernels: `gelu_backward`,
+    `gelu_exact_backward`.
 
     ```mlir
     %dx = tpc.gelu_grad %dout, %x : tensor<2x8x64xf32>
+    %dy = tpc.gelu_grad %dout, %x exact : tensor<2x8x64xf32>
     ```
   }];
-  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$input);
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$input,
+                       UnitAttr:$exact);
   let results = (outs Tpc_FloatTensor:$dinput);
-  let assemblyFormat = "$dout `,` $input attr-dict `:` type($dout)";
+  let assemblyFormat = [{
+    $dout `,` $input (`exact` $exact^)? attr-dict `:` type($dout)
+  }];
 }
 
 def Tpc_SwiGluGradOp : Tpc_Op<"swiglu_grad", [Pure, AllTypesMatch<["dout", "gate", "up", "dgate", "dup"]>]> {

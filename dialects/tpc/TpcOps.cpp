@@ -199,6 +199,24 @@ LogicalResult PositionEmbeddingOp::inferReturnTypes(
   return success();
 }
 
+LogicalResult TokenTypeEmbeddingOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  auto table = cast<RankedTensorType>(adaptor.getTable().getType());
+  auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
+  if (failed(expectRank(loc, "table", table, 2)) ||
+      failed(expectRank(loc, "ids", ids, 2)))
+    return failure();
+  if (table.getDimSize(0) == 0)
+    return fail(loc, "table " + str(table) +
+                         " has no rows; it needs one per token type");
+  types.push_back(RankedTensorType::get(
+      {ids.getDimSize(0), ids.getDimSize(1), table.getDimSize(1)},
+      table.getElementType()));
+  return success();
+}
+
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> location,
                                             Adaptor adaptor,

@@ -174,6 +174,29 @@ def Tpc_PositionEmbeddingOp
   }];
 }
 
+def Tpc_TokenTypeEmbeddingOp
+    : Tpc_Op<"token_type_embedding", [
+    Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "BERT's token-type embedding of single-segment sequences";
+  let description = [{
+    `table` is [S, H], one row per token type (segment), and `ids` is
+    [B, T] (only its shape is used); the result is [B, T, H] with
+    out[b, t] = table[0]: every token is of type 0, as in batches of one
+    segment (`tpc-run --masks` windows). The table keeps all S rows so that
+    checkpoints hold Hugging Face's `token_type_embeddings`; the other rows
+    get zero gradients.
+
+    ```mlir
+    %s = tpc.token_type_embedding %types, %tokens : tensor<2x768xf32>, tensor<?x?xi32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$table, Tpc_IdTensor:$ids);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $ids attr-dict `:` type($table) `,` type($ids)
+  }];
+}
+
 def Tpc_LayerNormOp : Tpc_Op<"layernorm", [
     Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
   let summary = "Layer normalization over the last dimension";
@@ -268,10 +291,20 @@ def Tpc_BiasAddOp : Tpc_Op<"bias_add", [
 def Tpc_GeluOp : Tpc_Op<"gelu", [
     Pure, SameOperandsAndResultType,
     DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
-  let summary = "GELU, tanh approximation (GPT-2)";
-  let arguments = (ins Tpc_FloatTensor:$input);
+  let summary = "GELU: tanh approximation (GPT-2) or exact (BERT)";
+  let description = [{
+    By default the tanh approximation 0.5 x (1 + tanh(sqrt(2/pi) (x +
+    0.044715 x^3))) of GPT-2 and Megatron-LM; with `exact`, x * Phi(x) =
+    0.5 x (1 + erf(x / sqrt(2))), Hugging Face BERT's `gelu`.
+
+    ```mlir
+    %y = tpc.gelu %x : tensor<?x?x3072xf32>
+    %z = tpc.gelu %x exact : tensor<?x?x3072xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, UnitAttr:$exact);
   let results = (outs Tpc_FloatTensor:$result);
-  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let assemblyFormat = "$input (`exact` $exact^)? attr-dict `:` type($input)";
 }
 
 def Tpc_SwiGluOp : Tpc_Op<"swiglu", [

@@ -75,6 +75,16 @@ PositionEmbeddingOp::buildVjp(OpBuilder &builder,
   return success();
 }
 
+LogicalResult
+TokenTypeEmbeddingOp::buildVjp(OpBuilder &builder,
+                               ArrayRef<Value> resultAdjoints,
+                               SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] = TokenTypeEmbeddingGradOp::create(
+      builder, getLoc(), getTable().getType(), resultAdjoints[0]);
+  return success();
+}
+
 LogicalResult LayerNormOp::buildVjp(OpBuilder &builder,
                                     ArrayRef<Value> resultAdjoints,
                                     SmallVectorImpl<Value> &operandAdjoints) {
@@ -127,8 +137,8 @@ LogicalResult GeluOp::buildVjp(OpBuilder &builder,
                                ArrayRef<Value> resultAdjoints,
                                SmallVectorImpl<Value> &operandAdjoints) {
   resetAdjoints(*this, operandAdjoints);
-  operandAdjoints[0] =
-      GeluGradOp::create(builder, getLoc(), resultAdjoints[0], getInput());
+  operandAdjoints[0] = GeluGradOp::create(builder, getLoc(), resultAdjoints[0],
+                                          getInput(), getExactAttr());
   return success();
 }
 

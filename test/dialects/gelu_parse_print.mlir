@@ -11,3 +11,12 @@ func.func @gelu(%x: tensor<?x?x64xf32>, %s: tensor<2x3xbf16>) -> (tensor<?x?x64x
   // CHECK: return %[[Y]], %[[Z]] : tensor<?x?x64xf32>, tensor<2x3xbf16>
   return %y, %z : tensor<?x?x64xf32>, tensor<2x3xbf16>
 }
+
+// CHECK-LABEL: func.func @exact
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?x64xf32>)
+func.func @exact(%x: tensor<?x?x64xf32>) -> tensor<?x?x64xf32> {
+  // CHECK: %[[Y:.*]] = tpc.gelu %[[X]] exact : tensor<?x?x64xf32>
+  %y = tpc.gelu %x exact : tensor<?x?x64xf32>
+  // CHECK: return %[[Y]]
+  return %y : tensor<?x?x64xf32>
+}
