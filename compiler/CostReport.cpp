@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CostReport.h"
+#include "dialects/tpc/TpcCost.h"
 #include "models/Models.h"
 #include "passes/Utils.h"
 #include "runtime/program/Abi.h"
@@ -291,6 +292,8 @@ void Analysis::findVocabulary() {
 // embedding the token ids. Parameters are not activations.
 OpCost Analysis::costOf(Operation *op) {
   OpCost cost;
+  // The matrix products' FLOPs, as the ops give them (CostOpInterface).
+  cost.flops = static_cast<int64_t>(opCost(op).matmulFlops);
   auto save = [&](Value value) {
     if (!isParameter(value))
       cost.saved.push_back(throughF(value));
@@ -299,11 +302,8 @@ OpCost Analysis::costOf(Operation *op) {
     auto type = cast<RankedTensorType>(value.getType());
     return type.getNumElements() / type.getShape().back();
   };
-  auto attentionFlops = [&](RankedTensorType query, int64_t width,
-                            bool headParallel) {
-    // QK^T and AV: 2 * B * heads * T * T * head_dim each, full T x T.
-    int64_t b = query.getDimSize(0), t = query.getDimSize(1);
-    cost.flops = 4 * b * t * t * width;
+  // A head-parallel attention's rank does 1/tp of the model's.
+  auto attentionFlops = [&](bool headParallel) {
     cost.globalAttentionFlops = cost.flops * (headParallel ? report.tp : 1);
   };
   auto probabilities = [&](RankedTensorType query, int64_t heads) {
@@ -320,11 +320,6 @@ OpCost Analysis::costOf(Operation *op) {
       .Case([&](LinearOp linear) {
         save(linear.getInput());
         save(linear.getWeight());
-        auto weight = linear.getWeight().getType();
-        int64_t in = weight.getDimSize(linear.getTransposed() ? 1 : 0);
-        int64_t out = weight.getDimSize(linear.getTransposed() ? 0 : 1);
-        cost.flops =
-            2 * (numElements(linear.getInput().getType()) / in) * in * out;
       })
       .Case([&](RmsNormOp norm) {
         save(norm.getInput());
@@ -341,20 +336,20 @@ OpCost Analysis::costOf(Operation *op) {
         save(attention.getK());
         save(attention.getV());
         RankedTensorType q = attention.getQ().getType();
-        attentionFlops(q, q.getDimSize(2), attention.getHeadParallel());
+        attentionFlops(attention.getHeadParallel());
         probabilities(q, attention.getHeads());
       })
       .Case([&](SelfAttentionOp attention) {
         save(attention.getQkv());
         RankedTensorType qkv = attention.getQkv().getType();
-        attentionFlops(qkv, qkv.getDimSize(2) / 3, attention.getHeadParallel());
+        attentionFlops(attention.getHeadParallel());
         probabilities(qkv, attention.getHeads());
       })
       .Case([&](CrossAttentionOp attention) {
         save(attention.getQuery());
         save(attention.getKv());
         RankedTensorType query = attention.getQuery().getType();
-        attentionFlops(query, query.getDimSize(2), attention.getHeadParallel());
+        attentionFlops(attention.getHeadParallel());
         probabilities(query, attention.getHeads());
       })
       .Case([&](DropoutOp dropout) {
@@ -908,7 +903,8 @@ void tpc::printCostReportText(const CostReport &r, llvm::raw_ostream &os) {
                             p.virtualStages == 1 ? "" : "s", p.schedule,
                             p.microBatches)
                   .str());
-    t.row("  bubble, simulated", llvm::formatv("{0:F3}", p.bubbleFraction).str(),
+    t.row("  bubble, simulated",
+          llvm::formatv("{0:F3}", p.bubbleFraction).str(),
           "the schedule's action lists, F/B/W times from FLOPs, messages free");
     t.row("  bubble, (P - 1) / (V M)",
           llvm::formatv("{0:F3}", p.closedFormBubble).str());

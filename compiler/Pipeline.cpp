@@ -4,6 +4,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/RuntimeSupport.h"
+#include "dialects/tpc/TpcCost.h"
 #include "dialects/tpc/TpcOps.h"
 #include "passes/Passes.h"
 #include "runtime/program/Abi.h"
@@ -97,6 +98,7 @@ const PipelineStep kPipeline[] = {
 
 void tpc::registerModelDialects(DialectRegistry &registry) {
   registry.insert<TpcDialect, func::FuncDialect>();
+  registerCostOpModels(registry);
 }
 
 std::unique_ptr<MLIRContext> tpc::createCompilerContext() {

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/CostReport.h"
+#include "dialects/tpc/TpcCost.h"
 #include "dialects/tpc/TpcOps.h"
 #include "runtime/program/Abi.h"
 #include "runtime/program/PipelineSchedule.h"
@@ -24,67 +25,9 @@ using namespace mlir;
 using namespace tpc;
 
 namespace {
-double elements(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  return t && t.hasStaticShape() ? double(t.getNumElements()) : 0.0;
-}
-
-double lastDim(Value v) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return double(t.getShape().back());
-}
-
-/// QK^T and AV over the whole T x T, as the cost report counts them.
-double attentionFlops(Value query, double width) {
-  auto q = cast<RankedTensorType>(query.getType());
-  return 4.0 * double(q.getDimSize(0)) * double(q.getDimSize(1)) *
-         double(q.getDimSize(1)) * width;
-}
-
-/// The matmul FLOPs of one op of a chunk function. An attention grad
-/// recomputes the probabilities (one product) and forms four more: 2.5
-/// forwards.
-double opFlops(Operation *op) {
-  return llvm::TypeSwitch<Operation *, double>(op)
-      .Case([](LinearOp l) {
-        return 2.0 * elements(l.getResult()) *
-               double(l.getWeight().getType().getDimSize(
-                   l.getTransposed() ? 1 : 0));
-      })
-      .Case([](LinearInputGradOp g) {
-        return 2.0 * elements(g.getDout()) * lastDim(g.getDinput());
-      })
-      .Case([](LinearWeightGradOp g) {
-        return 2.0 * elements(g.getDout()) * lastDim(g.getInput());
-      })
-      .Case([](LinearGradOp g) {
-        return 4.0 * elements(g.getDout()) * lastDim(g.getInput());
-      })
-      .Case([](SelfAttentionOp a) {
-        return attentionFlops(a.getQkv(), lastDim(a.getQkv()) / 3);
-      })
-      .Case([](SelfAttentionGradOp a) {
-        return 2.5 * attentionFlops(a.getQkv(), lastDim(a.getQkv()) / 3);
-      })
-      .Case([](GroupedAttentionOp a) {
-        return attentionFlops(a.getQ(), lastDim(a.getQ()));
-      })
-      .Case([](GroupedAttentionGradOp a) {
-        return 2.5 *
-               attentionFlops(a->getOperand(1), lastDim(a->getOperand(1)));
-      })
-      .Case([](CrossAttentionOp a) {
-        return attentionFlops(a.getQuery(), lastDim(a.getQuery()));
-      })
-      .Case([](CrossAttentionGradOp a) {
-        return 2.5 * attentionFlops(a.getQuery(), lastDim(a.getQuery()));
-      })
-      .Default([](Operation *) { return 0.0; });
-}
-
 double functionFlops(func::FuncOp fn) {
   double flops = 0.0;
-  fn.walk([&](Operation *op) { flops += opFlops(op); });
+  fn.walk([&](Operation *op) { flops += opCost(op).matmulFlops; });
   return flops;
 }
 

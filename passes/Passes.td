@@ -528,7 +528,9 @@ def PipelineCut : Pass<"tpc-pipeline-cut", "mlir::ModuleOp"> {
     find them) and cuts them into `stages` x `virtual-stages` chunks of
     consecutive layers. Chunk c runs on stage c % stages (Megatron-LM's
     interleaved placement). By default the cut balances the chunks' forward
-    FLOPs, counting the ops before the first layer (the embeddings) on the
+    time (matrix-product FLOPs, as the ops' CostOpInterface gives them, and
+    the bytes every op moves at a nominal 100 FLOPs per byte), counting the
+    ops before the first layer (the embeddings) on the
     first chunk and those after the last (final norm, output layer, loss)
     on the last; `layout` takes an explicit cut instead, as the layers of
     each chunk ("3,5,5,3"; the counts need not be equal).
@@ -561,7 +563,7 @@ def PipelineCut : Pass<"tpc-pipeline-cut", "mlir::ModuleOp"> {
     Option<"virtualStages", "virtual-stages", "int64_t", "1",
            "chunks per stage (--virtual-stages)">,
     Option<"layout", "layout", "std::string", "\"\"",
-           "layers per chunk, comma-separated; empty: balanced by FLOPs">,
+           "layers per chunk, comma-separated; empty: balanced by time">,
   ];
   let dependentDialects = ["::tpc::TpcDialect"];
 }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/tpc/TpcCost.h"
 #include "passes/Passes.h"
 #include "passes/Utils.h"
 #include "runtime/program/Abi.h"
@@ -75,35 +76,14 @@ Cut balancedCut(ArrayRef<double> cost, int64_t chunks, double head,
   return cut;
 }
 
-/// The forward FLOPs of `op`: the GEMMs and attention products, which set
-/// a layer's time; other ops count their results' elements, which also
-/// keeps layers without GEMMs from costing nothing.
-double forwardFlops(Operation *op) {
-  auto elements = [](Value v) -> double {
-    auto t = dyn_cast<RankedTensorType>(v.getType());
-    return t && t.hasStaticShape() ? double(t.getNumElements()) : 0.0;
-  };
-  if (auto linear = dyn_cast<LinearOp>(op)) {
-    RankedTensorType w = linear.getWeight().getType();
-    return 2.0 * elements(linear.getResult()) *
-           double(w.getDimSize(linear.getTransposed() ? 1 : 0));
-  }
-  auto attention = [&](RankedTensorType q, int64_t width) {
-    return 4.0 * double(q.getDimSize(0)) * double(q.getDimSize(1)) *
-           double(q.getDimSize(1)) * double(width);
-  };
-  if (auto a = dyn_cast<SelfAttentionOp>(op))
-    return attention(a.getQkv().getType(),
-                     a.getQkv().getType().getDimSize(2) / 3);
-  if (auto a = dyn_cast<GroupedAttentionOp>(op))
-    return attention(a.getQ().getType(), a.getQ().getType().getDimSize(2));
-  if (auto a = dyn_cast<CrossAttentionOp>(op))
-    return attention(a.getQuery().getType(),
-                     a.getQuery().getType().getDimSize(2));
-  double n = 0.0;
-  for (Value result : op->getResults())
-    n += elements(result);
-  return n;
+/// The time of `op` in FLOP-equivalents: its matrix products, and the bytes
+/// it moves at a device balance of kFlopsPerByte (a GPU's or a CPU's peak
+/// FLOP/s over its memory bandwidth is 50 to 200), so that memory-bound ops
+/// such as the loss over a large vocabulary count too.
+constexpr double kFlopsPerByte = 100.0;
+double forwardCost(Operation *op) {
+  OpCostFigures cost = opCost(op);
+  return cost.matmulFlops + kFlopsPerByte * cost.bytes;
 }
 
 struct PipelineCutPass : public tpc::impl::PipelineCutBase<PipelineCutPass> {
@@ -260,7 +240,7 @@ struct PipelineCutPass : public tpc::impl::PipelineCutBase<PipelineCutPass> {
     double head = 0.0, tail = 0.0;
     int64_t last = -1; // the latest layer seen
     for (auto [i, op] : llvm::enumerate(ops)) {
-      double flops = forwardFlops(op);
+      double flops = forwardCost(op);
       if (layerOf[i] >= 0)
         last = layerOf[i];
       if (layerOf[i] >= 0 || (last >= 0 && last < layers - 1))

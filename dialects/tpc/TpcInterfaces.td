@@ -49,4 +49,31 @@ def Tpc_VjpOpInterface : OpInterface<"VjpOpInterface"> {
   ];
 }
 
+def Tpc_CostOpInterface : OpInterface<"CostOpInterface"> {
+  let cppNamespace = "::tpc";
+  let description = [{
+    What an op costs on one rank, for the cost report, the pipeline cut and
+    the planner's step-time model: its floating-point operations and the
+    bytes it reads and writes. The ops whose work is matrix products (the
+    linears and their gradients, the attention ops) implement it
+    (dialects/tpc/TpcCost.cpp, attached to the ops as external models), and
+    so do the gathers, whose bytes are their rows; every other op is costed
+    by `tpc::opCost` as memory-bound, reading its operands and writing its
+    results once.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        The op's matrix-product FLOPs on this rank, with the shapes it has
+        (2 per multiply-add).
+      }],
+      "double", "getMatmulFlops", (ins)>,
+    InterfaceMethod<[{
+        The bytes the op reads and writes: its tensor operands and results
+        once each, but for a gather (an embedding lookup), which reads the
+        rows it returns rather than the whole table.
+      }],
+      "double", "getBytesMoved", (ins)>,
+  ];
+}
+
 #endif // TPC_INTERFACES_TD

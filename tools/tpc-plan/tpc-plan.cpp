@@ -6,6 +6,7 @@
 
 #include "compiler/CostReport.h"
 #include "compiler/Plan.h"
+#include "compiler/StepTime.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "tools/common/Cli.h"
 
@@ -151,7 +152,70 @@ int runOptimal() {
   return 0;
 }
 
+/// The layout that `tpc-plan time model.mlir --cluster FILE` predicts.
+tpc::CompileOptions layout;
+std::string clusterFile, layoutPrecision = "fp32";
+bool json = false;
+
+/// Predicts one layout's step on a cluster from the compiled program.
+int runLayoutTime() {
+  llvm::Expected<tpc::Cluster> cluster = tpc::readCluster(clusterFile);
+  if (!cluster)
+    return fail(toString(cluster.takeError()));
+  layout.precision = *tpc::parsePrecision(layoutPrecision);
+  layout.seq = seqLength;
+  if (Error e = tpc::validateOptions(layout))
+    return fail(toString(std::move(e)));
+  std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
+  SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+  std::string error;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      tpc::parseModelFile(modelFile, *context, sourceMgr, error);
+  if (!module)
+    return error.empty() ? 1 : fail(error);
+  // The model's figures come from a copy compiled without stages.
+  mlir::OwningOpRef<mlir::ModuleOp> whole = module->clone();
+  if (failed(tpc::compile(*module, layout)))
+    return 1;
+  tpc::CompileOptions flat = layout;
+  flat.pp = 1;
+  flat.virtualStages = 1;
+  flat.schedule = "1f1b";
+  flat.pipelineLayout.clear();
+  flat.microBatches = 0;
+  if (failed(tpc::compile(*whole, flat)))
+    return 1;
+  FailureOr<tpc::CostReport> report =
+      tpc::computeCostReport(*whole, tpc::CostReportConfig{layout.dp});
+  if (failed(report))
+    return 1;
+  if (layout.pp > 1) {
+    FailureOr<tpc::PipelineCost> stages =
+        tpc::computePipelineCost(*module, *report);
+    if (failed(stages))
+      return 1;
+    report->pipeline = *stages;
+  }
+  FailureOr<tpc::StepTime> step =
+      tpc::predictStepTime(*module, layout, *report, *cluster);
+  if (failed(step))
+    return 1;
+  if (json)
+    tpc::printStepTimeJson(*step, *cluster, outs());
+  else
+    tpc::printStepTimeText(*step, *cluster, outs());
+  return 0;
+}
+
 int runTime() {
+  if (!clusterFile.empty() || !modelFile.empty()) {
+    if (clusterFile.empty() || modelFile.empty())
+      return fail("time of a layout needs a model file and --cluster, e.g. "
+                  "tpc-plan time model.mlir --cluster "
+                  "compiler/clusters/h100-80gb-sxm.json --tp 8");
+    return runLayoutTime();
+  }
   std::optional<double> c;
   if (!flops.empty()) {
     c = parseCount(flops);
@@ -306,6 +370,31 @@ int main(int argc, char **argv) {
     sub->add_option("--mfu", mfu, "Model FLOPs utilization, 0 < mfu <= 1")
         ->capture_default_str();
   }
+  timeCmd->add_option("model", modelFile,
+                      "A model file (.mlir): predict one training step of "
+                      "it, compiled with the layout flags below, on --cluster");
+  timeCmd->add_option("--cluster", clusterFile,
+                      "A cluster file (compiler/clusters/*.json: devices per "
+                      "node, peak FLOP/s, HBM and link bandwidths)");
+  timeCmd->add_option("--tp", layout.tp, "Tensor-parallel size");
+  timeCmd->add_option("--pp", layout.pp, "Pipeline stages");
+  timeCmd->add_option("--virtual-stages", layout.virtualStages,
+                      "Chunks per pipeline stage");
+  timeCmd->add_option("--dp", layout.dp, "Data-parallel size");
+  timeCmd->add_option("--micro-batch", layout.microBatch, "Micro-batch size");
+  timeCmd->add_option("--micro-batches", layout.microBatches,
+                      "Micro-batches per step (default: pp, or 1)");
+  timeCmd->add_option("--seq", seqLength, "Sequence length");
+  timeCmd->add_flag("--sequence-parallel", layout.sequenceParallel,
+                    "Sequence parallelism");
+  timeCmd->add_option("--recompute", layout.recompute, "none or full");
+  timeCmd->add_flag("--distributed-optimizer", layout.distributedOptimizer,
+                    "ZeRO stage 1");
+  timeCmd->add_option("--precision", layoutPrecision, "fp32, bf16 or fp16")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
+  timeCmd->add_option("--schedule", layout.schedule,
+                      "Pipeline schedule: 1f1b, interleaved or zb-h1");
+  timeCmd->add_flag("--json", json, "Print one JSON object");
   memory->add_option("model", modelFile, "The model file (.mlir)");
   memory->add_option("--device-memory", deviceMemory,
                      "Memory of one device (e.g. 80GiB, 141GiB, 24GB)");
