@@ -59,6 +59,37 @@ const LlamaPreset kLlamaPresets[] = {
      llama(32, 4096, 32, 8, 14336, 128256, 8192, 500000.0)},
 };
 
+// BERT (Devlin et al. 2019; Hugging Face's bert-base-uncased and
+// bert-large-uncased, post-norm) and the BERT models of the Megatron-LM
+// paper's Table 2 (pre-norm), all with BERT's WordPiece vocabulary and 512
+// positions.
+BertConfig bert(int64_t layers, int64_t hidden, int64_t heads,
+                NormLayout layout) {
+  BertConfig c;
+  c.layers = layers;
+  c.hidden = hidden;
+  c.heads = heads;
+  c.intermediate = 4 * hidden;
+  c.layout = layout;
+  return c;
+}
+
+const BertPreset kBertPresets[] = {
+    {"bert-base", "BERT base: 12 layers, hidden 768, 12 heads, post-norm",
+     bert(12, 768, 12, NormLayout::PostNorm)},
+    {"bert-large", "BERT large: 24 layers, hidden 1024, 16 heads, post-norm",
+     bert(24, 1024, 16, NormLayout::PostNorm)},
+    {"megatron-bert-336m",
+     "Megatron-LM BERT 336M: 24 layers, hidden 1024, 16 heads, pre-norm",
+     bert(24, 1024, 16, NormLayout::PreNorm)},
+    {"megatron-bert-1.3b",
+     "Megatron-LM BERT 1.3B: 24 layers, hidden 2048, 32 heads, pre-norm",
+     bert(24, 2048, 32, NormLayout::PreNorm)},
+    {"megatron-bert-3.9b",
+     "Megatron-LM BERT 3.9B: 48 layers, hidden 2560, 40 heads, pre-norm",
+     bert(48, 2560, 40, NormLayout::PreNorm)},
+};
+
 llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -163,6 +194,14 @@ const Preset *tpc::models::findPreset(llvm::StringRef name) {
   const Preset *it =
       llvm::find_if(kPresets, [&](const Preset &p) { return p.name == name; });
   return it == std::end(kPresets) ? nullptr : it;
+}
+
+llvm::ArrayRef<BertPreset> tpc::models::bertPresets() { return kBertPresets; }
+
+const BertPreset *tpc::models::findBertPreset(llvm::StringRef name) {
+  const BertPreset *it = llvm::find_if(
+      kBertPresets, [&](const BertPreset &p) { return p.name == name; });
+  return it == std::end(kBertPresets) ? nullptr : it;
 }
 
 llvm::ArrayRef<LlamaPreset> tpc::models::llamaPresets() {
@@ -275,6 +314,50 @@ llvm::Error tpc::models::validate(const LlamaConfig &c) {
                  " exceeds the context length " + llvm::Twine(c.positions) +
                  "; raise --seq or shorten --seq-len");
   return llvm::Error::success();
+}
+
+llvm::Error tpc::models::validate(const BertConfig &c) {
+  for (auto [flag, value] :
+       {std::pair<llvm::StringRef, int64_t>{"layers", c.layers},
+        {"hidden", c.hidden},
+        {"heads", c.heads},
+        {"intermediate", c.intermediate},
+        {"vocab", c.vocab},
+        {"seq", c.positions},
+        {"types", c.types}})
+    if (llvm::Error e = checkPositive(flag, value))
+      return e;
+  if (llvm::Error e = checkHeads(c.hidden, c.heads))
+    return e;
+  if (!(c.normEps > 0.0) || !std::isfinite(c.normEps))
+    return error("--norm-eps must be a finite number > 0, got " +
+                 number(c.normEps));
+  if (llvm::Error e = checkProbability("dropout", c.dropout))
+    return e;
+  if (llvm::Error e = checkInput(c.input))
+    return e;
+  if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
+    return error("--seq-len " + llvm::Twine(c.input.seqLen) + " exceeds the " +
+                 llvm::Twine(c.positions) +
+                 " rows of the position table; raise --seq or shorten "
+                 "--seq-len");
+  return llvm::Error::success();
+}
+
+std::string tpc::models::commandLine(const BertConfig &c) {
+  std::string s =
+      "tpc-model bert --layout " +
+      std::string(c.layout == NormLayout::PreNorm ? "pre" : "post") +
+      " --layers " + std::to_string(c.layers) + " --hidden " +
+      std::to_string(c.hidden) + " --heads " + std::to_string(c.heads) +
+      " --intermediate " + std::to_string(c.intermediate) + " --vocab " +
+      std::to_string(c.vocab) + " --seq " + std::to_string(c.positions) +
+      " --types " + std::to_string(c.types) + " --gelu " +
+      (c.exactGelu ? "exact" : "tanh") + " --norm-eps " + number(c.normEps) +
+      " --head " + (c.head == BertHeads::PreTraining ? "pretraining" : "mlm");
+  if (c.dropout > 0.0)
+    s += " --dropout " + number(c.dropout);
+  return s + inputFlags(c.input);
 }
 
 std::string tpc::models::commandLine(const LlamaConfig &c) {

@@ -59,6 +59,13 @@ Value ModelBuilder::param(const Twine &name, ArrayRef<int64_t> shape,
   return it->second;
 }
 
+void ModelBuilder::declare(const Twine &name, ArrayRef<int64_t> shape,
+                           InitAttr init) {
+  auto type = RankedTensorType::get(shape, Float32Type::get(&context));
+  ParamOp::create(params, location, name.str(), type, init, LayoutAttr(),
+                  TypeAttr(), TypeAttr());
+}
+
 Value ModelBuilder::dropout(Value x, double p) {
   int64_t key = nextDropoutKey();
   if (p == 0.0)
@@ -68,11 +75,12 @@ Value ModelBuilder::dropout(Value x, double p) {
                            body.getI64IntegerAttr(key), LayoutAttr());
 }
 
-Value ModelBuilder::layerNorm(Value x, const Twine &prefix, int64_t size) {
+Value ModelBuilder::layerNorm(Value x, const Twine &prefix, int64_t size,
+                              double eps) {
   Value gamma = param(prefix + ".weight", {size}, ones());
   Value beta = param(prefix + ".bias", {size}, zeros());
   return LayerNormOp::create(body, location, x, gamma, beta,
-                             body.getF64FloatAttr(1.0e-5));
+                             body.getF64FloatAttr(eps));
 }
 
 Value ModelBuilder::linear(Value x, const Twine &prefix, int64_t in,

@@ -42,6 +42,11 @@ public:
   mlir::Value param(const llvm::Twine &name, llvm::ArrayRef<int64_t> shape,
                     InitAttr init);
 
+  /// Declares a parameter that `forward` does not read (yet): it is
+  /// initialized, checkpointed and counted all the same.
+  void declare(const llvm::Twine &name, llvm::ArrayRef<int64_t> shape,
+               InitAttr init);
+
   /// The key of the next dropout site. Every site takes one whether or not
   /// its probability is zero, so a site's key depends only on its place in
   /// the program.
@@ -51,7 +56,8 @@ public:
   mlir::Value dropout(mlir::Value x, double p);
 
   /// `prefix.weight` (ones) and `prefix.bias` (zeros) of size `size`.
-  mlir::Value layerNorm(mlir::Value x, const llvm::Twine &prefix, int64_t size);
+  mlir::Value layerNorm(mlir::Value x, const llvm::Twine &prefix, int64_t size,
+                        double eps = 1.0e-5);
   /// `prefix.weight` [in, out] ~ N(0, 0.02), scaled for `residualLayers`
   /// when it feeds the residual stream, and `prefix.bias` [out] of zeros.
   mlir::Value linear(mlir::Value x, const llvm::Twine &prefix, int64_t in,

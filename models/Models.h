@@ -104,6 +104,49 @@ struct StagFormerConfig {
   bool alpha = true;
 };
 
+/// Which heads sit on a BERT encoder: the masked-LM head alone (Hugging
+/// Face BertForMaskedLM), or also the pooler and the 2-way sentence-order
+/// head (BertForPreTraining).
+enum class BertHeads { MaskedLM, PreTraining };
+
+/// A BERT encoder (Devlin et al. 2019; Hugging Face BertForPreTraining):
+/// word, position and token-type embeddings, bidirectional self-attention,
+/// a GELU MLP, post-norm (original BERT, with an embedding LayerNorm) or
+/// pre-norm (Megatron-LM, with a final LayerNorm) layers, and the masked-LM
+/// head tied to the word embeddings with an output bias. Parameter names and
+/// nn.Linear's [out, in] weights are Hugging Face's. Defaults: bert-base.
+struct BertConfig {
+  int64_t layers = 12;
+  int64_t hidden = 768;
+  int64_t heads = 12;
+  int64_t intermediate = 3072;
+  int64_t vocab = 30522;
+  /// Rows of the position table (max_position_embeddings).
+  int64_t positions = 512;
+  /// Rows of the token-type table (type_vocab_size).
+  int64_t types = 2;
+  NormLayout layout = NormLayout::PostNorm;
+  /// Exact (erf) GELU as Hugging Face BERT; false: the tanh approximation.
+  bool exactGelu = true;
+  double normEps = 1e-12;
+  /// Hidden dropout (embeddings, each sublayer's output) and dropout of the
+  /// attention probabilities.
+  double dropout = 0.0;
+  BertHeads head = BertHeads::PreTraining;
+  InputShape input;
+};
+
+/// A named BERT size.
+struct BertPreset {
+  llvm::StringRef name;
+  llvm::StringRef description;
+  BertConfig config;
+};
+
+llvm::ArrayRef<BertPreset> bertPresets();
+/// The BERT preset called `name`, or nullptr.
+const BertPreset *findBertPreset(llvm::StringRef name);
+
 /// A named Llama size.
 struct LlamaPreset {
   llvm::StringRef name;
@@ -140,12 +183,14 @@ llvm::Error validate(const GPT2Config &config);
 llvm::Error validate(const StagFormerConfig &config);
 llvm::Error validate(const BigramConfig &config);
 llvm::Error validate(const LlamaConfig &config);
+llvm::Error validate(const BertConfig &config);
 
 /// The tpc-model command line that writes the same module.
 std::string commandLine(const GPT2Config &config);
 std::string commandLine(const StagFormerConfig &config);
 std::string commandLine(const BigramConfig &config);
 std::string commandLine(const LlamaConfig &config);
+std::string commandLine(const BertConfig &config);
 
 /// Builders. The configuration must have passed validate(); the module
 /// holds the parameters at their global shapes and `func.func @forward(
@@ -158,6 +203,12 @@ mlir::OwningOpRef<mlir::ModuleOp> buildBigram(mlir::MLIRContext &context,
                                               const BigramConfig &config);
 mlir::OwningOpRef<mlir::ModuleOp> buildLlama(mlir::MLIRContext &context,
                                              const LlamaConfig &config);
+/// BERT's `forward` returns the masked-LM loss sum over the targets that are
+/// not the ignore index, their count and the logits; the pooler and the
+/// sentence-order head (BertHeads::PreTraining) are declared as parameters
+/// but not read until a sentence-order loss exists.
+mlir::OwningOpRef<mlir::ModuleOp> buildBert(mlir::MLIRContext &context,
+                                            const BertConfig &config);
 
 /// Prints the parameter count of a module: the total with thousands
 /// separators, then one line per block (embeddings, layers grouped by stack

@@ -2,9 +2,11 @@
 //
 // Counts are read from the module's tpc.param declarations, so they describe
 // exactly what was built. Parameters named `h.<i>.*`, `s<j>.h.<i>.*`,
-// `model.layers.<i>.*` or `model.s<j>.layers.<i>.*` are
-// layers, grouped by stack; a group whose layers agree prints once, "per
-// layer x L".
+// `model.layers.<i>.*`, `model.s<j>.layers.<i>.*` or
+// `bert.encoder.layer.<i>.*` are layers, grouped by stack; a group whose
+// layers agree prints once, "per layer x L". A BERT module also prints the
+// count of its `bert.*` parameters (Hugging Face's BertModel: the encoder
+// with its embeddings and the pooler, without the pretraining heads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +95,9 @@ Place placeOf(StringRef name) {
     h = 1;
   else if (parts.size() >= 4 && parts[0] == "model" && parts[1] == "layers")
     h = 1; // Llama: model.layers.<i>.*
+  else if (parts.size() >= 5 && parts[0] == "bert" && parts[1] == "encoder" &&
+           parts[2] == "layer")
+    h = 2; // BERT: bert.encoder.layer.<i>.*
   else if (parts.size() >= 5 && parts[0] == "model" &&
            parts[1].starts_with("s") && parts[2] == "layers")
     h = 2; // StagFormer of Llama blocks: model.s<j>.layers.<i>.*
@@ -189,6 +194,13 @@ void tpc::models::printSummary(ModuleOp module, StringRef title,
   }
 
   os << title << ": " << withThousands(total) << " parameters\n";
+  int64_t encoder = 0;
+  for (auto param : module.getOps<ParamOp>())
+    if (param.getSymName().starts_with("bert."))
+      encoder += param.getTensorType().getNumElements();
+  if (encoder > 0 && encoder < total)
+    os << "  of which the encoder (bert.*, BertModel): "
+       << withThousands(encoder) << "\n";
   for (const Entry &block : blocks) {
     if (block.prefix.empty()) {
       line(os, 2, block.component.name, block.component.count,

@@ -33,6 +33,9 @@ std::optional<int64_t> kvHeads, intermediate;
 std::optional<double> ropeTheta, normEps;
 std::optional<std::string> output;
 bool summary = false;
+// BERT
+std::optional<std::string> bertLayout, gelu, bertHead;
+std::optional<int64_t> types;
 
 template <typename T> void override(T &field, const std::optional<T> &flag) {
   if (flag)
@@ -108,6 +111,39 @@ static llvm::Expected<LlamaConfig> llamaConfig() {
   return config;
 }
 
+/// A BERT preset (default bert-base) with the flags applied.
+static llvm::Expected<BertConfig> bertConfig() {
+  BertConfig config;
+  if (preset) {
+    const BertPreset *p = findBertPreset(*preset);
+    if (!p)
+      return unknownPreset(bertPresets());
+    config = p->config;
+  }
+  override(config.layers, layers);
+  override(config.hidden, hidden);
+  override(config.heads, heads);
+  // The MLP stays 4 * hidden unless --intermediate says otherwise.
+  if (hidden)
+    config.intermediate = 4 * *hidden;
+  override(config.intermediate, intermediate);
+  override(config.vocab, vocab);
+  override(config.positions, seq);
+  override(config.types, types);
+  override(config.normEps, normEps);
+  override(config.dropout, dropout);
+  if (bertLayout)
+    config.layout =
+        *bertLayout == "pre" ? NormLayout::PreNorm : NormLayout::PostNorm;
+  if (gelu)
+    config.exactGelu = *gelu == "exact";
+  if (bertHead)
+    config.head =
+        *bertHead == "mlm" ? BertHeads::MaskedLM : BertHeads::PreTraining;
+  config.input = inputShape();
+  return config;
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "tpc-model") << message << "\n";
   return 1;
@@ -150,6 +186,7 @@ int main(int argc, char **argv) {
       "  tpc-model stagformer --blocks llama --preset tinyllama-1.1b "
       "--stacks 2 --layers 11\n"
       "  tpc-model llama --preset llama-3-8b --summary\n"
+      "  tpc-model bert --preset bert-base --summary\n"
       "  tpc-model bigram --vocab 50257\n\n"
       "Parameters are declared at their global shapes; the batch and the\n"
       "sequence length of the inputs stay open unless --batch/--seq-len fix\n"
@@ -163,6 +200,9 @@ int main(int argc, char **argv) {
   CLI::App *llamaCmd = app.add_subcommand(
       "llama", "Llama decoder (Hugging Face names and layout): RMSNorm, "
                "rotary positions, grouped-query attention, SwiGLU");
+  CLI::App *bertCmd = app.add_subcommand(
+      "bert", "BERT encoder with the masked-LM head (Hugging Face names and "
+              "layout): post-norm as BERT or pre-norm as Megatron-LM");
   CLI::App *bigramCmd = app.add_subcommand(
       "bigram", "Bigram baseline: the logits are a learned row per token");
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd}) {
@@ -268,7 +308,49 @@ int main(int argc, char **argv) {
                           "Output layer reads the embedding table (always, "
                           "with GPT-2 blocks; Llama blocks default to their "
                           "own lm_head.weight)");
-  for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, llamaCmd, bigramCmd}) {
+  bertCmd->add_option("--preset", preset,
+                      "Start from a named size: bert-base (default), "
+                      "bert-large, megatron-bert-336m, megatron-bert-1.3b, "
+                      "megatron-bert-3.9b (Megatron-LM, pre-norm); the other "
+                      "flags override its fields");
+  bertCmd->add_option("--layers", layers, "Encoder layers");
+  bertCmd->add_option("--hidden", hidden, "Hidden size");
+  bertCmd->add_option("--heads", heads,
+                      "Attention heads; must divide --hidden");
+  bertCmd->add_option("--intermediate", intermediate,
+                      "Width of the MLP (intermediate_size; default 4 x "
+                      "--hidden)");
+  bertCmd->add_option("--vocab", vocab,
+                      "Vocabulary size (default: BERT's WordPiece 30522)");
+  bertCmd->add_option("--seq", seq,
+                      "Positions: rows of the position table "
+                      "(max_position_embeddings, 512)");
+  bertCmd->add_option("--types", types,
+                      "Token types: rows of the token-type table "
+                      "(type_vocab_size, 2)");
+  bertCmd
+      ->add_option("--layout", bertLayout,
+                   "post: LayerNorm after each residual add and after the "
+                   "embeddings (BERT, Hugging Face; bert-* presets); pre: "
+                   "LayerNorm before each sublayer and a final one "
+                   "(Megatron-LM; megatron-bert-* presets)")
+      ->check(CLI::IsMember({"post", "pre"}));
+  bertCmd
+      ->add_option("--gelu", gelu,
+                   "exact (erf, Hugging Face BERT; default) or tanh (the "
+                   "approximation of GPT-2 and Megatron-LM)")
+      ->check(CLI::IsMember({"exact", "tanh"}));
+  bertCmd->add_option("--norm-eps", normEps, "LayerNorm epsilon (1e-12)");
+  bertCmd->add_option("--dropout", dropout,
+                      "Dropout of the embeddings, each sublayer's output and "
+                      "the attention probabilities (default: 0)");
+  bertCmd
+      ->add_option("--head", bertHead,
+                   "pretraining: the masked-LM head, the pooler and the "
+                   "2-way sentence-order head (BertForPreTraining; default); "
+                   "mlm: the masked-LM head alone (BertForMaskedLM)")
+      ->check(CLI::IsMember({"pretraining", "mlm"}));
+  for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, llamaCmd, bertCmd, bigramCmd}) {
     sub->add_option("--batch", batch,
                     "Fix the micro-batch size B of the inputs (default: "
                     "left open, `?`, for tpc-compile to choose)");
@@ -288,6 +370,7 @@ int main(int argc, char **argv) {
   std::string title = gpt2Cmd->parsed()         ? "gpt2"
                       : stagFormerCmd->parsed() ? "stagformer"
                       : llamaCmd->parsed()      ? "llama"
+                      : bertCmd->parsed()       ? "bert"
                                                 : "bigram";
   if (preset)
     title += " " + *preset;
@@ -344,6 +427,14 @@ int main(int argc, char **argv) {
       return fail(std::move(error));
     return emit(*buildLlama(context, *config), commandLine(*config), title);
   }
+  if (bertCmd->parsed()) {
+    llvm::Expected<BertConfig> config = bertConfig();
+    if (!config)
+      return fail(config.takeError());
+    if (llvm::Error error = validate(*config))
+      return fail(std::move(error));
+    return emit(*buildBert(context, *config), commandLine(*config), title);
+  }
   if (bigramCmd->parsed()) {
     BigramConfig config;
     override(config.vocab, vocab);
@@ -352,7 +443,7 @@ int main(int argc, char **argv) {
       return fail(std::move(error));
     return emit(*buildBigram(context, config), commandLine(config), title);
   }
-  return fail("choose a model: tpc-model gpt2|stagformer|llama|bigram "
+  return fail("choose a model: tpc-model gpt2|stagformer|llama|bert|bigram "
               "[flags]; "
               "see tpc-model --help");
 }
