@@ -16,6 +16,7 @@
 #define TPC_RUNTIME_BACKEND_DEVICE_H
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace tpc {
@@ -33,6 +34,12 @@ public:
   /// At least 64-byte aligned; throws std::bad_alloc when out of memory.
   virtual void *alloc(size_t bytes) = 0;
   virtual void free(void *ptr) = 0;
+  /// The most memory of its own the device has held at once so far, in
+  /// bytes (a GPU's allocations); none where the device's memory is the
+  /// host's (the CPU), whose figure is the process's peak resident set.
+  virtual std::optional<size_t> peak_allocated_bytes() const {
+    return std::nullopt;
+  }
 
   /// Ordered on the compute stream. A host-to-device copy has read `src`
   /// when it returns.

@@ -151,7 +151,8 @@ std::string profile_table(const std::vector<Executor::OpTime> &times,
   return text;
 }
 
-JsonLog::JsonLog(const std::string &path) {
+JsonLog::JsonLog(const std::string &path, const Device *device)
+    : device_(device) {
   if (!path.empty() && !(file_ = std::fopen(path.c_str(), "w")))
     throw std::runtime_error("cannot write the log " + path);
 }
@@ -177,6 +178,11 @@ void JsonLog::write(const StepResult &r, int tp, int dp,
                "\"peak_rss_mib\": %.0f",
                (long long)r.step, r.loss, r.lr, norm, (long long)r.tokens,
                r.tokens / std::max(r.seconds, 1e-9), tp, dp, peak_rss_mib());
+  // On a GPU the host's resident set says little about the run's memory.
+  if (std::optional<size_t> peak =
+          device_ ? device_->peak_allocated_bytes() : std::nullopt)
+    std::fprintf(file_, ", \"peak_device_mib\": %.0f",
+                 double(*peak) / (1024.0 * 1024.0));
   if (r.reduction_seconds)
     std::fprintf(file_, ", \"dp_comm_s\": %.6g, \"dp_overlapped\": %lld",
                  *r.reduction_seconds, (long long)r.reductions_overlapped);

@@ -5,7 +5,9 @@
 // a step processed over the step's time and the job's peak. The peak is
 // stated (--peak-flops) or measured by a short GEMM probe in the program's
 // compute type (a bf16 program's peak is the bf16 GEMM's). Each step is one
-// JSON line in the log (world rank 0) and one progress line.
+// JSON line in the log (world rank 0) and one progress line. The log's
+// memory figure is the process's peak resident set and, on a device with
+// memory of its own (a GPU), the device's peak allocation beside it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +57,9 @@ std::string profile_table(const std::vector<Executor::OpTime> &times,
 /// Writes the JSON lines of the training log: one object per step.
 class JsonLog {
 public:
-  /// No file for an empty `path`: write() does nothing.
-  explicit JsonLog(const std::string &path);
+  /// No file for an empty `path`: write() does nothing. `device`: whose
+  /// peak allocation each line reports, where it keeps one.
+  explicit JsonLog(const std::string &path, const Device *device = nullptr);
   ~JsonLog();
   JsonLog(const JsonLog &) = delete;
   JsonLog &operator=(const JsonLog &) = delete;
@@ -65,6 +68,7 @@ public:
 
 private:
   std::FILE *file_ = nullptr;
+  const Device *device_;
 };
 
 } // namespace tpc

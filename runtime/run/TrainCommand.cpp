@@ -215,7 +215,7 @@ int train_command(Session &s, const CommandOptions &opt) {
   std::unique_ptr<JsonLog> log;
   together(comm, [&] {
     if (root)
-      log = std::make_unique<JsonLog>(opt.log);
+      log = std::make_unique<JsonLog>(opt.log, &ex.backend().device());
   });
   // MFU: the program's model FLOPs of the tokens processed over the job's
   // peak.

@@ -39,6 +39,7 @@
 #include "test/cuda_emu/Emulator.h"
 
 #include "runtime/backend/Backend.h"
+#include "runtime/backends/cuda/MemoryTally.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "runtime/util/Float16.h"
 #include "runtime/util/GlobalIndex.h"
@@ -1815,6 +1816,25 @@ TEST(Emulator, SharedMemoryIsPerBlockAndPoisoned) {
             cudaSuccess);
   for (unsigned t = 0; t < 64; ++t)
     EXPECT_EQ(seen[t], float((t + 1) % 64));
+}
+
+// The backend's memory figure counts the scratch as it grows: a buffer
+// replaced by a larger one no longer counts.
+TEST(Emulator, ScratchCountsInItsTally) {
+  gpu::MemoryTally tally;
+  {
+    gpu::Scratch scratch(nullptr, &tally);
+    scratch.get(1000);
+    const size_t first = tally.in_use();
+    EXPECT_GE(first, 1000u);
+    scratch.get(10);
+    EXPECT_EQ(tally.in_use(), first);
+    scratch.get(5000);
+    EXPECT_GE(tally.in_use(), 5000u);
+    EXPECT_EQ(tally.peak(), tally.in_use());
+  }
+  EXPECT_EQ(tally.in_use(), 0u);
+  EXPECT_GE(tally.peak(), 5000u);
 }
 
 TEST(Emulator, ScratchOverrun) {

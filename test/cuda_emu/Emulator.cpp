@@ -19,6 +19,7 @@
 
 #include "test/cuda_emu/Emulator.h"
 
+#include "runtime/backends/cuda/MemoryTally.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "test/cuda_emu/Blas.h"
 
@@ -816,7 +817,8 @@ void check_guard(const Scratch *s, const unsigned char *p) {
 
 // The real buffer grows by cudaMallocAsync; here it is host memory, and
 // every get() fills what it hands out with 0xff bytes (NaN), since the
-// device's is whatever an earlier launcher left.
+// device's is whatever an earlier launcher left. Both count their buffer in
+// the tally they were given.
 Scratch::~Scratch() {
   check_guard(this, static_cast<unsigned char *>(ptr_));
   {
@@ -824,17 +826,23 @@ Scratch::~Scratch() {
     g_scratch_requested.erase(this);
     g_scratch_largest.erase(this);
   }
+  if (tally_ && ptr_)
+    tally_->freed(ptr_);
   std::free(ptr_);
 }
 
 void *Scratch::get(size_t bytes) {
   check_guard(this, static_cast<unsigned char *>(ptr_));
   if (bytes + kScratchGuard > bytes_) {
+    if (tally_ && ptr_)
+      tally_->freed(ptr_);
     std::free(ptr_);
     bytes_ = (bytes + kScratchGuard + 255) / 256 * 256;
     ptr_ = std::aligned_alloc(256, bytes_);
     if (!ptr_)
       throw std::bad_alloc();
+    if (tally_)
+      tally_->allocated(ptr_, bytes_);
   }
   auto *p = static_cast<unsigned char *>(ptr_);
   cudaMemsetAsync(p, 0xff, bytes, stream_);

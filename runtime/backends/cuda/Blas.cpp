@@ -53,10 +53,13 @@ struct Blas::Plan {
   }
 };
 
-Blas::Blas(cudaStream_t stream, bool tf32) : stream_(stream), tf32_(tf32) {
+Blas::Blas(cudaStream_t stream, bool tf32, MemoryTally *tally)
+    : stream_(stream), tf32_(tf32), tally_(tally) {
   cublasCheck(cublaslt().create(&handle_));
   cudaCheck(cudaMalloc(&workspace_, kWorkspaceBytes));
   workspace_bytes_ = kWorkspaceBytes;
+  if (tally_)
+    tally_->allocated(workspace_, workspace_bytes_);
 }
 
 Blas::~Blas() {
@@ -64,6 +67,8 @@ Blas::~Blas() {
   if (workspace_) {
     cudaStreamSynchronize(stream_);
     cudaFree(workspace_);
+    if (tally_)
+      tally_->freed(workspace_);
   }
   if (handle_)
     cublaslt().destroy(handle_);

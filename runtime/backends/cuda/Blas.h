@@ -12,6 +12,7 @@
 #define TPC_RUNTIME_BACKENDS_CUDA_BLAS_H
 
 #include "runtime/backend/ElementType.h"
+#include "runtime/backends/cuda/MemoryTally.h"
 
 #include <cublasLt.h>
 #include <cuda_runtime.h>
@@ -25,7 +26,8 @@ namespace tpc::cuda {
 
 class Blas {
 public:
-  Blas(cudaStream_t stream, bool tf32);
+  /// The workspace counts in `tally` when there is one.
+  Blas(cudaStream_t stream, bool tf32, MemoryTally *tally = nullptr);
   ~Blas();
   Blas(const Blas &) = delete;
   Blas &operator=(const Blas &) = delete;
@@ -49,6 +51,7 @@ private:
 
   cudaStream_t stream_;
   bool tf32_;
+  MemoryTally *tally_;
   cublasLtHandle_t handle_ = nullptr;
   void *workspace_ = nullptr;
   size_t workspace_bytes_ = 0;

@@ -114,12 +114,15 @@ void *CudaDevice::alloc(size_t bytes) {
     throw std::bad_alloc();
   }
   cudaCheck(err);
+  tally_.allocated(p, bytes);
   return p;
 }
 
 void CudaDevice::free(void *ptr) {
-  if (ptr)
-    cudaCheck(cudaFree(ptr));
+  if (!ptr)
+    return;
+  cudaCheck(cudaFree(ptr));
+  tally_.freed(ptr);
 }
 
 void CudaDevice::copy_host_to_device(void *dst, const void *src, size_t bytes) {
@@ -198,8 +201,11 @@ void CudaDevice::memory(size_t &free_bytes, size_t &total_bytes) const {
 namespace cuda {
 
 Scratch::~Scratch() {
-  if (ptr_)
-    cudaFreeAsync(ptr_, stream_);
+  if (!ptr_)
+    return;
+  cudaFreeAsync(ptr_, stream_);
+  if (tally_)
+    tally_->freed(ptr_);
 }
 
 void *Scratch::get(size_t bytes) {
@@ -209,8 +215,11 @@ void *Scratch::get(size_t bytes) {
   // each reallocate; in stream order, after the calls that used the old one.
   size_t grown = std::max(bytes, bytes_ + bytes_ / 4);
   grown = (grown + 255) / 256 * 256;
-  if (ptr_)
+  if (ptr_) {
     cudaCheck(cudaFreeAsync(ptr_, stream_));
+    if (tally_)
+      tally_->freed(ptr_);
+  }
   ptr_ = nullptr;
   bytes_ = 0;
   cudaError_t err = cudaMallocAsync(&ptr_, grown, stream_);
@@ -220,6 +229,8 @@ void *Scratch::get(size_t bytes) {
   }
   cudaCheck(err);
   bytes_ = grown;
+  if (tally_)
+    tally_->allocated(ptr_, grown);
   return ptr_;
 }
 
@@ -232,9 +243,10 @@ void *Scratch::get(size_t bytes) {
 CudaBackend::CudaBackend(const BackendOptions &options)
     : options_(options), device_(device_ordinal(options)) {
   cudaStream_t compute = device_.stream(Stream::Compute);
-  scratch_ = std::make_unique<cuda::Scratch>(compute);
+  scratch_ = std::make_unique<cuda::Scratch>(compute, &device_.tally());
   try {
-    blas_ = std::make_unique<cuda::Blas>(compute, options.tf32);
+    blas_ =
+        std::make_unique<cuda::Blas>(compute, options.tf32, &device_.tally());
   } catch (const std::exception &e) {
     throw BackendUnavailable(e.what());
   }

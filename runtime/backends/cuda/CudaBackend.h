@@ -4,7 +4,9 @@
 // stream ordered with events, kernel tables for f32, bf16 and f16 storage
 // (cuBLASLt GEMMs with fp32 accumulation, the kernels of kernels/*.cu) and
 // NCCL collectives (NcclCollectives.h). Nothing here synchronizes with the
-// host except the copies to it and synchronize().
+// host except the copies to it and synchronize(). The device keeps a tally
+// of the memory the backend allocates (MemoryTally.h), whose peak is the
+// training log's memory figure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #define TPC_RUNTIME_BACKENDS_CUDA_CUDABACKEND_H
 
 #include "runtime/backend/Backend.h"
+#include "runtime/backends/cuda/MemoryTally.h"
 
 #include <cuda_runtime.h>
 
@@ -36,6 +39,9 @@ public:
   std::string name() const override;
   void *alloc(size_t bytes) override;
   void free(void *ptr) override;
+  std::optional<size_t> peak_allocated_bytes() const override {
+    return tally_.peak();
+  }
   void copy_host_to_device(void *dst, const void *src, size_t bytes) override;
   void copy_device_to_host(void *dst, const void *src, size_t bytes) override;
   void copy_device_to_device(void *dst, const void *src, size_t bytes) override;
@@ -53,6 +59,9 @@ public:
   const cudaDeviceProp &properties() const { return prop_; }
   /// Free and total device memory now, in bytes.
   void memory(size_t &free_bytes, size_t &total_bytes) const;
+  /// What the backend's allocations hold: alloc() counts in it, and so do
+  /// the launchers' scratch and cuBLASLt's workspace.
+  cuda::MemoryTally &tally() { return tally_; }
 
 private:
   /// Small host-to-device copies (a step's tokens, targets and scalars) go
@@ -70,6 +79,7 @@ private:
   cudaDeviceProp prop_{};
   cudaStream_t compute_ = nullptr, collective_ = nullptr;
   Staging staging_;
+  cuda::MemoryTally tally_;
 };
 
 class CudaBackend final : public Backend {

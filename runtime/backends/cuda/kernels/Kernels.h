@@ -36,6 +36,7 @@
 namespace tpc::cuda {
 
 class Blas;
+class MemoryTally;
 
 /// The ElementType of a storage type.
 template <class T> constexpr ElementType element_type_of();
@@ -53,10 +54,11 @@ template <> constexpr ElementType element_type_of<__half>() {
 /// per backend, grown in stream order (cudaMallocAsync) when a call needs
 /// more. Calls on one stream run one after another, so every launcher may
 /// use the whole buffer; a launcher that needs several regions takes one
-/// block and splits it.
+/// block and splits it. The buffer counts in `tally` when there is one.
 class Scratch {
 public:
-  explicit Scratch(cudaStream_t stream) : stream_(stream) {}
+  explicit Scratch(cudaStream_t stream, MemoryTally *tally = nullptr)
+      : stream_(stream), tally_(tally) {}
   ~Scratch();
   Scratch(const Scratch &) = delete;
   Scratch &operator=(const Scratch &) = delete;
@@ -65,6 +67,7 @@ public:
 
 private:
   cudaStream_t stream_;
+  MemoryTally *tally_;
   void *ptr_ = nullptr;
   size_t bytes_ = 0;
 };
