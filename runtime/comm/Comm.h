@@ -162,6 +162,7 @@ public:
   void barrier(Group group = Group::World);
 
   void set_watchdog(const Watchdog &watchdog) { watchdog_ = watchdog; }
+  const Watchdog &watchdog() const { return watchdog_; }
   /// What a rank that gives up says about where the job stands, in its
   /// line "tpc-run: rank R gives up<during>: ... responding. <resume>.
   /// Ending the job.": `during` as " in step 9", `resume` as "The last good
@@ -220,6 +221,12 @@ public:
   /// Throws std::invalid_argument unless `peer` is another rank of `group`:
   /// `what` as "send to" names the call.
   void check_peer(const char *what, int peer, Group group) const;
+  /// Prints the line of a rank that gives up on `collective` over `group`
+  /// because it `why` ("has made no progress for ..."), as a wait here
+  /// does, and ends the job. Also for collectives that run elsewhere (the
+  /// NCCL watchdog's thread, runtime/backends/cuda/CollectiveWatchdog.h).
+  [[noreturn]] void give_up(const char *collective, Group group,
+                            const std::string &why);
 
 private:
   struct Groups; // the MPI communicators, kept out of this header
@@ -239,8 +246,6 @@ private:
   /// The line a rank prints when it gives up on `what` over `group`.
   std::string give_up_message(const std::string &what, Group group,
                               const std::string &why) const;
-  [[noreturn]] void give_up(const char *collective, Group group,
-                            const std::string &why);
   /// The world ranks of `group`, this one among them, in the order of
   /// their rank in the group.
   std::vector<int> group_ranks(Group group) const;

@@ -90,13 +90,15 @@ std::string BoundedWait::why_give_up() {
         << silent_peers();
     return why.str();
   }
-  if (watchdog_.timeout > 0 && waited() >= watchdog_.timeout) {
-    std::ostringstream why;
-    why << "has made no progress for " << watchdog_.timeout
-        << " s (--comm-timeout)" << silent_peers();
-    return why.str();
-  }
+  if (watchdog_.timeout > 0 && waited() >= watchdog_.timeout)
+    return timed_out(watchdog_.timeout) + silent_peers();
   return "";
+}
+
+std::string timed_out(double timeout) {
+  std::ostringstream why;
+  why << "has made no progress for " << timeout << " s (--comm-timeout)";
+  return why.str();
 }
 
 void run_guarded(BoundedWait bound, const std::function<void()> &call,

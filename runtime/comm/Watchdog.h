@@ -79,6 +79,10 @@ private:
   Clock::time_point start_, now_, signalled_, checked_;
 };
 
+/// "has made no progress for T s (--comm-timeout)": why a wait gives up at
+/// the watchdog's `timeout`, in the line of a rank that gives up.
+std::string timed_out(double timeout);
+
 /// Runs `call`, which cannot be polled (MPI_Finalize waits on every rank),
 /// while a guard thread polls `bound` every 0.1 s; when it gives up, the
 /// guard calls `give_up` with the reason, which must end the process.

@@ -96,6 +96,8 @@ const NcclApi &nccl() {
     B(get_unique_id, ncclGetUniqueId);
     B(comm_init_rank, ncclCommInitRank);
     B(comm_destroy, ncclCommDestroy);
+    B(comm_abort, ncclCommAbort);
+    B(comm_get_async_error, ncclCommGetAsyncError);
     B(get_error_string, ncclGetErrorString);
     B(all_reduce, ncclAllReduce);
     B(reduce_scatter, ncclReduceScatter);

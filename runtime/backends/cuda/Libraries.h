@@ -40,6 +40,8 @@ struct NcclApi {
   decltype(&ncclGetUniqueId) get_unique_id;
   decltype(&ncclCommInitRank) comm_init_rank;
   decltype(&ncclCommDestroy) comm_destroy;
+  decltype(&ncclCommAbort) comm_abort;
+  decltype(&ncclCommGetAsyncError) comm_get_async_error;
   decltype(&ncclGetErrorString) get_error_string;
   decltype(&ncclAllReduce) all_reduce;
   decltype(&ncclReduceScatter) reduce_scatter;

@@ -1,15 +1,20 @@
 //===- NcclCollectives.cpp - The CUDA backend's collectives ---------------===//
 
 #include "runtime/backends/cuda/NcclCollectives.h"
+#include "runtime/backends/cuda/CollectiveWatchdog.h"
 #include "runtime/backends/cuda/CudaBackend.h"
 #include "runtime/backends/cuda/CudaCheck.h"
 #include "runtime/backends/cuda/Libraries.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tpc {
@@ -48,6 +53,8 @@ public:
   }
 
   ~NcclCollectives() override {
+    // Before anything it watches goes.
+    watchdog_.reset();
     cudaStreamSynchronize(collective_);
     // A receive that was never waited for (a run that ended on an error)
     // may never get its message: its stream, its communicator and the
@@ -64,7 +71,11 @@ public:
     }
     for (cudaEvent_t e : received_)
       cudaEventDestroy(e);
-    for (ncclComm_t c : comms_)
+    for (auto &[id, w] : watched_)
+      w.destroy();
+    for (Watched &w : spare_)
+      w.destroy();
+    for (const std::atomic<ncclComm_t> &c : comms_)
       if (c)
         cuda::nccl().comm_destroy(c);
     cudaEventDestroy(issued_);
@@ -89,8 +100,11 @@ public:
     if (!n || comm_.size(group) == 1)
       return;
     after_compute();
-    ncclCheck(cuda::nccl().all_reduce(data, data, n, nccl_type(dtype),
-                                      nccl_op(op), comm(group), collective_));
+    ncclComm_t c = comm(group);
+    watched("all_reduce", group, collective_, [&] {
+      ncclCheck(cuda::nccl().all_reduce(data, data, n, nccl_type(dtype),
+                                        nccl_op(op), c, collective_));
+    });
     started_ = true;
   }
 
@@ -101,8 +115,11 @@ public:
     if (comm_.size(group) == 1)
       return device_.copy_device_to_device(out, in, n * element_size(dtype));
     after_compute();
-    ncclCheck(cuda::nccl().reduce_scatter(in, out, n, nccl_type(dtype), ncclSum,
-                                          comm(group), collective_));
+    ncclComm_t c = comm(group);
+    watched("reduce_scatter", group, collective_, [&] {
+      ncclCheck(cuda::nccl().reduce_scatter(in, out, n, nccl_type(dtype),
+                                            ncclSum, c, collective_));
+    });
     started_ = true;
   }
 
@@ -123,8 +140,11 @@ public:
     if (comm_.size(group) == 1)
       return device_.copy_device_to_device(out, in, n * element_size(dtype));
     after_compute();
-    ncclCheck(cuda::nccl().all_gather(in, out, n, nccl_type(dtype), comm(group),
-                                      collective_));
+    ncclComm_t c = comm(group);
+    watched("all_gather", group, collective_, [&] {
+      ncclCheck(cuda::nccl().all_gather(in, out, n, nccl_type(dtype), c,
+                                        collective_));
+    });
     started_ = true;
     wait_started();
   }
@@ -141,7 +161,9 @@ public:
                               compute_));
     cudaStream_t stream = p2p_stream();
     after_compute(stream);
-    ncclCheck(cuda::nccl().send(s.buffer, bytes, ncclUint8, peer, c, stream));
+    watched("send", group, stream, [&] {
+      ncclCheck(cuda::nccl().send(s.buffer, bytes, ncclUint8, peer, c, stream));
+    });
     cudaCheck(cudaEventRecord(s.sent, stream));
   }
 
@@ -152,7 +174,11 @@ public:
     ncclComm_t c = comm(group);
     cudaStream_t stream = p2p_stream();
     after_compute(stream);
-    ncclCheck(cuda::nccl().recv(data, bytes, ncclUint8, peer, c, stream));
+    // Watched from wait_recv on, as the MPI path bounds the wait, not the
+    // time a receive posted early spends before its message is due.
+    uint64_t op = record_around(stream, [&] {
+      ncclCheck(cuda::nccl().recv(data, bytes, ncclUint8, peer, c, stream));
+    });
     cudaEvent_t done = nullptr;
     if (received_.empty()) {
       cudaCheck(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
@@ -161,7 +187,7 @@ public:
       received_.pop_back();
     }
     cudaCheck(cudaEventRecord(done, stream));
-    receiving_.push_back({next_recv_, done});
+    receiving_.push_back({next_recv_, done, op, group});
     return RecvHandle{next_recv_++};
   }
 
@@ -175,6 +201,7 @@ public:
           std::to_string(handle.id) +
           " (it was never started, or it was waited for already)");
     cudaCheck(cudaStreamWaitEvent(compute_, it->done, 0));
+    watchdog().watch(it->op, "recv", it->group);
     received_.push_back(it->done);
     receiving_.erase(it);
   }
@@ -189,7 +216,108 @@ private:
   struct Receiving {
     uint64_t id;
     cudaEvent_t done; // recorded after the receive
+    uint64_t op;      // its watched operation
+    Group group;
   };
+  /// The events around one watched operation.
+  struct Watched {
+    cudaEvent_t start = nullptr, done = nullptr;
+    void destroy() {
+      cudaEventDestroy(start);
+      cudaEventDestroy(done);
+    }
+  };
+
+  /// Records a watched operation's events on `stream` around `issue` (its
+  /// NCCL call); returns its id for CollectiveWatchdog::watch.
+  template <class Issue>
+  uint64_t record_around(cudaStream_t stream, Issue issue) {
+    Watched w;
+    uint64_t id = 0;
+    {
+      std::lock_guard<std::mutex> lock(watched_mutex_);
+      if (!spare_.empty()) {
+        w = spare_.back();
+        spare_.pop_back();
+      }
+      id = next_op_++;
+    }
+    if (!w.start) {
+      cudaCheck(cudaEventCreateWithFlags(&w.start, cudaEventDisableTiming));
+      cudaCheck(cudaEventCreateWithFlags(&w.done, cudaEventDisableTiming));
+    }
+    cudaCheck(cudaEventRecord(w.start, stream));
+    issue();
+    cudaCheck(cudaEventRecord(w.done, stream));
+    std::lock_guard<std::mutex> lock(watched_mutex_);
+    watched_[id] = w;
+    return id;
+  }
+  /// `issue` (a NCCL call on `stream`) as an operation the watchdog bounds.
+  template <class Issue>
+  void watched(const char *what, Group group, cudaStream_t stream,
+               Issue issue) {
+    watchdog().watch(record_around(stream, issue), what, group);
+  }
+
+  /// Made with the first operation, when the job's --comm-timeout is set.
+  cuda::CollectiveWatchdog &watchdog() {
+    if (!watchdog_)
+      watchdog_ = std::make_unique<cuda::CollectiveWatchdog>(
+          comm_.watchdog().timeout, watchdog_hooks());
+    return *watchdog_;
+  }
+
+  /// The watchdog's view of the device and of NCCL, from its own thread.
+  cuda::CollectiveWatchdog::Hooks watchdog_hooks() {
+    using State = cuda::CollectiveWatchdog::State;
+    cuda::CollectiveWatchdog::Hooks h;
+    const int ordinal = device_.ordinal();
+    h.state = [this, ordinal](uint64_t id) {
+      // Events are the device's: its thread has to be on it.
+      static thread_local int current = -1;
+      if (current != ordinal && cudaSetDevice(ordinal) == cudaSuccess)
+        current = ordinal;
+      Watched w;
+      {
+        std::lock_guard<std::mutex> lock(watched_mutex_);
+        auto it = watched_.find(id);
+        if (it == watched_.end())
+          return State::Done;
+        w = it->second;
+      }
+      // An error other than "not ready" is the host thread's to report.
+      if (cudaEventQuery(w.done) != cudaErrorNotReady)
+        return State::Done;
+      return cudaEventQuery(w.start) == cudaErrorNotReady ? State::Queued
+                                                          : State::Running;
+    };
+    h.finished = [this](uint64_t id) {
+      std::lock_guard<std::mutex> lock(watched_mutex_);
+      auto it = watched_.find(id);
+      if (it == watched_.end())
+        return;
+      spare_.push_back(it->second);
+      watched_.erase(it);
+    };
+    h.async_error = [this](Group g) -> std::string {
+      ncclComm_t c = comms_[group_index(g)];
+      ncclResult_t state = ncclSuccess;
+      if (!c || cuda::nccl().comm_get_async_error(c, &state) != ncclSuccess ||
+          state == ncclSuccess || state == ncclInProgress)
+        return "";
+      return cuda::nccl().get_error_string(state);
+    };
+    h.abort = [this] {
+      for (const std::atomic<ncclComm_t> &c : comms_)
+        if (ncclComm_t comm = c)
+          cuda::nccl().comm_abort(comm);
+    };
+    h.give_up = [this](const char *what, Group g, const std::string &why) {
+      comm_.give_up(what, g, why);
+    };
+    return h;
+  }
 
   /// `stream` starts after the compute work issued so far.
   void after_compute(cudaStream_t stream) {
@@ -232,27 +360,34 @@ private:
   /// collective on it at the same point of the same program, so the
   /// bootstrap there is as collective as the collective itself.
   ncclComm_t comm(Group g) {
-    size_t i = 0;
-    while (i < kGroups.size() && kGroups[i] != g)
-      ++i;
-    if (i == kGroups.size())
-      throw std::invalid_argument("NCCL: no communicator for that group");
+    const size_t i = group_index(g);
     if (!comms_[i]) {
       const cuda::NcclApi &api = cuda::nccl();
       ncclUniqueId id{};
       if (comm_.rank(g) == 0)
         ncclCheck(api.get_unique_id(&id));
       comm_.broadcast(&id, sizeof(id), 0, g);
-      ncclCheck(
-          api.comm_init_rank(&comms_[i], comm_.size(g), id, comm_.rank(g)));
+      ncclComm_t made = nullptr;
+      ncclCheck(api.comm_init_rank(&made, comm_.size(g), id, comm_.rank(g)));
+      comms_[i] = made;
     }
     return comms_[i];
+  }
+
+  static size_t group_index(Group g) {
+    size_t i = 0;
+    while (i < kGroups.size() && kGroups[i] != g)
+      ++i;
+    if (i == kGroups.size())
+      throw std::invalid_argument("NCCL: no communicator for that group");
+    return i;
   }
 
   CudaDevice &device_;
   Comm &comm_;
   cudaStream_t compute_ = nullptr, collective_ = nullptr;
-  std::array<ncclComm_t, kGroups.size()> comms_{};
+  // Read by the watchdog's thread too.
+  std::array<std::atomic<ncclComm_t>, kGroups.size()> comms_{};
   cudaEvent_t issued_ = nullptr, done_ = nullptr;
   bool started_ = false;
   cudaStream_t p2p_ = nullptr;
@@ -260,6 +395,13 @@ private:
   std::vector<Receiving> receiving_;
   std::vector<cudaEvent_t> received_; // events of waited receives, to reuse
   uint64_t next_recv_ = 1;
+  // The watched operations' events, by id, and the free ones: shared with
+  // the watchdog's thread.
+  std::mutex watched_mutex_;
+  std::unordered_map<uint64_t, Watched> watched_;
+  std::vector<Watched> spare_;
+  uint64_t next_op_ = 1;
+  std::unique_ptr<cuda::CollectiveWatchdog> watchdog_;
 };
 
 } // namespace

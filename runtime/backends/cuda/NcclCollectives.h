@@ -11,7 +11,10 @@
 // end; a started one lets compute go on until wait_started(). Messages
 // (ncclSend, ncclRecv) run on a stream of their own, so that a receive
 // posted early holds back neither; a send first copies its bytes on the
-// compute stream, so that the kernels after it may change them.
+// compute stream, so that the kernels after it may change them. Every
+// collective and message is watched (CollectiveWatchdog.h): one that runs
+// past --comm-timeout, or a communicator that fails, aborts the
+// communicators and ends the job with the MPI path's line.
 //
 //===----------------------------------------------------------------------===//
 
