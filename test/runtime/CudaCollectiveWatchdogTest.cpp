@@ -45,6 +45,13 @@ struct Fake {
         std::chrono::duration<double>(seconds));
   }
 
+  /// Watches operation `id`, already running, and starts its clock.
+  void start(CollectiveWatchdog &dog, uint64_t id, const char *w, Group g) {
+    states[id] = State::Running;
+    dog.watch(id, w, g);
+    dog.poll();
+  }
+
   CollectiveWatchdog::Hooks hooks() {
     CollectiveWatchdog::Hooks h;
     h.state = [this](uint64_t id) { return states.at(id); };
@@ -101,9 +108,7 @@ TEST(CudaCollectiveWatchdog, TheReasonIsTheMpiPaths) {
 
   Fake f;
   CollectiveWatchdog dog(0.01, f.hooks(), 0);
-  f.states[7] = State::Running;
-  dog.watch(7, "send", Group::PP);
-  dog.poll();
+  f.start(dog, 7, "send", Group::PP);
   f.advance(0.01);
   dog.poll();
   EXPECT_EQ(f.why, mpi);
@@ -153,9 +158,7 @@ TEST(CudaCollectiveWatchdog, ACommunicatorErrorEndsItAtOnce) {
 TEST(CudaCollectiveWatchdog, NoTimeLimitAtZero) {
   Fake f;
   CollectiveWatchdog dog(0.0, f.hooks(), 0);
-  f.states[1] = State::Running;
-  dog.watch(1, "recv", Group::PP);
-  dog.poll();
+  f.start(dog, 1, "recv", Group::PP);
   f.advance(1e6);
   dog.poll();
   EXPECT_TRUE(f.calls.empty());
@@ -210,9 +213,7 @@ TEST(CudaCollectiveWatchdogDeathTest, EndsTheJobWithTheMpiPathsLine) {
       comm.give_up(what, g, why);
     };
     CollectiveWatchdog dog(10.0, h, 0);
-    f.states[1] = State::Running;
-    dog.watch(1, "all_reduce", Group::TP);
-    dog.poll();
+    f.start(dog, 1, "all_reduce", Group::TP);
     f.advance(10);
     dog.poll();
   };
