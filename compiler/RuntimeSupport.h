@@ -1,10 +1,10 @@
 //===- RuntimeSupport.h - What tpc-run can execute today --------*- C++ -*-===//
 //
-// The dialect is wider than the runtime: it admits f16 and bf16 tensors and
-// any positive layer-norm epsilon, for mixed precision and other models to
-// come. A program that uses them would only fail when tpc-run loads it, so
-// tpc-compile checks the model against what the runtime executes before it
-// compiles it.
+// The dialect is wider than the runtime: it admits f16 and bf16 tensors in
+// a model, which the runtime executes only as the compute type that
+// --precision chooses. A program that uses them would only fail when tpc-run
+// loads it, so tpc-compile checks the model against what the runtime
+// executes before it compiles it.
 //
 //===----------------------------------------------------------------------===//
 

@@ -77,9 +77,12 @@ public:
   virtual void position_embedding_backward(void *dwpe, const void *dout, int B,
                                            int T, int C) const = 0;
 
+  /// out (N,C) = (inp - mean) * rstd * weight + bias, rstd = 1 / sqrt(var +
+  /// eps) with the biased variance, as torch.nn.LayerNorm.
   virtual void layernorm_forward(void *out, float *mean, float *rstd,
                                  const void *inp, const void *weight,
-                                 const void *bias, int N, int C) const = 0;
+                                 const void *bias, int N, int C,
+                                 float eps) const = 0;
   virtual void layernorm_backward(void *dinp, void *dweight, void *dbias,
                                   const void *dout, const void *inp,
                                   const void *weight, const float *mean,
@@ -110,6 +113,13 @@ public:
   /// (its old contents are not read).
   virtual void gelu_backward(void *dinp, const void *inp, const void *dout,
                              size_t n, bool accumulate) const = 0;
+  /// The exact GELU x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))) (BERT's) and
+  /// its gradient, as gelu_forward and gelu_backward.
+  virtual void gelu_exact_forward(void *out, const void *inp,
+                                  size_t n) const = 0;
+  virtual void gelu_exact_backward(void *dinp, const void *inp,
+                                   const void *dout, size_t n,
+                                   bool accumulate) const = 0;
   /// out (n) = silu(gate) * up; backward: dgate += dout * up * silu'(gate),
   /// dup += dout * silu(gate).
   virtual void swiglu_forward(void *out, const void *gate, const void *up,

@@ -385,6 +385,21 @@ TYPED_TEST(Elementwise, Gelu) {
   gpu::gelu_backward<T>(l, nullptr, x.data(), dout.data(), kN);
 }
 
+TYPED_TEST(Elementwise, GeluExact) {
+  TPC_EMU_LOCALS;
+  const Buf<T> x = this->rnd(kN, 33, 4.0f), dout = this->rnd(kN, 34);
+  Buf<T> got(kN), want(kN);
+  gpu::gelu_exact_forward<T>(l, got.data(), x.data(), kN);
+  cpu.gelu_exact_forward(want.data(), x.data(), kN);
+  this->close(got, want, "gelu_exact_forward");
+
+  Buf<T> dgot = this->rnd(kN, 35), dwant = dgot; // accumulates
+  gpu::gelu_exact_backward<T>(l, dgot.data(), x.data(), dout.data(), kN);
+  cpu.gelu_exact_backward(dwant.data(), x.data(), dout.data(), kN, true);
+  this->close(dgot, dwant, "gelu_exact_backward");
+  gpu::gelu_exact_backward<T>(l, nullptr, x.data(), dout.data(), kN);
+}
+
 TYPED_TEST(Elementwise, SwiGLU) {
   TPC_EMU_LOCALS;
   // Gates far below zero too, where the sigmoid is tiny.
@@ -667,16 +682,17 @@ TYPED_TEST(Norm, LayerNorm) {
     const Buf<T> x = stored<T>(xv), w = this->rnd(C, 51), b = this->rnd(C, 52);
     Buf<T> out(n), out_want(n);
     Buf<float> mean(N), rstd(N), mean_want(N), rstd_want(N);
+    // BERT's epsilon: the kernels take the caller's.
     gpu::layernorm_forward<T>(l, out.data(), mean.data(), rstd.data(), x.data(),
-                              w.data(), b.data(), N, C);
+                              w.data(), b.data(), N, C, 1e-12f);
     cpu.layernorm_forward(out_want.data(), mean_want.data(), rstd_want.data(),
-                          x.data(), w.data(), b.data(), N, C);
+                          x.data(), w.data(), b.data(), N, C, 1e-12f);
     this->close(out, out_want, "layernorm_forward out" + shape);
     this->close32(mean, mean_want, "layernorm_forward mean" + shape);
     this->close32(rstd, rstd_want, "layernorm_forward rstd" + shape);
     Buf<T> inplace = x; // out aliases inp, statistics not wanted
     gpu::layernorm_forward<T>(l, inplace.data(), nullptr, nullptr,
-                              inplace.data(), w.data(), b.data(), N, C);
+                              inplace.data(), w.data(), b.data(), N, C, 1e-12f);
     this->close(inplace, out_want, "layernorm_forward in place" + shape);
 
     const Buf<T> dout = this->rnd(n, 53);

@@ -488,7 +488,7 @@ TEST_P(Conformance, LayerNorm) {
   void *out = tensor(std::vector<float>(N * C, 0.0f));
   float *mean = floats(std::vector<float>(N)),
         *rstd = floats(std::vector<float>(N));
-  k_->layernorm_forward(out, mean, rstd, X, W, Bp, N, C);
+  k_->layernorm_forward(out, mean, rstd, X, W, Bp, N, C, 1e-5f);
   expect_near(read(out, N * C), layernorm_ref(wide(x), wide(w), wide(b), N, C),
               "layernorm_forward");
 

@@ -176,7 +176,7 @@ TEST(CpuBackend, TinyModelTrains) {
   for (int step = 1; step <= 60; ++step) {
     k.embedding_forward(x.ptr, d_ids.ptr, wte.ptr, B, T, C, 0, V);
     k.layernorm_forward(y.ptr, mean.ptr, rstd.ptr, x.ptr, lnw.ptr, lnb.ptr, N,
-                        C);
+                        C, 1e-5f);
     k.matmul_forward(logits.ptr, y.ptr, wte.ptr, nullptr, N, C, V, true);
     be->zero(totals.ptr, 2 * sizeof(float));
     k.crossentropy_forward(nullptr, totals.ptr, logits.ptr, d_tg.ptr, N, V, V,

@@ -63,6 +63,58 @@ TEST(Gelu, WrittenGradientIsTheOneAddedToZeros) {
   EXPECT_EQ(writeb, addb);
 }
 
+TEST(GeluExact, ForwardMatchesErf) {
+  auto x = random_vector(37, 11, 4.0f);
+  std::vector<float> y(37);
+  gelu_exact_forward(y.data(), x.data(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    double v = x[i], ref = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+    EXPECT_NEAR(y[i], ref, 1e-6 + 1e-6 * std::fabs(ref));
+  }
+  // torch.nn.functional.gelu(x) (approximate='none') at 1 and -1.
+  float in[3] = {0.0f, 1.0f, -1.0f}, out[3];
+  gelu_exact_forward(out, in, 3);
+  EXPECT_EQ(out[0], 0.0f);
+  EXPECT_NEAR(out[1], 0.8413447f, 1e-6);
+  EXPECT_NEAR(out[2], -0.1586553f, 1e-6);
+}
+
+TEST(GeluExact, BackwardMatchesFiniteDifferences) {
+  auto x = random_vector(37, 12, 3.0f), dy = random_vector(37, 13);
+  std::vector<float> y(37), dx(37, 0.0f);
+  auto objective = [&] {
+    gelu_exact_forward(y.data(), x.data(), x.size());
+    return weighted(y, dy);
+  };
+  gelu_exact_backward(dx.data(), x.data(), dy.data(), x.size());
+  expect_grad_close(dx, numeric_grad(x, objective, 1e-3f), 2e-3, "gelu exact");
+}
+
+TEST(GeluExact, WrittenGradientIsTheOneAddedToZeros) {
+  const size_t n = 1000;
+  auto x = random_vector(n, 14, 3.0f), dy = random_vector(n, 15);
+  std::vector<float> added(n, 0.0f), written(n, 123.0f);
+  gelu_exact_backward(added.data(), x.data(), dy.data(), n, true);
+  gelu_exact_backward(written.data(), x.data(), dy.data(), n, false);
+  EXPECT_EQ(written, added);
+  std::vector<uint16_t> xb(n), db(n), addb(n, 0), writeb(n, 0x4000), yb(n);
+  for (size_t i = 0; i < n; ++i) {
+    xb[i] = f32_to_bf16(x[i]);
+    db[i] = f32_to_bf16(dy[i]);
+  }
+  gelu_exact_backward<BF16Storage>(addb.data(), xb.data(), db.data(), n, true);
+  gelu_exact_backward<BF16Storage>(writeb.data(), xb.data(), db.data(), n,
+                                   false);
+  EXPECT_EQ(writeb, addb);
+  // bf16 storage rounds the fp32 result once.
+  gelu_exact_forward<BF16Storage>(yb.data(), xb.data(), n);
+  for (size_t i = 0; i < n; ++i) {
+    float v = bf16_to_f32(xb[i]);
+    ASSERT_EQ(yb[i], f32_to_bf16(0.5f * v * (1.0f + std::erf(v * 0.70710678f))))
+        << i;
+  }
+}
+
 TEST(Elementwise, ResidualAndScale) {
   auto a = random_vector(29, 4), b = random_vector(29, 5),
        g = random_vector(29, 6);

@@ -16,7 +16,7 @@ const int N = 7 * 2, C = 40;
 
 std::vector<float> reference(const std::vector<float> &x,
                              const std::vector<float> &w,
-                             const std::vector<float> &b) {
+                             const std::vector<float> &b, double eps = 1e-5) {
   std::vector<float> out(N * C);
   for (int n = 0; n < N; ++n) {
     double m = 0, v = 0;
@@ -28,7 +28,7 @@ std::vector<float> reference(const std::vector<float> &x,
     v /= C;
     for (int c = 0; c < C; ++c)
       out[n * C + c] =
-          float((x[n * C + c] - m) / std::sqrt(v + 1e-5) * w[c] + b[c]);
+          float((x[n * C + c] - m) / std::sqrt(v + eps) * w[c] + b[c]);
   }
   return out;
 }
@@ -43,6 +43,18 @@ TEST(LayerNorm, ForwardMatchesReference) {
   layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), w.data(),
                     b.data(), N, C);
   expect_close(out, reference(x, w, b), 1e-5f, 1e-5f);
+}
+
+// The caller's epsilon: BERT's 1e-12, and one large enough to matter.
+TEST(LayerNorm, ForwardTakesTheEpsilon) {
+  auto x = random_vector(N * C, 5, 0.1f), w = random_vector(C, 6),
+       b = random_vector(C, 7);
+  for (double eps : {1e-12, 0.5}) {
+    std::vector<float> out(N * C), mean(N), rstd(N);
+    layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), w.data(),
+                      b.data(), N, C, float(eps));
+    expect_close(out, reference(x, w, b, eps), 1e-5f, 1e-5f);
+  }
 }
 
 TEST(LayerNorm, BackwardMatchesFiniteDifferences) {

@@ -37,6 +37,9 @@ public:
   void gelu_forward(void *out, const void *inp, size_t n) const override;
   void gelu_backward(void *dinp, const void *inp, const void *dout, size_t n,
                      bool accumulate) const override;
+  void gelu_exact_forward(void *out, const void *inp, size_t n) const override;
+  void gelu_exact_backward(void *dinp, const void *inp, const void *dout,
+                           size_t n, bool accumulate) const override;
   void swiglu_forward(void *out, const void *gate, const void *up,
                       size_t n) const override;
   void swiglu_backward(void *dgate, void *dup, const void *dout,
@@ -66,8 +69,8 @@ public:
 
   // kernels/Norm.cu
   void layernorm_forward(void *out, float *mean, float *rstd, const void *inp,
-                         const void *weight, const void *bias, int N,
-                         int C) const override;
+                         const void *weight, const void *bias, int N, int C,
+                         float eps) const override;
   void layernorm_backward(void *dinp, void *dweight, void *dbias,
                           const void *dout, const void *inp, const void *weight,
                           const float *mean, const float *rstd, int N,

@@ -12,6 +12,10 @@ Thunk gelu(OpContext &c) {
   const Kernels &k = c.kernels();
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
   size_t n = c.elements(c.in(0));
+  if (c.flag("exact"))
+    return [&k, out, x, n](const RunOptions &) {
+      k.gelu_exact_forward(out, x, n);
+    };
   return [&k, out, x, n](const RunOptions &) { k.gelu_forward(out, x, n); };
 }
 
@@ -22,6 +26,10 @@ Thunk gelu_grad(OpContext &c) {
   void *dx = c.ptr(c.out(0)), *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1));
   size_t n = c.elements(c.in(0));
   // The result is a new value: written, not added to zeros.
+  if (c.flag("exact"))
+    return [&k, dx, d, x, n](const RunOptions &) {
+      k.gelu_exact_backward(dx, x, d, n, /*accumulate=*/false);
+    };
   return [&k, dx, d, x, n](const RunOptions &) {
     k.gelu_backward(dx, x, d, n, /*accumulate=*/false);
   };

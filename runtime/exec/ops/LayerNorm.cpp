@@ -24,17 +24,19 @@ float *norm_stats(OpContext &c, const char *forward_op, const char *grad_op,
       forward_op, grad_op, {{0, 1}, {1, 2}}, floats * sizeof(float)));
 }
 
-double epsilon(OpContext &c) {
+/// Any finite epsilon > 0 (GPT-2 and Llama use 1e-5, BERT 1e-12); the
+/// verifier checks it, a hand-edited program is checked here.
+float norm_epsilon(OpContext &c) {
   double eps = c.real("epsilon");
-  if (std::fabs(eps - 1e-5) > 1e-12)
+  if (!(eps > 0.0) || !std::isfinite(eps))
     throw c.error("epsilon " + std::to_string(eps) +
-                  " is not supported: the kernels use GPT-2's 1e-5");
-  return eps;
+                  " must be a finite number > 0");
+  return float(eps);
 }
 
 // out (N,C) = (x - mean) * rstd * gamma + beta.
 Thunk layernorm(OpContext &c) {
-  epsilon(c);
+  float eps = norm_epsilon(c);
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "gamma");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "beta");
@@ -47,16 +49,16 @@ Thunk layernorm(OpContext &c) {
   ExecState *s = &c.s;
   void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *g = c.ptr(c.in(1)),
        *b = c.ptr(c.in(2));
-  return [&k, s, out, x, g, b, r, kept](const RunOptions &) {
+  return [&k, s, out, x, g, b, r, kept, eps](const RunOptions &) {
     float *stats = kept ? kept : s->scratch(0);
-    k.layernorm_forward(out, stats, stats + r.N, x, g, b, r.N, r.C);
+    k.layernorm_forward(out, stats, stats + r.N, x, g, b, r.N, r.C, eps);
   };
 }
 
 // Reads the forward op's row statistics, or recomputes them, then (dx,
 // dgamma, dbeta).
 Thunk layernorm_grad(OpContext &c) {
-  epsilon(c);
+  float eps = norm_epsilon(c);
   OpContext::Rows r = c.rows(c.in(1));
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "gamma");
@@ -76,14 +78,14 @@ Thunk layernorm_grad(OpContext &c) {
   void *d = c.ptr(c.in(0)), *x = c.ptr(c.in(1)), *g = c.ptr(c.in(2));
   void *dx = c.ptr(c.out(0)), *dg = c.ptr(c.out(1)), *db = c.ptr(c.out(2));
   size_t bx = c.bytes(c.out(0)), bg = c.bytes(c.out(1)), bb = c.bytes(c.out(2));
-  return [&k, s, d, x, g, dx, dg, db, bx, bg, bb, r, esize,
-          kept](const RunOptions &) {
+  return [&k, s, d, x, g, dx, dg, db, bx, bg, bb, r, esize, kept,
+          eps](const RunOptions &) {
     const float *stats = kept;
     if (!stats) {
       float *mean = s->scratch(1);
       s->device.zero(s->scratch(2), size_t(r.C) * esize);
       k.layernorm_forward(s->scratch(0), mean, mean + r.N, x, g, s->scratch(2),
-                          r.N, r.C);
+                          r.N, r.C, eps);
       stats = mean;
     }
     s->device.zero(dx, bx);
@@ -93,19 +95,9 @@ Thunk layernorm_grad(OpContext &c) {
   };
 }
 
-/// Any finite epsilon > 0 (Llama uses 1e-5 or 1e-6); the verifier checks
-/// it, a hand-edited program is checked here.
-float rms_epsilon(OpContext &c) {
-  double eps = c.real("epsilon");
-  if (!(eps > 0.0) || !std::isfinite(eps))
-    throw c.error("epsilon " + std::to_string(eps) +
-                  " must be a finite number > 0");
-  return float(eps);
-}
-
 // out (N,C) = x * rstd * weight, rstd = 1 / sqrt(mean(x^2) + eps).
 Thunk rmsnorm(OpContext &c) {
-  float eps = rms_epsilon(c);
+  float eps = norm_epsilon(c);
   OpContext::Rows r = c.rows(c.in(0));
   c.expect_shape(c.shape(c.in(1)), {r.C}, "weight");
   c.expect_result_like(0, 0);
@@ -123,7 +115,7 @@ Thunk rmsnorm(OpContext &c) {
 // Reads the forward op's row statistics, or recomputes them, then (dx,
 // dweight).
 Thunk rmsnorm_grad(OpContext &c) {
-  float eps = rms_epsilon(c);
+  float eps = norm_epsilon(c);
   OpContext::Rows r = c.rows(c.in(1));
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
   c.expect_shape(c.shape(c.in(2)), {r.C}, "weight");

@@ -1,7 +1,8 @@
 //===- Activation.cpp - GELU and SwiGLU -----------------------------------===//
 //
 // GPT-2's GELU, the tanh approximation:
-//   gelu(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+//   gelu(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))),
+// and BERT's exact GELU, x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))).
 // Llama's SwiGLU: silu(gate) * up, silu(x) = x * sigmoid(x).
 //
 //===----------------------------------------------------------------------===//
@@ -72,6 +73,32 @@ gelu_backward_chunk(typename S::type *dinp, const typename S::type *inp,
   }
 }
 
+static constexpr float kRsqrt2 = 0.7071067811865476f;   // 1/sqrt(2)
+static constexpr float kRsqrt2Pi = 0.3989422804014327f; // 1/sqrt(2 pi)
+
+template <class S>
+static void gelu_exact_forward_chunk(typename S::type *out,
+                                     const typename S::type *inp, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    float x = S::load(inp[i]);
+    out[i] = S::store(0.5f * x * (1.0f + std::erf(x * kRsqrt2)));
+  }
+}
+
+/// gelu'(x) = Phi(x) + x phi(x); accumulating as gelu_backward_chunk.
+template <class S, bool Accumulate>
+static void gelu_exact_backward_chunk(typename S::type *dinp,
+                                      const typename S::type *inp,
+                                      const typename S::type *dout, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    float x = S::load(inp[i]);
+    float grad = 0.5f * (1.0f + std::erf(x * kRsqrt2)) +
+                 x * kRsqrt2Pi * std::exp(-0.5f * x * x);
+    const float old = Accumulate ? S::load(dinp[i]) : 0.0f;
+    dinp[i] = S::store(old + grad * S::load(dout[i]));
+  }
+}
+
 /// 1 / (1 + e^-x) from e^-|x| <= 1: no overflow to infinity for any x, and
 /// a tiny result (not 0/0) far below zero.
 static inline float sigmoid(float x) {
@@ -136,6 +163,26 @@ void gelu_backward(typename S::type *dinp, const typename S::type *inp,
 }
 
 template <class S>
+void gelu_exact_forward(typename S::type *out, const typename S::type *inp,
+                        size_t n) {
+  in_chunks(n, [=](size_t i, size_t k) {
+    gelu_exact_forward_chunk<S>(out + i, inp + i, k);
+  });
+}
+
+template <class S>
+void gelu_exact_backward(typename S::type *dinp, const typename S::type *inp,
+                         const typename S::type *dout, size_t n,
+                         bool accumulate) {
+  in_chunks(n, [=](size_t i, size_t k) {
+    if (accumulate)
+      gelu_exact_backward_chunk<S, true>(dinp + i, inp + i, dout + i, k);
+    else
+      gelu_exact_backward_chunk<S, false>(dinp + i, inp + i, dout + i, k);
+  });
+}
+
+template <class S>
 void swiglu_forward(typename S::type *out, const typename S::type *gate,
                     const typename S::type *up, size_t n) {
   in_chunks(n, [=](size_t i, size_t k) {
@@ -172,6 +219,20 @@ void CpuKernels<S>::gelu_backward(void *dinp, const void *inp, const void *dout,
 }
 
 template <class S>
+void CpuKernels<S>::gelu_exact_forward(void *out, const void *inp,
+                                       size_t n) const {
+  cpu::gelu_exact_forward<S>(typed(out), typed(inp), n);
+}
+
+template <class S>
+void CpuKernels<S>::gelu_exact_backward(void *dinp, const void *inp,
+                                        const void *dout, size_t n,
+                                        bool accumulate) const {
+  cpu::gelu_exact_backward<S>(typed(dinp), typed(inp), typed(dout), n,
+                              accumulate);
+}
+
+template <class S>
 void CpuKernels<S>::swiglu_forward(void *out, const void *gate, const void *up,
                                    size_t n) const {
   cpu::swiglu_forward<S>(typed(out), typed(gate), typed(up), n);
@@ -189,6 +250,9 @@ void CpuKernels<S>::swiglu_backward(void *dgate, void *dup, const void *dout,
   template void gelu_forward<S>(S::type *, const S::type *, size_t);           \
   template void gelu_backward<S>(S::type *, const S::type *, const S::type *,  \
                                  size_t, bool);                                \
+  template void gelu_exact_forward<S>(S::type *, const S::type *, size_t);     \
+  template void gelu_exact_backward<S>(S::type *, const S::type *,             \
+                                       const S::type *, size_t, bool);         \
   template void swiglu_forward<S>(S::type *, const S::type *, const S::type *, \
                                   size_t);                                     \
   template void swiglu_backward<S>(S::type *, S::type *, const S::type *,      \
@@ -196,6 +260,10 @@ void CpuKernels<S>::swiglu_backward(void *dgate, void *dup, const void *dout,
   template void CpuKernels<S>::gelu_forward(void *, const void *, size_t)      \
       const;                                                                   \
   template void CpuKernels<S>::gelu_backward(                                  \
+      void *, const void *, const void *, size_t, bool) const;                 \
+  template void CpuKernels<S>::gelu_exact_forward(void *, const void *,        \
+                                                  size_t) const;               \
+  template void CpuKernels<S>::gelu_exact_backward(                            \
       void *, const void *, const void *, size_t, bool) const;                 \
   template void CpuKernels<S>::swiglu_forward(void *, const void *,            \
                                               const void *, size_t) const;     \

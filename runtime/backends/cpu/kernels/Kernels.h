@@ -57,6 +57,7 @@ void position_embedding_backward(float *dwpe, const float *dout, int B, int T,
 // LayerNorm (LayerNorm.cpp)
 //===----------------------------------------------------------------------===//
 
+/// GPT-2's and torch.nn.LayerNorm's default epsilon.
 constexpr float kLayerNormEps = 1e-5f;
 
 // The rows below (inp, out and their gradients) are of storage type S (f32,
@@ -67,7 +68,8 @@ constexpr float kLayerNormEps = 1e-5f;
 template <class S = F32Storage>
 void layernorm_forward(typename S::type *out, float *mean, float *rstd,
                        const typename S::type *inp, const float *weight,
-                       const float *bias, int N, int C);
+                       const float *bias, int N, int C,
+                       float eps = kLayerNormEps);
 template <class S = F32Storage>
 void layernorm_backward(typename S::type *dinp, float *dweight, float *dbias,
                         const typename S::type *dout,
@@ -140,6 +142,15 @@ template <class S = F32Storage>
 void gelu_backward(typename S::type *dinp, const typename S::type *inp,
                    const typename S::type *dout, size_t n,
                    bool accumulate = true);
+// The exact GELU (BERT's): out (n) = inp * Phi(inp), and its gradient
+// dinp (n) += dout * (Phi(inp) + inp * phi(inp)), or = when not `accumulate`.
+template <class S = F32Storage>
+void gelu_exact_forward(typename S::type *out, const typename S::type *inp,
+                        size_t n);
+template <class S = F32Storage>
+void gelu_exact_backward(typename S::type *dinp, const typename S::type *inp,
+                         const typename S::type *dout, size_t n,
+                         bool accumulate = true);
 
 // SwiGLU (Llama's MLP): out (n) = silu(gate) * up, silu(x) = x * sigmoid(x).
 // Finite for any finite input: the sigmoid never forms e^|x|.

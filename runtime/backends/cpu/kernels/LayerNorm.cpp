@@ -1,9 +1,10 @@
 //===- LayerNorm.cpp - Layer and RMS normalisation ------------------------===//
 //
 // Statistics in fp32 over each row of C channels; 1/std (and for layer norm
-// the mean) is saved for backward. Layer norm: eps 1e-5, biased variance as
-// torch.nn.LayerNorm. RMSNorm: the root mean square, no centring, no bias,
-// the caller's eps (Llama's LlamaRMSNorm).
+// the mean) is saved for backward. Layer norm: the caller's eps (GPT-2's
+// 1e-5, BERT's 1e-12), biased variance as torch.nn.LayerNorm. RMSNorm: the
+// root mean square, no centring, no bias, the caller's eps (Llama's
+// LlamaRMSNorm).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +45,7 @@ template <class S>
 TPC_VECTOR_CLONES_TEMPLATE static void
 layernorm_forward_row(typename S::type *o, float *mean, float *rstd,
                       const typename S::type *x, const float *weight,
-                      const float *bias, int C) {
+                      const float *bias, int C, float eps) {
   float m = lane_sum(C, [=](int c) { return S::load(x[c]); }) / C;
   // Two passes: the one-pass E[x^2] - E[x]^2 loses precision when the mean
   // is large against the spread.
@@ -54,7 +55,7 @@ layernorm_forward_row(typename S::type *o, float *mean, float *rstd,
                          return d * d;
                        }) /
               C;
-  float s = 1.0f / std::sqrt(var + kLayerNormEps);
+  float s = 1.0f / std::sqrt(var + eps);
 #pragma omp simd
   for (int c = 0; c < C; ++c)
     o[c] = S::store((S::load(x[c]) - m) * s * weight[c] + bias[c]);
@@ -122,11 +123,11 @@ rmsnorm_backward_row(typename S::type *dx, const typename S::type *g,
 template <class S>
 void layernorm_forward(typename S::type *out, float *mean, float *rstd,
                        const typename S::type *inp, const float *weight,
-                       const float *bias, int N, int C) {
+                       const float *bias, int N, int C, float eps) {
 #pragma omp parallel for schedule(static)
   for (int n = 0; n < N; ++n)
     layernorm_forward_row<S>(out + size_t(n) * C, mean + n, rstd + n,
-                             inp + size_t(n) * C, weight, bias, C);
+                             inp + size_t(n) * C, weight, bias, C, eps);
 }
 
 template <class S>
@@ -185,9 +186,11 @@ void rmsnorm_backward(typename S::type *dinp, float *dweight,
 template <class S>
 void CpuKernels<S>::layernorm_forward(void *out, float *mean, float *rstd,
                                       const void *inp, const void *weight,
-                                      const void *bias, int N, int C) const {
+                                      const void *bias, int N, int C,
+                                      float eps) const {
   In<S> w(weight, C), b(bias, C);
-  cpu::layernorm_forward<S>(typed(out), mean, rstd, typed(inp), w, b, N, C);
+  cpu::layernorm_forward<S>(typed(out), mean, rstd, typed(inp), w, b, N, C,
+                            eps);
 }
 
 template <class S>
@@ -223,7 +226,7 @@ void CpuKernels<S>::rmsnorm_backward(void *dinp, void *dweight,
 #define TPC_INSTANTIATE(S)                                                     \
   template void layernorm_forward<S>(S::type *, float *, float *,              \
                                      const S::type *, const float *,           \
-                                     const float *, int, int);                 \
+                                     const float *, int, int, float);          \
   template void layernorm_backward<S>(                                         \
       S::type *, float *, float *, const S::type *, const S::type *,           \
       const float *, const float *, const float *, int, int);                  \
@@ -234,7 +237,7 @@ void CpuKernels<S>::rmsnorm_backward(void *dinp, void *dweight,
                                     const float *, int, int);                  \
   template void CpuKernels<S>::layernorm_forward(                              \
       void *, float *, float *, const void *, const void *, const void *, int, \
-      int) const;                                                              \
+      int, float) const;                                                       \
   template void CpuKernels<S>::layernorm_backward(                             \
       void *, void *, void *, const void *, const void *, const void *,        \
       const float *, const float *, int, int) const;                           \

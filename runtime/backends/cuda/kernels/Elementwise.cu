@@ -25,6 +25,8 @@ namespace {
 
 // GPT-2's tanh GELU, the CPU code's constants.
 constexpr float kGeluScale = 0.7978845608028654f; // sqrt(2/pi)
+constexpr float kRsqrt2 = 0.7071067811865476f;    // 1/sqrt(2)
+constexpr float kRsqrt2Pi = 0.3989422804014327f;  // 1/sqrt(2 pi)
 constexpr float kGeluCube = 0.044715f;
 
 /// 1 / (1 + e^-x) from e^-|x| <= 1, as the CPU writes it: never forms an
@@ -94,6 +96,27 @@ __global__ void gelu_backward_kernel(T *dinp, const T *inp, const T *dout,
     float th = tanhf(u);
     float du = kGeluScale * (1.0f + 3.0f * kGeluCube * x * x);
     float grad = 0.5f * (1.0f + th) + 0.5f * x * (1.0f - th * th) * du;
+    dinp[i] = from_float<T>(to_float(dinp[i]) + grad * to_float(dout[i]));
+  }
+}
+
+// out, inp are (n); the exact GELU x * Phi(x)
+template <class T>
+__global__ void gelu_exact_forward_kernel(T *out, const T *inp, size_t n) {
+  for (size_t i = first_index(); i < n; i += grid_stride()) {
+    float x = to_float(inp[i]);
+    out[i] = from_float<T>(0.5f * x * (1.0f + erff(x * kRsqrt2)));
+  }
+}
+
+// dinp, inp, dout are (n); dinp accumulates gelu'(x) = Phi(x) + x phi(x)
+template <class T>
+__global__ void gelu_exact_backward_kernel(T *dinp, const T *inp, const T *dout,
+                                           size_t n) {
+  for (size_t i = first_index(); i < n; i += grid_stride()) {
+    float x = to_float(inp[i]);
+    float grad =
+        0.5f * (1.0f + erff(x * kRsqrt2)) + x * kRsqrt2Pi * expf(-0.5f * x * x);
     dinp[i] = from_float<T>(to_float(dinp[i]) + grad * to_float(dout[i]));
   }
 }
@@ -295,6 +318,25 @@ void gelu_backward(const Launch &l, T *dinp, const T *inp, const T *dout,
 }
 
 template <class T>
+void gelu_exact_forward(const Launch &l, T *out, const T *inp, size_t n) {
+  if (n == 0)
+    return;
+  gelu_exact_forward_kernel<<<grid_for(n), kThreads, 0, l.stream>>>(out, inp,
+                                                                    n);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+template <class T>
+void gelu_exact_backward(const Launch &l, T *dinp, const T *inp, const T *dout,
+                         size_t n) {
+  if (n == 0 || !dinp)
+    return;
+  gelu_exact_backward_kernel<<<grid_for(n), kThreads, 0, l.stream>>>(dinp, inp,
+                                                                     dout, n);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+template <class T>
 void swiglu_forward(const Launch &l, T *out, const T *gate, const T *up,
                     size_t n) {
   if (n == 0)
@@ -418,6 +460,9 @@ void accumulate(const Launch &l, void *grad, ElementType grad_type, const T *x,
   template void gelu_forward<T>(const Launch &, T *, const T *, size_t);       \
   template void gelu_backward<T>(const Launch &, T *, const T *, const T *,    \
                                  size_t);                                      \
+  template void gelu_exact_forward<T>(const Launch &, T *, const T *, size_t); \
+  template void gelu_exact_backward<T>(const Launch &, T *, const T *,         \
+                                       const T *, size_t);                     \
   template void swiglu_forward<T>(const Launch &, T *, const T *, const T *,   \
                                   size_t);                                     \
   template void swiglu_backward<T>(const Launch &, T *, T *, const T *,        \
@@ -482,6 +527,21 @@ void CudaKernels<T>::gelu_backward(void *dinp, const void *inp,
 }
 
 template <class T>
+void CudaKernels<T>::gelu_exact_forward(void *out, const void *inp,
+                                        size_t n) const {
+  cuda::gelu_exact_forward<T>(l_, t(out), t(inp), n);
+}
+
+template <class T>
+void CudaKernels<T>::gelu_exact_backward(void *dinp, const void *inp,
+                                         const void *dout, size_t n,
+                                         bool accumulate) const {
+  if (!accumulate && dinp)
+    cudaCheck(cudaMemsetAsync(dinp, 0, n * sizeof(T), l_.stream));
+  cuda::gelu_exact_backward<T>(l_, t(dinp), t(inp), t(dout), n);
+}
+
+template <class T>
 void CudaKernels<T>::swiglu_forward(void *out, const void *gate, const void *up,
                                     size_t n) const {
   cuda::swiglu_forward<T>(l_, t(out), t(gate), t(up), n);
@@ -537,6 +597,10 @@ void CudaKernels<T>::accumulate(void *grad, ElementType grad_type,
   template void CudaKernels<T>::gelu_forward(void *, const void *, size_t)     \
       const;                                                                   \
   template void CudaKernels<T>::gelu_backward(                                 \
+      void *, const void *, const void *, size_t, bool) const;                 \
+  template void CudaKernels<T>::gelu_exact_forward(void *, const void *,       \
+                                                   size_t) const;              \
+  template void CudaKernels<T>::gelu_exact_backward(                           \
       void *, const void *, const void *, size_t, bool) const;                 \
   template void CudaKernels<T>::swiglu_forward(void *, const void *,           \
                                                const void *, size_t) const;    \

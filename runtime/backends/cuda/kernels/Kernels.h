@@ -99,6 +99,11 @@ template <class T>
 void gelu_backward(const Launch &l, T *dinp, const T *inp, const T *dout,
                    size_t n);
 template <class T>
+void gelu_exact_forward(const Launch &l, T *out, const T *inp, size_t n);
+template <class T>
+void gelu_exact_backward(const Launch &l, T *dinp, const T *inp, const T *dout,
+                         size_t n);
+template <class T>
 void swiglu_forward(const Launch &l, T *out, const T *gate, const T *up,
                     size_t n);
 template <class T>
@@ -145,7 +150,7 @@ void position_embedding_backward(const Launch &l, T *dwpe, const T *dout, int B,
 template <class T>
 void layernorm_forward(const Launch &l, T *out, float *mean, float *rstd,
                        const T *inp, const T *weight, const T *bias, int N,
-                       int C);
+                       int C, float eps = 1e-5f);
 template <class T>
 void layernorm_backward(const Launch &l, T *dinp, T *dweight, T *dbias,
                         const T *dout, const T *inp, const T *weight,

@@ -1,7 +1,7 @@
 //===- Norm.cu - Layer norm and RMSNorm ------------------------*- CUDA -*-===//
 //
-// Layer norm (eps 1e-5, biased variance, two passes for the statistics) and
-// RMSNorm (the caller's eps), forward and backward, as
+// Layer norm (the caller's eps, biased variance, two passes for the
+// statistics) and RMSNorm (the caller's eps), forward and backward, as
 // runtime/backends/cpu/kernels/LayerNorm.cpp defines them. Each row of C
 // channels belongs to one warp: the lanes stride the channels and combine
 // their fp32 sums with shuffles, so no shared memory or block barrier is
@@ -24,9 +24,6 @@
 namespace tpc::cuda {
 namespace {
 
-/// As cpu::kLayerNormEps.
-constexpr float kLayerNormEps = 1e-5f;
-
 constexpr int kRowsPerBlock = kThreads / kWarp;
 
 /// Blocks for one warp per row.
@@ -48,7 +45,8 @@ __device__ __forceinline__ int64_t warp_row() {
 template <class T>
 __global__ void layernorm_forward_kernel(T *out, float *mean, float *rstd,
                                          const T *inp, const T *weight,
-                                         const T *bias, int N, int C) {
+                                         const T *bias, int N, int C,
+                                         float eps) {
   const int64_t row = warp_row();
   if (row >= N)
     return;
@@ -68,7 +66,7 @@ __global__ void layernorm_forward_kernel(T *out, float *mean, float *rstd,
     sq += d * d;
   }
   const float var = warp_sum(sq) / C;
-  const float s = 1.0f / sqrtf(var + kLayerNormEps);
+  const float s = 1.0f / sqrtf(var + eps);
 
   for (int c = lane; c < C; c += kWarp)
     o[c] = from_float<T>((to_float(x[c]) - m) * s * to_float(weight[c]) +
@@ -267,11 +265,11 @@ void norm_param_backward(const Launch &l, T *dweight, T *dbias, const T *dout,
 template <class T>
 void layernorm_forward(const Launch &l, T *out, float *mean, float *rstd,
                        const T *inp, const T *weight, const T *bias, int N,
-                       int C) {
+                       int C, float eps) {
   if (N <= 0 || C <= 0)
     return;
   layernorm_forward_kernel<<<warp_row_blocks(N), kThreads, 0, l.stream>>>(
-      out, mean, rstd, inp, weight, bias, N, C);
+      out, mean, rstd, inp, weight, bias, N, C, eps);
   TPC_CUDA_LAUNCH_CHECK();
 }
 
@@ -316,7 +314,7 @@ void rmsnorm_backward(const Launch &l, T *dinp, T *dweight, const T *dout,
 #define TPC_INSTANTIATE_NORM(T)                                                \
   template void layernorm_forward<T>(const Launch &, T *, float *, float *,    \
                                      const T *, const T *, const T *, int,     \
-                                     int);                                     \
+                                     int, float);                              \
   template void layernorm_backward<T>(const Launch &, T *, T *, T *,           \
                                       const T *, const T *, const T *,         \
                                       const float *, const float *, int, int); \
@@ -339,9 +337,10 @@ TPC_INSTANTIATE_NORM(__half)
 template <class T>
 void CudaKernels<T>::layernorm_forward(void *out, float *mean, float *rstd,
                                        const void *inp, const void *weight,
-                                       const void *bias, int N, int C) const {
+                                       const void *bias, int N, int C,
+                                       float eps) const {
   cuda::layernorm_forward<T>(l_, t(out), mean, rstd, t(inp), t(weight), t(bias),
-                             N, C);
+                             N, C, eps);
 }
 
 template <class T>
@@ -372,7 +371,7 @@ void CudaKernels<T>::rmsnorm_backward(void *dinp, void *dweight,
 #define TPC_INSTANTIATE_ENTRIES(T)                                             \
   template void CudaKernels<T>::layernorm_forward(                             \
       void *, float *, float *, const void *, const void *, const void *, int, \
-      int) const;                                                              \
+      int, float) const;                                                       \
   template void CudaKernels<T>::layernorm_backward(                            \
       void *, void *, void *, const void *, const void *, const void *,        \
       const float *, const float *, int, int) const;                           \
