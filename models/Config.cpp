@@ -132,6 +132,12 @@ llvm::Error checkInput(const InputShape &input) {
   return llvm::Error::success();
 }
 
+llvm::Error checkNormEps(double eps) {
+  if (eps > 0.0 && std::isfinite(eps))
+    return llvm::Error::success();
+  return error("--norm-eps must be a finite number > 0, got " + number(eps));
+}
+
 /// Rotary positions: an even head dimension and a base > 0.
 llvm::Error checkRotary(int64_t hidden, int64_t heads, double theta) {
   if ((hidden / heads) % 2 != 0)
@@ -304,9 +310,8 @@ llvm::Error tpc::models::validate(const LlamaConfig &c) {
                  "; each key/value head serves a whole group of query heads");
   if (llvm::Error e = checkRotary(c.hidden, c.heads, c.ropeTheta))
     return e;
-  if (!(c.normEps > 0.0) || !std::isfinite(c.normEps))
-    return error("--norm-eps must be a finite number > 0, got " +
-                 number(c.normEps));
+  if (llvm::Error e = checkNormEps(c.normEps))
+    return e;
   if (llvm::Error e = checkInput(c.input))
     return e;
   if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
@@ -329,9 +334,8 @@ llvm::Error tpc::models::validate(const BertConfig &c) {
       return e;
   if (llvm::Error e = checkHeads(c.hidden, c.heads))
     return e;
-  if (!(c.normEps > 0.0) || !std::isfinite(c.normEps))
-    return error("--norm-eps must be a finite number > 0, got " +
-                 number(c.normEps));
+  if (llvm::Error e = checkNormEps(c.normEps))
+    return e;
   if (llvm::Error e = checkProbability("dropout", c.dropout))
     return e;
   if (llvm::Error e = checkInput(c.input))

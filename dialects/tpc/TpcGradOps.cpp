@@ -45,6 +45,23 @@ LogicalResult expectAdjoint(const OpDiag &loc, RankedTensorType dout,
                        "; pass the gradient of that result");
 }
 
+/// The gradient of a table read at every position: dout [B, T, H] and a
+/// result [`rows`, H] of dout's element type, a `what` table.
+LogicalResult expectTableGrad(Operation *op, const OpDiag &loc,
+                              RankedTensorType dout, RankedTensorType table,
+                              StringRef what, StringRef rows) {
+  if (failed(expectRank(loc, "dout", dout, 3)) ||
+      failed(expectRank(loc, "result", table, 2)))
+    return failure();
+  if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
+      dout.getElementType() != table.getElementType())
+    return op->emitOpError("result ")
+           << table << " is not a " << what << " table for dout " << dout
+           << "; it must be [" << rows << ", " << dout.getDimSize(2) << "] of "
+           << dout.getElementType();
+  return success();
+}
+
 /// `dout` must be the adjoint of a linear's result: `input` [..., I] with
 /// `out` features in place of I.
 LogicalResult expectLinearAdjoint(const OpDiag &loc, RankedTensorType dout,
@@ -130,15 +147,8 @@ LogicalResult EmbeddingGradOp::verify() {
 LogicalResult PositionEmbeddingGradOp::verify() {
   OpDiag loc{getLoc(), getOperationName()};
   RankedTensorType dout = getDout().getType(), table = getDtable().getType();
-  if (failed(expectRank(loc, "dout", dout, 3)) ||
-      failed(expectRank(loc, "result", table, 2)))
+  if (failed(expectTableGrad(*this, loc, dout, table, "position", "P")))
     return failure();
-  if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
-      dout.getElementType() != table.getElementType())
-    return emitOpError("result ")
-           << table << " is not a position table for dout " << dout
-           << "; it must be [P, " << dout.getDimSize(2) << "] of "
-           << dout.getElementType();
   int64_t seq = dout.getDimSize(1), positions = table.getDimSize(0);
   if (!ShapedType::isDynamic(seq) && !ShapedType::isDynamic(positions) &&
       seq > positions)
@@ -154,15 +164,8 @@ LogicalResult PositionEmbeddingGradOp::verify() {
 LogicalResult TokenTypeEmbeddingGradOp::verify() {
   OpDiag loc{getLoc(), getOperationName()};
   RankedTensorType dout = getDout().getType(), table = getDtable().getType();
-  if (failed(expectRank(loc, "dout", dout, 3)) ||
-      failed(expectRank(loc, "result", table, 2)))
+  if (failed(expectTableGrad(*this, loc, dout, table, "token-type", "S")))
     return failure();
-  if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
-      dout.getElementType() != table.getElementType())
-    return emitOpError("result ")
-           << table << " is not a token-type table for dout " << dout
-           << "; it must be [S, " << dout.getDimSize(2) << "] of "
-           << dout.getElementType();
   if (!table.hasStaticShape() || table.getDimSize(0) < 1)
     return emitOpError("result ")
            << table

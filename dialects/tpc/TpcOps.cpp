@@ -162,59 +162,65 @@ LogicalResult GetParamOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Layers
 //===----------------------------------------------------------------------===//
 
-LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
-                                            std::optional<Location> location,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
-  OpDiag loc{location, getOperationName()};
-  auto table = cast<RankedTensorType>(adaptor.getTable().getType());
-  auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
+namespace {
+/// A table [R, H] read at ids [B, T] gives [B, T, H] of the table's element
+/// type; `check` sees the table once both ranks are right.
+LogicalResult inferLookup(
+    const OpDiag &loc, Value tableValue, Value idsValue,
+    SmallVectorImpl<Type> &types,
+    function_ref<LogicalResult(RankedTensorType, RankedTensorType)> check) {
+  auto table = cast<RankedTensorType>(tableValue.getType());
+  auto ids = cast<RankedTensorType>(idsValue.getType());
   if (failed(expectRank(loc, "table", table, 2)) ||
-      failed(expectRank(loc, "ids", ids, 2)))
+      failed(expectRank(loc, "ids", ids, 2)) || failed(check(table, ids)))
     return failure();
   types.push_back(RankedTensorType::get(
       {ids.getDimSize(0), ids.getDimSize(1), table.getDimSize(1)},
       table.getElementType()));
   return success();
+}
+} // namespace
+
+LogicalResult EmbeddingOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  OpDiag loc{location, getOperationName()};
+  return inferLookup(
+      loc, adaptor.getTable(), adaptor.getIds(), types,
+      [](RankedTensorType, RankedTensorType) { return success(); });
 }
 
 LogicalResult PositionEmbeddingOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  auto table = cast<RankedTensorType>(adaptor.getTable().getType());
-  auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
-  if (failed(expectRank(loc, "table", table, 2)) ||
-      failed(expectRank(loc, "ids", ids, 2)))
-    return failure();
-  int64_t seq = ids.getDimSize(1), positions = table.getDimSize(0);
-  if (!ShapedType::isDynamic(seq) && !ShapedType::isDynamic(positions) &&
-      seq > positions)
-    return fail(loc, "sequence length " + Twine(seq) + " exceeds the " +
-                         Twine(positions) +
-                         " positions of the table; use --seq <= " +
-                         Twine(positions) + " or a longer table");
-  types.push_back(RankedTensorType::get(
-      {ids.getDimSize(0), seq, table.getDimSize(1)}, table.getElementType()));
-  return success();
+  return inferLookup(
+      loc, adaptor.getTable(), adaptor.getIds(), types,
+      [&](RankedTensorType table, RankedTensorType ids) {
+        int64_t seq = ids.getDimSize(1), positions = table.getDimSize(0);
+        if (!ShapedType::isDynamic(seq) && !ShapedType::isDynamic(positions) &&
+            seq > positions)
+          return fail(loc, "sequence length " + Twine(seq) + " exceeds the " +
+                               Twine(positions) +
+                               " positions of the table; use --seq <= " +
+                               Twine(positions) + " or a longer table");
+        return success();
+      });
 }
 
 LogicalResult TokenTypeEmbeddingOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  auto table = cast<RankedTensorType>(adaptor.getTable().getType());
-  auto ids = cast<RankedTensorType>(adaptor.getIds().getType());
-  if (failed(expectRank(loc, "table", table, 2)) ||
-      failed(expectRank(loc, "ids", ids, 2)))
-    return failure();
-  if (table.getDimSize(0) == 0)
-    return fail(loc, "table " + str(table) +
-                         " has no rows; it needs one per token type");
-  types.push_back(RankedTensorType::get(
-      {ids.getDimSize(0), ids.getDimSize(1), table.getDimSize(1)},
-      table.getElementType()));
-  return success();
+  return inferLookup(loc, adaptor.getTable(), adaptor.getIds(), types,
+                     [&](RankedTensorType table, RankedTensorType) {
+                       if (table.getDimSize(0) == 0)
+                         return fail(loc, "table " + str(table) +
+                                              " has no rows; it needs one "
+                                              "per token type");
+                       return success();
+                     });
 }
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *,
