@@ -202,11 +202,32 @@ void check_checkpoint_tensors(const SafetensorsReader &file,
                ? name.substr(prefix.size())
                : name;
   };
-  // Hugging Face GPT-2's causal mask and its masked value, and older Llama
-  // checkpoints' rotary frequencies, are buffers, not parameters.
+  // Hugging Face GPT-2's causal mask and its masked value, older Llama
+  // checkpoints' rotary frequencies and BERT's position and token-type ids
+  // are buffers, not parameters.
   static const std::regex buffer(
       R"(h\.[0-9]+\.attn\.(bias|masked_bias)|)"
-      R"(model\.layers\.[0-9]+\.self_attn\.rotary_emb\.inv_freq)");
+      R"(model\.layers\.[0-9]+\.self_attn\.rotary_emb\.inv_freq|)"
+      R"((bert\.)?embeddings\.(position_ids|token_type_ids))");
+  // Copies that Hugging Face saves of tied parameters: each must equal its
+  // twin. GPT2LMHeadModel saves its tied output layer, BertForPreTraining
+  // its decoder (tied to the word embeddings) and the decoder's bias.
+  struct Copy {
+    const char *name, *twin;
+    const char *own, *what, *whom, *fix;
+  };
+  static const Copy copies[] = {
+      {"lm_head.weight", "wte.weight", "an output layer", "output layer",
+       "the embedding", "generate the model with tpc-model gpt2 --no-tied"},
+      {"cls.predictions.decoder.weight",
+       "bert.embeddings.word_embeddings.weight", "a decoder", "decoder",
+       "the word embeddings",
+       "tpc's BERT ties its masked-LM decoder to the word embeddings, as "
+       "Hugging Face's does"},
+      {"cls.predictions.decoder.bias", "cls.predictions.bias", "a decoder bias",
+       "decoder bias", "cls.predictions.bias",
+       "tpc's BERT adds cls.predictions.bias, as Hugging Face's does"},
+  };
   bool tied = params.count("wte") && !params.count("lm_head.weight");
   for (const std::string &name : file.names()) {
     std::string n = bare(name);
@@ -220,26 +241,29 @@ void check_checkpoint_tensors(const SafetensorsReader &file,
     }
     if (std::regex_match(n, buffer))
       continue;
-    if (n == "lm_head.weight" && tied) {
-      // GPT2LMHeadModel saves its tied output layer; it must be wte.
-      std::string wte =
-          file.contains("wte.weight") ? "wte.weight" : prefix + "wte.weight";
+    const Copy *copy =
+        std::find_if(std::begin(copies), std::end(copies), [&](const Copy &c) {
+          return n == c.name && (n != "lm_head.weight" || tied) &&
+                 params.count(c.twin);
+        });
+    if (copy != std::end(copies)) {
+      std::string twin = file.contains(copy->twin)
+                             ? std::string(copy->twin)
+                             : prefix + std::string(copy->twin);
       const TensorInfo &head = file.info(name);
-      if (!file.contains(wte) || head.shape != file.info(wte).shape)
+      if (!file.contains(twin) || head.shape != file.info(twin).shape)
         throw std::runtime_error(
             file.path() + ": tensor '" + name + "' of shape " +
-            shape_string(head.shape) +
-            " is an output layer of its own, not tied to wte.weight; "
-            "generate the model with tpc-model gpt2 --no-tied");
+            shape_string(head.shape) + " is " + copy->own +
+            " of its own, not tied to " + copy->twin + "; " + copy->fix);
       std::vector<float> a(head.num_elements()), b(head.num_elements());
       file.read_f32(name, head.shape, a.data());
-      file.read_f32(wte, head.shape, b.data());
+      file.read_f32(twin, head.shape, b.data());
       if (a != b)
         throw std::runtime_error(
-            file.path() + ": tensor '" + name +
-            "' differs from wte.weight: the checkpoint's output layer is not "
-            "tied to the embedding but this model's is; generate the model "
-            "with tpc-model gpt2 --no-tied");
+            file.path() + ": tensor '" + name + "' differs from " + copy->twin +
+            ": the checkpoint's " + copy->what + " is not tied to " +
+            copy->whom + " but this model's is; " + copy->fix);
       continue;
     }
     throw std::runtime_error(
