@@ -181,23 +181,29 @@ TokenFile::first_token_at_least(uint32_t limit) const {
   return std::nullopt;
 }
 
-TokenBatcher::TokenBatcher(const TokenFile &file, int B, int T, int dp_rank,
-                           int dp_size, int vocab_size)
-    : file_(file), B_(B), T_(T), dp_rank_(dp_rank), dp_size_(dp_size),
-      buffer_(size_t(B) * T + 1) {
+Batcher::Batcher(const TokenFile &file, int B, int T, int dp_rank, int dp_size)
+    : file_(file), B_(B), T_(T), dp_rank_(dp_rank), dp_size_(dp_size) {
   if (B <= 0 || T <= 0 || dp_size <= 0 || dp_rank < 0 || dp_rank >= dp_size)
+    throw std::invalid_argument("Batcher: bad batch B=" + std::to_string(B) +
+                                " T=" + std::to_string(T) +
+                                " dp_rank=" + std::to_string(dp_rank) +
+                                " dp_size=" + std::to_string(dp_size));
+}
+
+void Batcher::seek(uint64_t position) {
+  if (position % global() != 0 || position / global() > batches_per_epoch())
     throw std::invalid_argument(
-        "TokenBatcher: bad batch B=" + std::to_string(B) +
-        " T=" + std::to_string(T) + " dp_rank=" + std::to_string(dp_rank) +
-        " dp_size=" + std::to_string(dp_size));
-  if (batches_per_epoch() == 0)
-    throw token_error(file.path(),
-                      "holds " + std::to_string(file.num_tokens()) +
-                          " tokens, fewer than one global batch needs (" +
-                          std::to_string(uint64_t(dp_size) * B * T + 1) +
-                          " = dp " + std::to_string(dp_size) + " x B " +
-                          std::to_string(B) + " x T " + std::to_string(T) +
-                          " + 1); use a larger file or a smaller batch");
+        file_.path() + ": data position " + std::to_string(position) +
+        " is not the start of a global batch of " + std::to_string(global()) +
+        " tokens within the file; the checkpoint was written with another "
+        "batch shape");
+  position_ = position;
+}
+
+namespace {
+/// Refuses a token file with an id at or past `vocab_size` (> 0), or past
+/// an int without a vocabulary.
+void check_token_ids(const TokenFile &file, int vocab_size) {
   // Ids become ints: without a vocabulary, a token must still fit one.
   const uint64_t limit =
       vocab_size > 0 ? uint64_t(vocab_size) : uint64_t(INT32_MAX) + 1;
@@ -214,27 +220,29 @@ TokenBatcher::TokenBatcher(const TokenFile &file, int B, int T, int dp_rank,
                  : " does not fit an int token id; the file is corrupt "
                    "— regenerate it with tpc-data encode"));
 }
+} // namespace
 
-uint64_t TokenBatcher::batches_per_epoch() const {
-  uint64_t global = uint64_t(dp_size_) * B_ * T_;
-  uint64_t n = file_.num_tokens();
-  return n < 1 ? 0 : (n - 1) / global;
+TokenBatcher::TokenBatcher(const TokenFile &file, int B, int T, int dp_rank,
+                           int dp_size, int vocab_size)
+    : Batcher(file, B, T, dp_rank, dp_size), buffer_(size_t(B) * T + 1) {
+  if (batches_per_epoch() == 0)
+    throw token_error(file.path(),
+                      "holds " + std::to_string(file.num_tokens()) +
+                          " tokens, fewer than one global batch needs (" +
+                          std::to_string(uint64_t(dp_size) * B * T + 1) +
+                          " = dp " + std::to_string(dp_size) + " x B " +
+                          std::to_string(B) + " x T " + std::to_string(T) +
+                          " + 1); use a larger file or a smaller batch");
+  check_token_ids(file, vocab_size);
 }
 
-void TokenBatcher::seek(uint64_t position) {
-  uint64_t global = uint64_t(dp_size_) * B_ * T_;
-  if (position % global != 0 || position / global > batches_per_epoch())
-    throw std::invalid_argument(
-        file_.path() + ": data position " + std::to_string(position) +
-        " is not the start of a global batch of " + std::to_string(global) +
-        " tokens within the file; the checkpoint was written with another "
-        "batch shape");
-  position_ = position;
+uint64_t TokenBatcher::batches_per_epoch() const {
+  uint64_t n = file_.num_tokens();
+  return n < 1 ? 0 : (n - 1) / global();
 }
 
 void TokenBatcher::next(int *inputs, int *targets) {
-  uint64_t global = uint64_t(dp_size_) * B_ * T_;
-  if (position_ + global + 1 > file_.num_tokens())
+  if (position_ + global() + 1 > file_.num_tokens())
     position_ = 0;
   uint64_t start = position_ + uint64_t(dp_rank_) * B_ * T_;
   size_t n = size_t(B_) * T_;
@@ -244,7 +252,72 @@ void TokenBatcher::next(int *inputs, int *targets) {
     inputs[i] = buffer_[i];
     targets[i] = buffer_[i + 1];
   }
-  position_ += global;
+  position_ += global();
+}
+
+MaskedBatcher::MaskedBatcher(const TokenFile &file, const std::string &masks,
+                             int mask_id, int ignore_index, int B, int T,
+                             int dp_rank, int dp_size, int vocab_size)
+    : Batcher(file, B, T, dp_rank, dp_size), masks_path_(masks),
+      mask_id_(mask_id), ignore_index_(ignore_index), tokens_(size_t(B) * T),
+      predicted_(size_t(B) * T) {
+  if (vocab_size > 0 && (mask_id < 0 || mask_id >= vocab_size))
+    throw std::runtime_error("--mask-id " + std::to_string(mask_id) +
+                             " is not an id of the model's vocabulary of " +
+                             std::to_string(vocab_size) +
+                             "; give the id of the mask token ([MASK] is "
+                             "103 in bert-base-uncased)");
+  if (batches_per_epoch() == 0)
+    throw token_error(file.path(),
+                      "holds " + std::to_string(file.num_tokens()) +
+                          " tokens, fewer than one global batch needs (" +
+                          std::to_string(global()) + " = dp " +
+                          std::to_string(dp_size) + " x B " +
+                          std::to_string(B) + " x T " + std::to_string(T) +
+                          "); use a larger file or a smaller batch");
+  check_token_ids(file, vocab_size);
+  masks_ = FileDescriptor(::open(masks.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!masks_.is_open())
+    throw std::runtime_error(masks + ": cannot open the mask file (" +
+                             std::strerror(errno) + ")");
+  struct stat st {};
+  if (::fstat(masks_.get(), &st) != 0 ||
+      uint64_t(st.st_size) != file.num_tokens())
+    throw std::runtime_error(
+        masks + ": " + std::to_string(uint64_t(st.st_size)) +
+        " mask bytes for the " + std::to_string(file.num_tokens()) +
+        " tokens of " + file.path() +
+        "; a mask file holds one byte per token of its token file");
+  std::vector<uint8_t> piece(1 << 20);
+  for (uint64_t pos = 0; pos < file.num_tokens(); pos += piece.size()) {
+    size_t n =
+        size_t(std::min<uint64_t>(piece.size(), file.num_tokens() - pos));
+    pread_all(masks_.get(), piece.data(), n, pos, masks);
+    for (size_t i = 0; i < n; ++i)
+      if (piece[i] > 1)
+        throw std::runtime_error(masks + ": mask byte " +
+                                 std::to_string(int(piece[i])) +
+                                 " at position " + std::to_string(pos + i) +
+                                 "; mask bytes are 1 (predicted) or 0 (not)");
+  }
+}
+
+uint64_t MaskedBatcher::batches_per_epoch() const {
+  return file_.num_tokens() / global();
+}
+
+void MaskedBatcher::next(int *inputs, int *targets) {
+  if (position_ + global() > file_.num_tokens())
+    position_ = 0;
+  uint64_t start = position_ + uint64_t(dp_rank_) * B_ * T_;
+  size_t n = tokens_.size();
+  file_.read(start, n, tokens_.data());
+  pread_all(masks_.get(), predicted_.data(), n, start, masks_path_);
+  for (size_t i = 0; i < n; ++i) {
+    inputs[i] = predicted_[i] ? mask_id_ : int(tokens_[i]);
+    targets[i] = predicted_[i] ? int(tokens_[i]) : ignore_index_;
+  }
+  position_ += global();
 }
 
 } // namespace tpc

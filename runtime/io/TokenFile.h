@@ -79,6 +79,33 @@ private:
   uint64_t num_tokens_ = 0;
 };
 
+/// Where training and evaluation read their batches: B rows of T inputs and
+/// T targets per call, data-parallel ranks reading disjoint rows of each
+/// global batch, positions counted in tokens of the file.
+class Batcher {
+public:
+  virtual ~Batcher() = default;
+  /// Fills inputs (B*T) and targets (B*T) with the next batch.
+  virtual void next(int *inputs, int *targets) = 0;
+  /// Global batches per pass over the file.
+  virtual uint64_t batches_per_epoch() const = 0;
+  /// The token offset of the next global batch (for checkpoints).
+  uint64_t position() const { return position_; }
+  /// Back to the first batch (deterministic evaluation).
+  void reset() { position_ = 0; }
+  /// Continues at `position`, the start of a global batch of the file.
+  void seek(uint64_t position);
+
+protected:
+  Batcher(const TokenFile &file, int B, int T, int dp_rank, int dp_size);
+  /// Tokens of one global batch (dp_size * B * T).
+  uint64_t global() const { return uint64_t(dp_size_) * B_ * T_; }
+
+  const TokenFile &file_;
+  int B_, T_, dp_rank_, dp_size_;
+  uint64_t position_ = 0;
+};
+
 /// Batches of B windows of T+1 tokens: inputs are a window's first T tokens,
 /// targets the last T (inputs shifted by one). As in llm.c, a batch is B*T+1
 /// consecutive tokens and window b starts at b*T.
@@ -88,7 +115,7 @@ private:
 /// ranks' windows are disjoint and together cover what one rank with
 /// dp_size*B rows would read. When the next global batch would run past the
 /// end of the file, reading starts again from the beginning (an epoch).
-class TokenBatcher {
+class TokenBatcher : public Batcher {
 public:
   /// Checks every token of the file once, here: below vocab_size when it is
   /// > 0, else below 2^31 (an int). A bad id anywhere is refused before the
@@ -96,21 +123,39 @@ public:
   TokenBatcher(const TokenFile &file, int B, int T, int dp_rank = 0,
                int dp_size = 1, int vocab_size = 0);
 
-  /// Fills inputs (B*T) and targets (B*T) with the next batch.
-  void next(int *inputs, int *targets);
-  /// Back to the first batch (deterministic evaluation).
-  void reset() { position_ = 0; }
-  /// Global batches per pass over the file.
-  uint64_t batches_per_epoch() const;
-  /// The token offset of the next global batch (for checkpoints).
-  uint64_t position() const { return position_; }
-  void seek(uint64_t position);
+  void next(int *inputs, int *targets) override;
+  uint64_t batches_per_epoch() const override;
 
 private:
-  const TokenFile &file_;
-  int B_, T_, dp_rank_, dp_size_;
-  uint64_t position_ = 0;
   std::vector<uint32_t> buffer_;
+};
+
+/// Masked-language-model batches with the positions to predict given by a
+/// mask file (`tpc-run --masks`): one byte per token of the token file, 1
+/// where the token is predicted, 0 elsewhere. Window w holds tokens
+/// [w*T, (w+1)*T) (no shift); a global batch is dp_size*B consecutive
+/// windows and rank r reads windows [r*B, (r+1)*B) of it, so one rank with
+/// dp_size*B rows reads the same windows. A predicted position's input is
+/// `mask_id` and its target the original token; every other target is
+/// `ignore_index`. When the next global batch would run past the end of
+/// the file, reading starts again from the beginning.
+class MaskedBatcher : public Batcher {
+public:
+  /// Checks the tokens as TokenBatcher does, the mask file's size (one byte
+  /// per token) and every mask byte (0 or 1), here.
+  MaskedBatcher(const TokenFile &file, const std::string &masks, int mask_id,
+                int ignore_index, int B, int T, int dp_rank, int dp_size,
+                int vocab_size);
+
+  void next(int *inputs, int *targets) override;
+  uint64_t batches_per_epoch() const override;
+
+private:
+  std::string masks_path_;
+  FileDescriptor masks_;
+  int mask_id_, ignore_index_;
+  std::vector<uint32_t> tokens_;
+  std::vector<uint8_t> predicted_;
 };
 
 } // namespace tpc

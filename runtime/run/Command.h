@@ -36,6 +36,7 @@ struct CommandOptions {
   std::string data, load, save, out;
   int64_t max_batches = 0;
   bool json = false;
+  MaskOptions masks; // eval --masks, --mask-id
   // train
   TrainConfig train;
   std::string optimizer, log, plot;

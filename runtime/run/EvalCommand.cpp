@@ -15,6 +15,17 @@ void add_eval_flags(CLI::App &app, CommandOptions &opt) {
   app.add_option("--max-batches", opt.max_batches,
                  "Stop after this many global batches (default: the file)");
   app.add_flag("--json", opt.json, "Print one JSON line");
+  auto *masks = app.add_option(
+      "--masks", opt.masks.path,
+      "Masked-LM evaluation (BERT): a file of one byte per token of --data, "
+      "1 where the token is predicted; window w holds tokens [w*T, "
+      "(w+1)*T) and a predicted input becomes --mask-id; prints the loss "
+      "and the accuracy over the predicted positions");
+  auto *mask_id = app.add_option("--mask-id", opt.masks.mask_id,
+                                 "The input id of a predicted position "
+                                 "([MASK]: 103 in bert-base-uncased)");
+  masks->needs(mask_id);
+  mask_id->needs(masks);
 }
 
 int eval_command(Session &s, const CommandOptions &opt) {
@@ -24,18 +35,26 @@ int eval_command(Session &s, const CommandOptions &opt) {
     check_loss_entry(s.ex, entry);
   });
   load_weights(s, opt, false);
-  EvalResult r = evaluate(s.ex, entry, opt.data, opt.max_batches);
+  EvalResult r = evaluate(s.ex, entry, opt.data, opt.max_batches, opt.masks);
   // Every rank holds the same all-reduced loss, and --json stays JSON.
   if (!std::isfinite(r.loss))
     throw weights_overflow("the eval loss (" + std::to_string(r.loss) + ") is",
                            opt.load);
   if (!s.root)
     return 0;
-  if (opt.json)
+  if (opt.json && r.accuracy)
+    std::printf("{\"loss\": %.9g, \"accuracy\": %.9g, \"predicted\": %lld, "
+                "\"batches\": %lld, \"tp\": %d, \"dp\": %d}\n",
+                r.loss, *r.accuracy, (long long)r.tokens, (long long)r.batches,
+                s.comm.tp_size(), s.comm.dp_size());
+  else if (opt.json)
     std::printf("{\"loss\": %.9g, \"tokens\": %lld, \"batches\": %lld, "
                 "\"tp\": %d, \"dp\": %d}\n",
                 r.loss, (long long)r.tokens, (long long)r.batches,
                 s.comm.tp_size(), s.comm.dp_size());
+  else if (r.accuracy)
+    std::printf("eval loss %.4f accuracy %.4f over %lld predicted tokens\n",
+                r.loss, *r.accuracy, (long long)r.tokens);
   else
     std::printf("eval loss %.4f over %lld tokens\n", r.loss,
                 (long long)r.tokens);

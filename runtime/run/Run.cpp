@@ -87,22 +87,81 @@ void check_loss_entry(Executor &ex, const ModelEntry &entry) {
     ex.check(*entry.fn);
 }
 
+std::unique_ptr<Batcher> make_batcher(Executor &ex, const ModelEntry &entry,
+                                      const TokenFile &file,
+                                      const MaskOptions &masks) {
+  Comm &comm = ex.comm();
+  if (masks.path.empty())
+    return std::make_unique<TokenBatcher>(
+        file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
+  if (ex.program().pp() > 1)
+    throw std::runtime_error("--masks does not run pipelined programs yet; "
+                             "compile without pipeline stages");
+  return std::make_unique<MaskedBatcher>(
+      file, masks.path, masks.mask_id, int(ex.program().model().ignore_index()),
+      entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
+}
+
+namespace {
+/// The positions of the batch just run whose target is not `ignore` and is
+/// the argmax of their logits over the real vocabulary (ties to the smaller
+/// id, as torch.argmax). Every rank of a tensor-parallel group returns the
+/// same count.
+int64_t count_correct(Executor &ex, const ModelEntry &entry, const int *targets,
+                      int ignore) {
+  Comm &comm = ex.comm();
+  size_t n = size_t(entry.B) * entry.T, width = size_t(entry.logits_width);
+  std::vector<float> logits(n * width);
+  ex.read_output(*entry.fn, entry.logits, logits.data(),
+                 logits.size() * sizeof(float));
+  // Rank r holds columns [r*width, (r+1)*width) of the padded vocabulary.
+  size_t start = entry.vocab_parallel ? size_t(comm.tp_rank()) * width : 0;
+  std::vector<float> best(n, -INFINITY);
+  // Minus the id: a maximum over ranks then picks the smallest id.
+  std::vector<int32_t> arg(n, INT32_MIN);
+  for (size_t row = 0; row < n; ++row)
+    for (size_t j = 0; j < width && start + j < size_t(entry.vocab); ++j)
+      if (logits[row * width + j] > best[row]) {
+        best[row] = logits[row * width + j];
+        arg[row] = -int32_t(start + j);
+      }
+  if (entry.vocab_parallel && comm.tp_size() > 1) {
+    std::vector<float> top = best;
+    comm.all_reduce(top.data(), n, ReduceOp::Max, Group::TP);
+    for (size_t row = 0; row < n; ++row)
+      if (best[row] != top[row])
+        arg[row] = INT32_MIN;
+    comm.all_reduce(arg.data(), n, ReduceOp::Max, Group::TP);
+  }
+  int64_t correct = 0;
+  for (size_t row = 0; row < n; ++row)
+    correct += targets[row] != ignore && arg[row] == -targets[row];
+  return correct;
+}
+} // namespace
+
 EvalResult evaluate(Executor &ex, const ModelEntry &entry,
-                    const std::string &data, int64_t max_batches) {
+                    const std::string &data, int64_t max_batches,
+                    const MaskOptions &masks) {
   Comm &comm = ex.comm();
   std::unique_ptr<TokenFile> file;
-  std::unique_ptr<TokenBatcher> batcher;
+  std::unique_ptr<Batcher> batcher;
+  const bool masked = !masks.path.empty();
   together(comm, [&] {
     file = std::make_unique<TokenFile>(data);
-    batcher = std::make_unique<TokenBatcher>(
-        *file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
+    batcher = make_batcher(ex, entry, *file, masks);
+    if (masked && entry.logits < 0)
+      throw std::runtime_error("entry point '" + entry.fn->name() +
+                               "' does not return its logits, which the "
+                               "accuracy of --masks needs");
   });
+  const int ignore = int(ex.program().model().ignore_index());
   int64_t batches = int64_t(batcher->batches_per_epoch());
   if (max_batches > 0)
     batches = std::min(batches, max_batches);
   size_t n = size_t(entry.B) * entry.T;
   std::vector<int> inputs(n), targets(n);
-  double totals[2] = {0.0, 0.0}; // loss sum, count
+  double totals[3] = {0.0, 0.0, 0.0}; // loss sum, count, correct
   std::unique_ptr<PipelineRunner> pipe;
   if (ex.program().pp() > 1)
     pipe = std::make_unique<PipelineRunner>(ex);
@@ -113,16 +172,20 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
     else
       run_loss_entry(ex, entry, inputs.data(), targets.data(), RunOptions{},
                      totals);
+    if (masked)
+      totals[2] += double(count_correct(ex, entry, targets.data(), ignore));
   }
   // Every rank of a TP group holds the same loss; DP ranks hold disjoint
   // windows; only the last pipeline stage computes it.
   if (pipe)
     comm.all_reduce(totals, 2, ReduceOp::Sum, Group::PP);
-  comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
+  comm.all_reduce(totals, 3, ReduceOp::Sum, Group::DP);
   EvalResult r;
   r.tokens = int64_t(totals[1]);
   r.batches = batches;
   r.loss = totals[1] > 0 ? totals[0] / totals[1] : 0.0;
+  if (masked)
+    r.accuracy = totals[1] > 0 ? totals[2] / totals[1] : 0.0;
   return r;
 }
 

@@ -15,11 +15,16 @@
 #include "runtime/exec/Executor.h"
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace tpc {
+
+class Batcher;
+class TokenFile;
 
 /// Thrown on the ranks that did not fail themselves when another rank
 /// failed; that rank reports the error.
@@ -74,16 +79,34 @@ void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
                     const int *targets, const RunOptions &options,
                     double totals[2]);
 
+/// `--masks FILE --mask-id ID`: masked-language-model batches
+/// (MaskedBatcher) instead of next-token windows.
+struct MaskOptions {
+  std::string path; // empty: next-token windows
+  int mask_id = -1;
+};
+
+/// The batches of `file` for `entry` on this rank: next-token windows, or
+/// masked ones when `masks` names a mask file.
+std::unique_ptr<Batcher> make_batcher(Executor &ex, const ModelEntry &entry,
+                                      const TokenFile &file,
+                                      const MaskOptions &masks);
+
 struct EvalResult {
-  double loss = 0.0; // token-weighted mean over the whole job
-  int64_t tokens = 0;
+  double loss = 0.0;  // token-weighted mean over the whole job
+  int64_t tokens = 0; // targets counted (the predicted ones under --masks)
   int64_t batches = 0;
+  /// Under --masks: the share of predicted positions whose largest logit
+  /// over the real vocabulary is the target's.
+  std::optional<double> accuracy;
 };
 
 /// Mean loss over the first `max_batches` global batches (all the file's
-/// when <= 0), each dp * B windows of T+1 tokens.
+/// when <= 0), each dp * B windows of T+1 tokens, or of T tokens with the
+/// predicted positions of `masks`.
 EvalResult evaluate(Executor &ex, const ModelEntry &entry,
-                    const std::string &data, int64_t max_batches);
+                    const std::string &data, int64_t max_batches,
+                    const MaskOptions &masks = {});
 
 /// The unpadded logits [B,T,V] of data-parallel rank 0's first batch, on
 /// world rank 0 (empty elsewhere). Logits that are not finite on any rank

@@ -140,11 +140,14 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     eval_entry = describe_entry(ex, abi::kForward);
   int ignore = int(ex.program().model().ignore_index());
   std::unique_ptr<TokenFile> file;
-  std::unique_ptr<TokenBatcher> batcher;
+  std::unique_ptr<Batcher> batcher;
   together(comm, [&] {
+    if (c.masks.path.empty() != c.val_masks.path.empty() && !c.val.empty())
+      throw std::runtime_error(
+          "--masks and --val-masks go together: masked-LM training "
+          "evaluates on masked validation data");
     file = std::make_unique<TokenFile>(c.data);
-    batcher = std::make_unique<TokenBatcher>(
-        *file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
+    batcher = make_batcher(ex, entry, *file, c.masks);
     if (batcher->batches_per_epoch() == 0)
       throw std::runtime_error(c.data +
                                " holds fewer tokens than one global "
@@ -206,7 +209,8 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     // Also before the run's last update, so that a loss curve ends with a
     // validation point.
     if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1))
-      r.val_loss = evaluate(ex, eval_entry, c.val, c.eval_batches).loss;
+      r.val_loss =
+          evaluate(ex, eval_entry, c.val, c.eval_batches, c.val_masks).loss;
     if (r.val_loss && !std::isfinite(*r.val_loss)) {
       std::string what = "step " + std::to_string(step + 1) + "/" +
                          std::to_string(c.steps) + ": the val loss (" +
@@ -290,7 +294,9 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                           "; stopping before the update (lower --lr or "
                           "--clip); " +
                           checkpoint_note());
-    r.tokens = int64_t(totals[1]);
+    // Masked-LM batches compute every position but predict few: their
+    // throughput counts the positions, as for next-token batches.
+    r.tokens = c.masks.path.empty() ? int64_t(totals[1]) : int64_t(positions);
     // The schedule and AdamW's t count applied updates: a step skipped by
     // loss scaling moves neither (as PyTorch's GradScaler skips
     // optimizer.step()).

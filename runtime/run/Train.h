@@ -30,8 +30,12 @@ namespace tpc {
 
 struct TrainConfig {
   std::string data;
-  std::string val;          // empty: no evaluation
-  int64_t eval_every = 0;   // evaluate before steps that are multiples, and the last
+  std::string val; // empty: no evaluation
+  /// Masked-language-model batches of `data` and of `val` (--masks,
+  /// --val-masks, --mask-id); empty paths: next-token windows.
+  MaskOptions masks, val_masks;
+  int64_t eval_every =
+      0; // evaluate before steps that are multiples, and the last
   int64_t eval_batches = 0; // <= 0: the whole validation file
   int64_t steps = 1;
   int grad_accum = 1;
@@ -114,7 +118,8 @@ struct StepResult {
   double loss = 0.0; // token-weighted mean of the step's batch
   double lr = 0.0;
   double grad_norm = 0.0;
-  int64_t tokens = 0; // target tokens counted over the job
+  /// Target tokens counted over the job; under --masks, the positions.
+  int64_t tokens = 0;
   double seconds = 0.0;
   std::optional<double> val_loss;
   /// The loss scale the step ran with; absent without loss scaling.

@@ -113,6 +113,22 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
   app.add_flag("--random-windows", t.random_windows,
                "Windows at seeded random positions")
       ->excludes(sequential);
+  auto *masks = app.add_option(
+      "--masks", t.masks.path,
+      "Masked-LM batches (BERT): a file of one byte per token of --data, 1 "
+      "where the token is predicted; window w holds tokens [w*T, (w+1)*T), "
+      "a predicted input becomes --mask-id and its target the token, every "
+      "other target is ignored; the loss is the mean over the predicted "
+      "positions");
+  auto *val_masks = app.add_option("--val-masks", t.val_masks.path,
+                                   "The mask file of --val, with --masks");
+  auto *mask_id = app.add_option("--mask-id", t.masks.mask_id,
+                                 "The input id of a predicted position "
+                                 "([MASK]: 103 in bert-base-uncased)");
+  masks->needs(mask_id);
+  mask_id->needs(masks);
+  val_masks->needs(masks);
+  masks->excludes("--random-windows");
   app.add_flag("--overlap-grad-reduce", t.overlap_grad_reduce,
                "Start each data-parallel gradient bucket's all-reduce (or "
                "reduce-scatter) during the last micro-batch's backward, as "
@@ -158,6 +174,7 @@ int train_command(Session &s, const CommandOptions &opt) {
   bool root = s.root;
   together(comm, [&] { check_train_flags(ex, opt); });
   TrainConfig config = opt.train;
+  config.val_masks.mask_id = config.masks.mask_id;
   // A pipelined program's step runs the micro-batches it was compiled for
   // (check_training refused another --grad-accum): checkpoints, tokens per
   // step and MFU count them.
