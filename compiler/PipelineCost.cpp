@@ -67,7 +67,7 @@ FailureOr<PipelineCost> tpc::computePipelineCost(ModuleOp module,
   times.backward_input.assign(chunks, 0.0);
   times.backward_weight.assign(chunks, 0.0);
   SmallVector<std::set<std::string>> held(P);
-  SmallVector<int64_t> shared(P, 0);
+  SmallVector<int64_t> shared(P, 0), scratch(P, 0);
   for (auto fn : module.getOps<func::FuncOp>()) {
     auto arena = fn->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr);
     auto info = fn->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr);
@@ -98,8 +98,14 @@ FailureOr<PipelineCost> tpc::computePipelineCost(ModuleOp module,
       stage.forwardFlops += flops;
       stage.chunks.push_back(c);
       stage.layers += layers[c];
-      if (arena)
-        stage.activationBytes += slots[c] * arena.getInt();
+      if (arena) {
+        // Each micro-batch in flight holds a slot; the temporaries share
+        // one scratch per stage.
+        auto slot = fn->getAttrOfType<IntegerAttr>(abi::kSlotBytesAttr);
+        int64_t slotBytes = slot ? slot.getInt() : arena.getInt();
+        stage.activationBytes += slots[c] * slotBytes;
+        scratch[s] = std::max(scratch[s], arena.getInt() - slotBytes);
+      }
       break;
     case 1:
       times.backward_input[c] = flops;
@@ -144,7 +150,7 @@ FailureOr<PipelineCost> tpc::computePipelineCost(ModuleOp module,
     }
   }
   for (int64_t s = 0; s < P; ++s)
-    cost.perStage[s].activationBytes += shared[s];
+    cost.perStage[s].activationBytes += shared[s] + scratch[s];
   pipeline::Schedule plan = pipeline::build_schedule(
       kind, int(P), int(cost.virtualStages), int(cost.microBatches));
   pipeline::Simulation sim = pipeline::simulate(plan, times);

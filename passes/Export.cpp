@@ -199,6 +199,8 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       };
       chunk->set_chunk(get("chunk"));
       chunk->set_role(program::ChunkFunction::Role(get("role")));
+      if (auto slot = func->getAttrOfType<IntegerAttr>(abi::kSlotBytesAttr))
+        chunk->set_slot_bytes(slot.getInt());
       if (!argOffsets || argOffsets.size() != int64_t(func.getNumArguments()))
         return func.emitOpError("has no argument offsets; run "
                                 "tpc-plan-memory before tpc-export");

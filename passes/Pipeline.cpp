@@ -79,6 +79,8 @@ struct PipelinePass : public tpc::impl::PipelineBase<PipelinePass> {
   using PipelineBase::PipelineBase;
 
   int64_t stages = 1, virtualStages = 1, chunks = 1;
+  /// The schedule runs W apart from B (zb-h1).
+  bool splitsWeights = false;
 
   void runOnOperation() override;
 
@@ -224,8 +226,10 @@ LogicalResult PipelinePass::splitStep(ModuleOp module, func::FuncOp step) {
     if (c > 0)
       sent.append(down[c - 1].begin(), down[c - 1].end());
     llvm::SmallPtrSet<Operation *, 32> critical = opsFeeding(sent);
+    // Only a zero-bubble schedule moves W away from B; the others run it
+    // right after, so splitting would only keep B's values for W longer.
     for (Operation *op : backward)
-      (critical.contains(op) ? b.ops : w.ops).push_back(op);
+      (critical.contains(op) || !splitsWeights ? b.ops : w.ops).push_back(op);
 
     // Where each value of the chunk is defined: F (its ops and arguments),
     // B (its ops and received gradients).
@@ -476,6 +480,7 @@ void PipelinePass::runOnOperation() {
         << std::string(schedule) << "'";
     return signalPassFailure();
   }
+  splitsWeights = kind == pipeline::ScheduleKind::ZeroBubbleH1;
   std::string problem = pipeline::check_schedule(
       kind, int(stages), int(virtualStages), int(microBatches));
   if (!problem.empty()) {

@@ -236,47 +236,77 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
         if (!toEnd.count(v))
           lastUse[v] = keptUse.lookup(v);
     }
-    Arena arena(alignment);
+    // A pipeline chunk's values that outlive their function (its
+    // arguments, the messages, what a later function keeps, the loss) lie
+    // in the micro-batch's slot, one per micro-batch in flight; the rest
+    // are one function's temporaries, in a scratch region after the slot
+    // that every micro-batch and chunk of the stage shares, since a rank
+    // runs one function at a time. Other functions have only the first.
+    const bool split = g.funcs.size() > 1;
+    llvm::DenseSet<Value> slotValues;
+    if (split)
+      for (auto [f, func] : llvm::enumerate(g.funcs)) {
+        Block &body = func.getBody().front();
+        int64_t last = position[body.getTerminator()];
+        for (BlockArgument arg : body.getArguments())
+          slotValues.insert(canonical(arg));
+        for (Operation &op : body) {
+          if (isa<RecvOp>(op))
+            slotValues.insert(op.getResult(0));
+          for (Value r : op.getResults())
+            if (lastUse.lookup(r) > last)
+              slotValues.insert(r);
+        }
+      }
+    auto inSlot = [&](Value v) { return !split || slotValues.count(v); };
+    Arena slot(alignment), scratch(alignment);
+    auto arenaOf = [&](Value v) -> Arena & {
+      return inSlot(v) ? slot : scratch;
+    };
     llvm::DenseMap<Value, int64_t> offsets;
     // Operands whose bytes a result took over (abi::reuses_operand_bytes).
     llvm::DenseSet<Value> handedOver;
     // Values whose buffers are released after the op at a position.
     std::vector<SmallVector<Value>> dying(end + 1);
     Builder builder(g.funcs.front().getContext());
+    // Offsets are written once the slot's size is known: a scratch value's
+    // lies after the slot.
+    SmallVector<std::pair<Operation *, SmallVector<Value>>> placedOps;
+    SmallVector<std::pair<func::FuncOp, SmallVector<Value>>> placedArgs;
     auto placeValue = [&](Value v, int64_t at) -> FailureOr<int64_t> {
       FailureOr<int64_t> bytes = bytesOf(v.getType());
       if (failed(bytes))
         return failure();
-      int64_t offset = arena.allocate(*bytes);
+      int64_t offset = arenaOf(v).allocate(*bytes);
       offsets[v] = offset;
       dying[lastUse.count(v) ? lastUse[v] : at].push_back(v);
       return offset;
     };
+    auto release = [&](Value v) {
+      arenaOf(v).release(offsets[v], *bytesOf(v.getType()));
+    };
     for (auto [f, func] : llvm::enumerate(g.funcs)) {
       Block &body = func.getBody().front();
       if (g.argsInArena) {
-        SmallVector<int64_t> argOffsets;
+        SmallVector<Value> args;
         for (BlockArgument arg : body.getArguments()) {
           Value v = canonical(arg);
           if (!offsets.count(v) && failed(placeValue(v, starts[f])))
             return func.emitError("argument #")
                    << arg.getArgNumber() << " of type " << arg.getType()
                    << " has no static shape";
-          argOffsets.push_back(offsets[v]);
+          args.push_back(v);
         }
-        if (record)
-          func->setAttr(abi::kArgOffsetsAttr,
-                        builder.getDenseI64ArrayAttr(argOffsets));
+        placedArgs.push_back({func, args});
         // Arguments nobody reads die at once.
         for (Value v : dying[starts[f]])
-          arena.release(offsets[v], *bytesOf(v.getType()));
+          release(v);
         dying[starts[f]].clear();
       }
       for (Operation &op : body) {
         int64_t at = position[&op];
         // Parameters and their gradient buffers are the runtime's.
         if (!isa<GetParamOp, GetGradOp>(op) && op.getNumResults() > 0) {
-          SmallVector<int64_t> opOffsets;
           for (Value result : op.getResults()) {
             FailureOr<int64_t> bytes = bytesOf(result.getType());
             if (failed(bytes))
@@ -291,34 +321,56 @@ struct PlanMemoryPass : public tpc::impl::PlanMemoryBase<PlanMemoryPass> {
                                   op.getNumOperands() == 1
                               ? canonical(op.getOperand(0))
                               : Value();
-            bool takes =
-                input && offsets.count(input) && lastUse.lookup(input) == at;
-            int64_t offset = takes ? offsets[input] : arena.allocate(*bytes);
+            bool takes = input && offsets.count(input) &&
+                         lastUse.lookup(input) == at &&
+                         inSlot(input) == inSlot(result);
+            int64_t offset =
+                takes ? offsets[input] : arenaOf(result).allocate(*bytes);
             if (takes)
               handedOver.insert(input);
             offsets[result] = offset;
-            opOffsets.push_back(offset);
             // A result nobody reads dies right after its op.
             dying[lastUse.count(result) ? lastUse[result] : at].push_back(
                 result);
           }
-          if (record)
-            op.setAttr(abi::kOffsetsAttr,
-                       builder.getDenseI64ArrayAttr(opOffsets));
+          placedOps.push_back({&op, SmallVector<Value>(op.getResults().begin(),
+                                                       op.getResults().end())});
         }
         // Inputs whose last use is this op are released only after its
         // outputs are placed, so an op never writes over what it reads (but
         // for a result that took its operand's bytes).
         for (Value v : dying[at])
           if (!handedOver.count(v))
-            arena.release(offsets[v], *bytesOf(v.getType()));
+            release(v);
       }
     }
-    if (record)
-      for (func::FuncOp func : g.funcs)
+    const int64_t slotBytes = slot.size();
+    auto finalOffset = [&](Value v) {
+      return inSlot(v) ? offsets[v] : slotBytes + offsets[v];
+    };
+    if (record) {
+      for (auto &[op, results] : placedOps) {
+        SmallVector<int64_t> o;
+        for (Value r : results)
+          o.push_back(finalOffset(r));
+        op->setAttr(abi::kOffsetsAttr, builder.getDenseI64ArrayAttr(o));
+      }
+      for (auto &[func, args] : placedArgs) {
+        SmallVector<int64_t> o;
+        for (Value a : args)
+          o.push_back(finalOffset(a));
+        func->setAttr(abi::kArgOffsetsAttr, builder.getDenseI64ArrayAttr(o));
+      }
+      for (func::FuncOp func : g.funcs) {
         func->setAttr(abi::kArenaBytesAttr,
-                      builder.getI64IntegerAttr(arena.size()));
-    return arena.size();
+                      builder.getI64IntegerAttr(slotBytes + scratch.size()));
+        if (split)
+          func->setAttr(abi::kSlotBytesAttr,
+                        builder.getI64IntegerAttr(slotBytes));
+      }
+    }
+    // The memory a stage holds per micro-batch in flight weighs most.
+    return split ? slotBytes * 4 + scratch.size() : slotBytes;
   }
 };
 } // namespace

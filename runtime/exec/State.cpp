@@ -107,10 +107,12 @@ void ExecState::build() {
     for (size_t i = 0; i < first.size(); ++i)
       owner_stage[i] = first[i] == INT32_MAX ? 0 : first[i];
   }
-  // A pipeline chunk's forward and backward functions run in arenas of
-  // their own, one per micro-batch the chunk has in flight; the others
-  // share one arena.
+  // A pipeline chunk's forward and backward functions keep what outlives
+  // each of them in slots of their own, one per micro-batch the chunk has
+  // in flight, and their temporaries in a scratch region that the stage's
+  // chunk functions share; the other functions share one arena.
   tensor_chunk.assign(program.tensors_size(), -1);
+  int64_t scratch = 0;
   for (const program::Function &fn : program.functions()) {
     if (!runs(fn))
       continue;
@@ -119,6 +121,15 @@ void ExecState::build() {
       continue;
     }
     int chunk = fn.chunk().chunk();
+    int64_t slot_bytes = fn.chunk().slot_bytes() > 0 ? fn.chunk().slot_bytes()
+                                                     : fn.arena_bytes();
+    if (slot_bytes > fn.arena_bytes())
+      throw std::runtime_error("function '" + fn.name() + "' has a slot of " +
+                               std::to_string(slot_bytes) +
+                               " bytes in an arena of " +
+                               std::to_string(fn.arena_bytes()));
+    slot_size[chunk] = slot_bytes;
+    scratch = std::max(scratch, fn.arena_bytes() - slot_bytes);
     std::vector<void *> &slots = slot_arenas[chunk];
     if (chunk >= program.pipeline().slots_size())
       throw std::runtime_error("the program's pipeline has no slot count for "
@@ -126,8 +137,7 @@ void ExecState::build() {
                                std::to_string(chunk));
     if (slots.empty())
       for (int64_t k = 0; k < program.pipeline().slots(chunk); ++k) {
-        slots.push_back(
-            device.alloc(size_t(std::max<int64_t>(fn.arena_bytes(), 1))));
+        slots.push_back(device.alloc(size_t(std::max<int64_t>(slot_bytes, 1))));
         owned_.push_back(slots.back());
       }
     auto mark = [&](int id) {
@@ -144,13 +154,15 @@ void ExecState::build() {
           mark(id);
   }
   arena_ = device.alloc(size_t(std::max<int64_t>(arena, 1)));
+  if (scratch > 0) {
+    scratch_arena = device.alloc(size_t(scratch));
+    owned_.push_back(scratch_arena);
+  }
   for (const program::Tensor &t : program.tensors()) {
     if (t.storage() == program::Tensor::ACTIVATION) {
       int chunk = tensor_chunk[size_t(t.id())];
-      void *base = chunk >= 0 && !slot_arenas[chunk].empty()
-                       ? slot_arenas[chunk][0]
-                       : arena_;
-      ptrs[t.id()] = static_cast<char *>(base) + t.offset();
+      ptrs[t.id()] = chunk >= 0 ? slot_ptr(t.id(), 0)
+                                : static_cast<char *>(arena_) + t.offset();
     } else if (t.storage() == program::Tensor::GRADIENT ||
                unheld_tensor[size_t(t.id())]) {
       // get_grad's result is the gradient buffer, set below; another
@@ -395,14 +407,17 @@ void *ExecState::slot_ptr(int id, int slot) const {
   int chunk = tensor_chunk[size_t(id)];
   if (chunk < 0)
     return ptrs[size_t(id)];
+  int64_t offset = program.tensors(id).offset();
+  int64_t slot_bytes = slot_size.at(chunk);
+  if (offset >= slot_bytes)
+    return static_cast<char *>(scratch_arena) + (offset - slot_bytes);
   const std::vector<void *> &slots = slot_arenas.at(chunk);
   if (slot < 0 || size_t(slot) >= slots.size())
     throw std::runtime_error("pipeline chunk " + std::to_string(chunk) +
                              " has " + std::to_string(slots.size()) +
                              " activation slots, not slot " +
                              std::to_string(slot));
-  return static_cast<char *>(slots[size_t(slot)]) +
-         program.tensors(id).offset();
+  return static_cast<char *>(slots[size_t(slot)]) + offset;
 }
 
 void ExecState::use_slot(const program::Function &fn, int slot) {

@@ -70,6 +70,10 @@ struct ExecState {
   /// which its forward, backward_input and backward_weight functions share;
   /// and the chunk whose arenas each tensor lies in (-1: the shared arena).
   std::map<int, std::vector<void *>> slot_arenas;
+  /// Per chunk: the bytes of a slot; a tensor at an offset past them lies
+  /// in the scratch that the stage's chunk functions share.
+  std::map<int, int64_t> slot_size;
+  void *scratch_arena = nullptr;
   std::vector<int> tensor_chunk;
   /// The first pipeline stage that holds each parameter, which writes it
   /// into checkpoints (0 without a pipeline).

@@ -89,6 +89,10 @@ inline constexpr char kFromAttr[] = "tpc.from";
 /// live in its arena (tpc-plan-memory), where the runtime writes the data
 /// and receives the messages.
 inline constexpr char kArgOffsetsAttr[] = "tpc.arg_offsets";
+/// On a chunk's forward and backward functions: the bytes of their arena
+/// that one micro-batch in flight holds (its slot); the rest of the arena,
+/// after it, is scratch that a stage's functions share.
+inline constexpr char kSlotBytesAttr[] = "tpc.slot_bytes";
 /// On a chunk function: {chunk, role (0 forward, 1 backward_input, 2
 /// backward_weight, 3 eval), recv, send}: how many of its leading inputs
 /// are received and of its leading outputs are sent (after the data inputs
