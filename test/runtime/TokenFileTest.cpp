@@ -5,6 +5,7 @@
 #include "TestUtil.h"
 
 #include <fstream>
+#include <functional>
 
 using namespace tpc;
 using namespace tpc::test;
@@ -320,4 +321,108 @@ TEST(TokenBatcher, Version2FilesAndTheVocabulary) {
               std::string::npos)
         << e.what();
   }
+}
+
+namespace {
+/// One mask byte per token: 1 at every position that `predicted` selects.
+void write_masks(const std::string &path, size_t count,
+                 const std::function<bool(size_t)> &predicted) {
+  std::ofstream out(path, std::ios::binary);
+  for (size_t i = 0; i < count; ++i)
+    out.put(predicted(i) ? 1 : 0);
+}
+
+std::string thrown_by(const std::function<void()> &make) {
+  try {
+    make();
+  } catch (const std::exception &e) {
+    return e.what();
+  }
+  return "";
+}
+} // namespace
+
+// Window w holds tokens [w*T, (w+1)*T), no shift; predicted inputs become
+// the mask id and their targets the token, the others are ignored; the
+// batches wrap to the start when the next one would run past the end.
+TEST(MaskedBatcher, WindowsMasksAndTargets) {
+  auto dir = temp_dir();
+  auto tokens = sequence(100);
+  write_token_file(dir / "d.bin", tokens);
+  write_masks(dir / "m.bin", 100, [](size_t i) { return i % 3 == 1; });
+  TokenFile f(dir / "d.bin");
+  const int B = 2, T = 7, mask = 99, ignore = -1;
+  MaskedBatcher batches(f, dir / "m.bin", mask, ignore, B, T, 0, 1, 65536);
+  EXPECT_EQ(batches.batches_per_epoch(), 100u / 14);
+  std::vector<int> in(B * T), tg(B * T);
+  for (int step = 0; step < 9; ++step) { // wraps after 7 batches
+    uint64_t start = uint64_t(step % 7) * B * T;
+    batches.next(in.data(), tg.data());
+    for (int i = 0; i < B * T; ++i) {
+      uint64_t p = start + i;
+      bool predicted = p % 3 == 1;
+      ASSERT_EQ(in[i], predicted ? mask : int(tokens[p])) << step;
+      ASSERT_EQ(tg[i], predicted ? int(tokens[p]) : ignore) << step;
+    }
+  }
+  EXPECT_EQ(batches.position(), 2u * 14);
+  batches.seek(14);
+  batches.next(in.data(), tg.data());
+  EXPECT_EQ(in[0], int(tokens[14])); // 14 % 3 == 2: not predicted
+  EXPECT_EQ(tg[0], ignore);
+}
+
+// Data-parallel ranks read the rows one rank with dp * B rows reads.
+TEST(MaskedBatcher, DataParallelRanksAreDisjointAndCover) {
+  auto dir = temp_dir();
+  write_token_file(dir / "d.bin", sequence(200));
+  write_masks(dir / "m.bin", 200, [](size_t i) { return i % 4 == 0; });
+  TokenFile f(dir / "d.bin");
+  const int B = 2, T = 5, dp = 3;
+  MaskedBatcher whole(f, dir / "m.bin", 7, -1, dp * B, T, 0, 1, 65536);
+  std::vector<MaskedBatcher> ranks;
+  for (int r = 0; r < dp; ++r)
+    ranks.emplace_back(f, dir / "m.bin", 7, -1, B, T, r, dp, 65536);
+  for (int step = 0; step < 8; ++step) {
+    std::vector<int> in(dp * B * T), tg(dp * B * T);
+    whole.next(in.data(), tg.data());
+    for (int r = 0; r < dp; ++r) {
+      std::vector<int> ri(B * T), rt(B * T);
+      ranks[r].next(ri.data(), rt.data());
+      for (int i = 0; i < B * T; ++i) {
+        ASSERT_EQ(ri[i], in[r * B * T + i]) << "step " << step << " rank " << r;
+        ASSERT_EQ(rt[i], tg[r * B * T + i]);
+      }
+    }
+  }
+}
+
+TEST(MaskedBatcher, BadFilesAndIdsAreNamed) {
+  auto dir = temp_dir();
+  write_token_file(dir / "d.bin", sequence(50, 50)); // ids below 50
+  write_masks(dir / "short.bin", 49, [](size_t) { return false; });
+  TokenFile f(dir / "d.bin");
+  EXPECT_NE(thrown_by([&] {
+              MaskedBatcher(f, dir / "short.bin", 1, -1, 2, 5, 0, 1, 60);
+            }).find("49 mask bytes for the 50 tokens"),
+            std::string::npos);
+  std::ofstream(dir / "two.bin", std::ios::binary)
+      << std::string(20, '\0') << '\2' << std::string(29, '\0');
+  EXPECT_NE(thrown_by([&] {
+              MaskedBatcher(f, dir / "two.bin", 1, -1, 2, 5, 0, 1, 60);
+            }).find("mask byte 2 at position 20"),
+            std::string::npos);
+  write_masks(dir / "m.bin", 50, [](size_t) { return true; });
+  EXPECT_NE(thrown_by([&] {
+              MaskedBatcher(f, dir / "m.bin", 60, -1, 2, 5, 0, 1, 60);
+            }).find("--mask-id 60 is not an id of the model's vocabulary"),
+            std::string::npos);
+  EXPECT_NE(thrown_by([&] {
+              MaskedBatcher(f, dir / "m.bin", 1, -1, 2, 5, 0, 1, 40);
+            }).find("is outside the model's vocabulary of 40"),
+            std::string::npos);
+  EXPECT_NE(thrown_by([&] {
+              MaskedBatcher(f, dir / "m.bin", 1, -1, 6, 9, 0, 1, 60);
+            }).find("fewer than one global batch"),
+            std::string::npos);
 }
