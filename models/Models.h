@@ -1,9 +1,10 @@
 //===- Models.h - Builders of tpc model modules -----------------*- C++ -*-===//
 //
 // The configurations of the model families that tpc ships (GPT-2 and the
-// Megatron paper's GPT-2 variants, the bigram baseline, StagFormer), their
-// validation, and the builders that write each one as a `tpc` module at its
-// global size with the batch and sequence length left open.
+// Megatron paper's GPT-2 variants, Llama, BERT, the bigram baseline,
+// StagFormer), their validation, and the builders that write each one as a
+// `tpc` module at its global size with the batch and sequence length left
+// open.
 //
 //===----------------------------------------------------------------------===//
 
