@@ -96,6 +96,16 @@ const PipelineStep kPipeline[] = {
 };
 } // namespace
 
+CompileOptions tpc::withoutStages(const CompileOptions &options) {
+  CompileOptions flat = options;
+  flat.pp = 1;
+  flat.virtualStages = 1;
+  flat.schedule = "1f1b";
+  flat.pipelineLayout.clear();
+  flat.microBatches = 0;
+  return flat;
+}
+
 void tpc::registerModelDialects(DialectRegistry &registry) {
   registry.insert<TpcDialect, func::FuncDialect>();
   registerCostOpModels(registry);

@@ -62,6 +62,11 @@ struct CompileOptions {
   bool stackParallel = false;
 };
 
+/// The same options without pipeline stages: the layout whose compiled
+/// forward the cost report reads for a pipelined program's whole-model
+/// figures.
+CompileOptions withoutStages(const CompileOptions &options);
+
 /// Registers every pass the pipeline and the cost report use.
 void registerCompilerPasses();
 

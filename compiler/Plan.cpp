@@ -61,12 +61,7 @@ reportOf(ModuleOp module, CompileOptions options) {
       return failure();
     return std::make_pair(*report, std::optional<PipelineCost>());
   }
-  CompileOptions flat = options;
-  flat.pp = 1;
-  flat.virtualStages = 1;
-  flat.schedule = "1f1b";
-  flat.pipelineLayout.clear();
-  flat.microBatches = 0;
+  CompileOptions flat = withoutStages(options);
   OwningOpRef<ModuleOp> whole = module.clone();
   if (failed(compile(*whole, flat)))
     return failure();
@@ -92,11 +87,8 @@ std::vector<MemoryFit> tpc::fitMemory(ModuleOp module,
       CompileOptions options = base;
       options.tp = tp;
       options.pp = pp;
-      if (pp == 1) {
-        options.virtualStages = 1;
-        options.schedule = "1f1b";
-        options.microBatches = 0;
-      }
+      if (pp == 1)
+        options = withoutStages(options);
       // A layout the model cannot take (heads or the MLP width not
       // divisible, fewer layers than stages) is a row of the table, not an
       // error of the plan: keep its first message.

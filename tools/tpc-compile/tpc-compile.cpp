@@ -199,11 +199,7 @@ int main(int argc, char **argv) {
       options.pp > 1 ? module->clone() : nullptr;
   if (failed(tpc::compile(*module, options)))
     return 1;
-  tpc::CompileOptions wholeOptions = options;
-  wholeOptions.pp = 1;
-  wholeOptions.virtualStages = 1;
-  wholeOptions.schedule = "1f1b";
-  wholeOptions.pipelineLayout.clear();
+  tpc::CompileOptions wholeOptions = tpc::withoutStages(options);
   if (whole && failed(tpc::compile(*whole, wholeOptions)))
     return 1;
 

@@ -178,12 +178,7 @@ int runLayoutTime() {
   mlir::OwningOpRef<mlir::ModuleOp> whole = module->clone();
   if (failed(tpc::compile(*module, layout)))
     return 1;
-  tpc::CompileOptions flat = layout;
-  flat.pp = 1;
-  flat.virtualStages = 1;
-  flat.schedule = "1f1b";
-  flat.pipelineLayout.clear();
-  flat.microBatches = 0;
+  tpc::CompileOptions flat = tpc::withoutStages(layout);
   if (failed(tpc::compile(*whole, flat)))
     return 1;
   FailureOr<tpc::CostReport> report =
