@@ -138,6 +138,16 @@ llvm::Error checkNormEps(double eps) {
   return error("--norm-eps must be a finite number > 0, got " + number(eps));
 }
 
+/// A fixed sequence length must fit the position table's rows.
+llvm::Error checkPositionRows(const InputShape &input, int64_t positions) {
+  if (input.seqLen == kOpen || input.seqLen <= positions)
+    return llvm::Error::success();
+  return error("--seq-len " + llvm::Twine(input.seqLen) + " exceeds the " +
+               llvm::Twine(positions) +
+               " rows of the position table; raise --seq or shorten "
+               "--seq-len");
+}
+
 /// Rotary positions: an even head dimension and a base > 0.
 llvm::Error checkRotary(int64_t hidden, int64_t heads, double theta) {
   if ((hidden / heads) % 2 != 0)
@@ -255,11 +265,8 @@ llvm::Error tpc::models::validate(const GPT2Config &c) {
   }
   if (llvm::Error e = checkInput(c.input))
     return e;
-  if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
-    return error("--seq-len " + llvm::Twine(c.input.seqLen) + " exceeds the " +
-                 llvm::Twine(c.positions) +
-                 " rows of the position table; raise --seq or shorten "
-                 "--seq-len");
+  if (llvm::Error e = checkPositionRows(c.input, c.positions))
+    return e;
   return llvm::Error::success();
 }
 
@@ -340,11 +347,8 @@ llvm::Error tpc::models::validate(const BertConfig &c) {
     return e;
   if (llvm::Error e = checkInput(c.input))
     return e;
-  if (c.input.seqLen != kOpen && c.input.seqLen > c.positions)
-    return error("--seq-len " + llvm::Twine(c.input.seqLen) + " exceeds the " +
-                 llvm::Twine(c.positions) +
-                 " rows of the position table; raise --seq or shorten "
-                 "--seq-len");
+  if (llvm::Error e = checkPositionRows(c.input, c.positions))
+    return e;
   return llvm::Error::success();
 }
 
