@@ -60,11 +60,27 @@ BpeTokenizer::BpeTokenizer(
   for (int b = 0; b < 256; ++b)
     unicode_to_byte[byte_to_unicode[b]] = b;
 
+  // The ids are dense, so none reaches the number of entries; test that
+  // before sizing the table by the largest, so that a stray large id is an
+  // error rather than an allocation of its size.
+  const size_t entries = encoder.size() + added_.size();
+  auto out_of_range = [&](const std::string &spelling, int id) {
+    return fail("token '" + spelling + "' has id " + std::to_string(id) +
+                ", but the ids of the " + std::to_string(entries) +
+                " tokens must be 0.." + std::to_string(entries - 1) +
+                ", each once");
+  };
   int n = 0;
-  for (const auto &entry : encoder)
-    n = std::max(n, entry.second + 1);
-  for (const AddedToken &t : added_)
+  for (const auto &[spelling, id] : encoder) {
+    if (id >= 0 && static_cast<size_t>(id) >= entries)
+      throw out_of_range(spelling, id);
+    n = std::max(n, id + 1);
+  }
+  for (const AddedToken &t : added_) {
+    if (t.id >= 0 && static_cast<size_t>(t.id) >= entries)
+      throw out_of_range(t.content, t.id);
     n = std::max(n, t.id + 1);
+  }
   token_bytes_.assign(n, std::string());
   std::vector<bool> seen(n, false);
   for (const auto &[spelling, id] : encoder) {

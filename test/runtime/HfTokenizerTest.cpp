@@ -284,9 +284,9 @@ TEST(HfTokenizer, BrokenFilesNameTheFileAndTheFix) {
   std::string gap = small_json();
   gap.replace(gap.find("\"id\": 263"), 9, "\"id\": 264");
   EXPECT_EQ(load_error(gap),
-            "/x/tokenizer.json: no token has id 263, but the ids of the 265 "
-            "tokens must be 0..264, each once; the tokenizer.json is "
-            "inconsistent");
+            "/x/tokenizer.json: token '<|end_of_text|>' has id 264, but the "
+            "ids of the 264 tokens must be 0..263, each once; the "
+            "tokenizer.json is inconsistent");
   std::string bad_merge = small_json();
   bad_merge.replace(bad_merge.find("\"w o\""), 5, "\"o w\"");
   EXPECT_EQ(load_error(bad_merge),

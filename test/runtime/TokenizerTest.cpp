@@ -162,6 +162,18 @@ TEST(Gpt2Tokenizer, RejectsInconsistentVocabularies) {
   EXPECT_THROW(Gpt2Tokenizer(encoder, v.merges, "bad"), std::runtime_error);
   EXPECT_THROW(Gpt2Tokenizer::from_directory("/nonexistent/vocab"),
                std::runtime_error);
+  // An id far past the vocabulary is named, not allocated.
+  encoder = v.encoder;
+  encoder[byte_level_spelling("A")] = 999999999;
+  try {
+    Gpt2Tokenizer tok(encoder, v.merges, "big");
+    ADD_FAILURE() << "an id of 999999999 was accepted";
+  } catch (const std::runtime_error &e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("big: token 'A' has id 999999999, but the ids of the "),
+              std::string::npos)
+        << what;
+  }
 }
 
 std::string random_text(std::mt19937 &rng, size_t n) {
