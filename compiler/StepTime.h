@@ -6,13 +6,14 @@
 // alpha-beta model of a ring over the links its group spans (inside a node
 // or across nodes, by Megatron's rank order), and a pipelined program's own
 // per-stage schedule simulated action by action with the chunks' F, B and W
-// times. A cluster is a small JSON file (compiler/clusters/).
+// times, on a cluster described by compiler/Cluster.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TPC_COMPILER_STEPTIME_H
 #define TPC_COMPILER_STEPTIME_H
 
+#include "compiler/Cluster.h"
 #include "compiler/CostReport.h"
 #include "compiler/Pipeline.h"
 
@@ -24,26 +25,6 @@
 #include <string>
 
 namespace tpc {
-
-struct Link {
-  double bytesPerS = 0;
-  double latencyS = 0;
-};
-
-struct Cluster {
-  std::string name;
-  int64_t devicesPerNode = 1;
-  int64_t memoryBytes = 0;
-  /// Peak FLOP/s per compute dtype: "fp32", "bf16", "fp16".
-  std::map<std::string, double> peakFlops;
-  double hbmBytesPerS = 0;
-  /// The fraction of the peak a large GEMM reaches.
-  double gemmEfficiency = 1;
-  Link intraNode, interNode;
-};
-
-/// Reads a cluster file; the error names the file, the field and the fix.
-llvm::Expected<Cluster> readCluster(llvm::StringRef path);
 
 /// Where one training step's time goes on the busiest rank, in seconds.
 struct StepTime {

@@ -1,0 +1,78 @@
+//===- Cluster.cpp - Reading a cluster description -----------------------===//
+
+#include "compiler/Cluster.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <optional>
+
+using namespace tpc;
+using llvm::StringRef;
+using llvm::Twine;
+
+llvm::Expected<Cluster> tpc::readCluster(StringRef path) {
+  auto fail = [&](const Twine &what) {
+    return llvm::createStringError(
+        (path + ": " + what +
+         "; see compiler/clusters/*.json for the fields a cluster file has")
+            .str());
+  };
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError((path + ": cannot read the cluster file (" +
+                                    buffer.getError().message() + ")")
+                                       .str());
+  llvm::Expected<llvm::json::Value> value =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!value)
+    return fail("not JSON (" + llvm::toString(value.takeError()) + ")");
+  const llvm::json::Object *o = value->getAsObject();
+  if (!o)
+    return fail("not a JSON object");
+  Cluster c;
+  if (auto name = o->getString("name"))
+    c.name = name->str();
+  auto positive = [&](const llvm::json::Object &from, StringRef key,
+                      double &into) -> llvm::Error {
+    std::optional<double> v = from.getNumber(key);
+    if (!v || !(*v > 0))
+      return fail("'" + key + "' must be a positive number");
+    into = *v;
+    return llvm::Error::success();
+  };
+  double perNode = 0, memory = 0;
+  if (llvm::Error e = positive(*o, "devices_per_node", perNode))
+    return std::move(e);
+  if (llvm::Error e = positive(*o, "memory_bytes", memory))
+    return std::move(e);
+  c.devicesPerNode = static_cast<int64_t>(perNode);
+  c.memoryBytes = static_cast<int64_t>(memory);
+  if (llvm::Error e = positive(*o, "hbm_bytes_per_s", c.hbmBytesPerS))
+    return std::move(e);
+  if (llvm::Error e = positive(*o, "gemm_efficiency", c.gemmEfficiency))
+    return std::move(e);
+  if (c.gemmEfficiency > 1)
+    return fail("'gemm_efficiency' is a fraction of the peak, at most 1");
+  const llvm::json::Object *peaks = o->getObject("peak_flops");
+  if (!peaks)
+    return fail("'peak_flops' must be an object of FLOP/s per dtype");
+  for (StringRef dtype : {"fp32", "bf16", "fp16"})
+    if (llvm::Error e = positive(*peaks, dtype, c.peakFlops[dtype.str()]))
+      return std::move(e);
+  for (auto [key, link] : {std::make_pair("intra_node", &c.intraNode),
+                           std::make_pair("inter_node", &c.interNode)}) {
+    const llvm::json::Object *l = o->getObject(key);
+    if (!l)
+      return fail(Twine("'") + key +
+                  "' must be an object with bytes_per_s "
+                  "and latency_s");
+    if (llvm::Error e = positive(*l, "bytes_per_s", link->bytesPerS))
+      return std::move(e);
+    std::optional<double> latency = l->getNumber("latency_s");
+    if (!latency || *latency < 0)
+      return fail(Twine("'") + key + ".latency_s' must be a number >= 0");
+    link->latencyS = *latency;
+  }
+  return c;
+}
