@@ -190,6 +190,16 @@ Batcher::Batcher(const TokenFile &file, int B, int T, int dp_rank, int dp_size)
                                 " dp_size=" + std::to_string(dp_size));
 }
 
+void Batcher::next(int *inputs, int *targets, const BatchExtras &extras) {
+  next(inputs, targets);
+  if (extras.token_types)
+    std::fill_n(extras.token_types, size_t(B_) * T_, 0);
+  if (extras.key_lengths)
+    std::fill_n(extras.key_lengths, B_, T_);
+  if (extras.sentence_order)
+    std::fill_n(extras.sentence_order, B_, 0);
+}
+
 void Batcher::seek(uint64_t position) {
   if (position % global() != 0 || position / global() > batches_per_epoch())
     throw std::invalid_argument(

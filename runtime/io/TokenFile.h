@@ -79,6 +79,14 @@ private:
   uint64_t num_tokens_ = 0;
 };
 
+/// The inputs of an encoder's batch beside its tokens and targets; a null
+/// pointer is one the program does not take.
+struct BatchExtras {
+  int *token_types = nullptr;    ///< B*T, the segment of each token (0 or 1)
+  int *key_lengths = nullptr;    ///< B, real positions per row; padding ends it
+  int *sentence_order = nullptr; ///< B, 1 where the two segments are swapped
+};
+
 /// Where training and evaluation read their batches: B rows of T inputs and
 /// T targets per call, data-parallel ranks reading disjoint rows of each
 /// global batch, positions counted in tokens of the file.
@@ -87,6 +95,10 @@ public:
   virtual ~Batcher() = default;
   /// Fills inputs (B*T) and targets (B*T) with the next batch.
   virtual void next(int *inputs, int *targets) = 0;
+  /// The same, and the extras the program takes. Batchers of one segment
+  /// without padding give every token type 0, every row its full length
+  /// and every row order 0.
+  virtual void next(int *inputs, int *targets, const BatchExtras &extras);
   /// Global batches per pass over the file.
   virtual uint64_t batches_per_epoch() const = 0;
   /// The token offset of the next global batch (for checkpoints).
@@ -123,6 +135,7 @@ public:
   TokenBatcher(const TokenFile &file, int B, int T, int dp_rank = 0,
                int dp_size = 1, int vocab_size = 0);
 
+  using Batcher::next;
   void next(int *inputs, int *targets) override;
   uint64_t batches_per_epoch() const override;
 
@@ -147,6 +160,7 @@ public:
                 int ignore_index, int B, int T, int dp_rank, int dp_size,
                 int vocab_size);
 
+  using Batcher::next;
   void next(int *inputs, int *targets) override;
   uint64_t batches_per_epoch() const override;
 
