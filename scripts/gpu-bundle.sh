@@ -11,7 +11,8 @@
 #            it with tar, or with Python's tarfile where there is no xz); not
 #            cuBLASLt or NCCL, which tpc-run opens at run time from the
 #            machine's own CUDA or PyTorch
-#   progs/   compiled programs: tiny GPT-2 and StagFormer models for parity,
+#   progs/   compiled programs: tiny GPT-2 and StagFormer models for parity
+#            (and tiny GPT-2 at tp 2 and at pp 2 for machines with two GPUs),
 #            GPT-2 124M in bf16 at T 1024 for several micro-batches, and
 #            GPT-2 124M for decoding
 #   data/    token files
@@ -110,6 +111,12 @@ for name in gpt2_tiny gpt2_tiny_dropout stag_tiny stag3_shared llama_tiny; do
 done
 "$c" "$tmp/gpt2_tiny.mlir" --micro-batch 4 --seq 64 --precision bf16 \
   -o "$out/progs/gpt2_tiny_bf16.tpc"
+# Two ranks (run only where there are two GPUs and mpirun): tensor
+# parallelism over NCCL all-reduces, pipeline stages over NCCL send/recv.
+"$c" "$tmp/gpt2_tiny.mlir" --tp 2 --micro-batch 4 --seq 64 \
+  -o "$out/progs/gpt2_tiny_tp2.tpc"
+"$c" "$tmp/gpt2_tiny.mlir" --pp 2 --micro-batch 2 --micro-batches 4 --seq 64 \
+  -o "$out/progs/gpt2_tiny_pp2.tpc"
 if [ "$quick" = 0 ]; then
   "$m" gpt2 --preset 124m -o "$tmp/gpt2_124m.mlir"
   for b in 4 8 16 32 48; do

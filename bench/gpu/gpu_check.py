@@ -4,7 +4,8 @@
 Prints one table: the backend conformance suite on the GPU (every kernel
 against naive references, per storage type), parity of tiny models against
 the CPU backend in the same run (eval loss, 3 AdamW steps, dropout, greedy
-decoding), the GPT-2 124M bf16 training step at T 1024 against PyTorch eager
+decoding), on machines with two GPUs and mpirun tensor and pipeline
+parallelism over NCCL against MPI on the CPU, the GPT-2 124M bf16 training step at T 1024 against PyTorch eager
 with autocast, and GPT-2 124M decoding at batch 1.
 
 The machine is lent for minutes, so the check keeps to one deadline
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,6 +80,9 @@ deadline = Deadline(float(os.environ.get('TPC_CHECK_STARTED') or time.time()),
 started = time.time()
 rows = []      # (section, item, result, verdict)
 PASSING = ('ok', 'measured', 'reference', 'below target')
+# A row this machine cannot run by its hardware (the two-rank section on one
+# GPU): stated, and neither a pass nor a failure of the backend.
+NOT_APPLICABLE = 'not applicable'
 
 
 def row_text(r):
@@ -91,16 +96,17 @@ def table_text(final):
     if not final:
         lines.append('(in progress: the check has not ended)')
         return '\n'.join(lines)
-    lines.append('World size 1: one GPU, so NCCL is never loaded (a group of one '
-                 'rank needs no communicator); tensor parallelism across GPUs is '
-                 'not exercised here, and parity across tp is checked on the CPU '
-                 'backend. %.0f s in all.' % (time.time() - started))
+    lines.append('The single-GPU sections run at world size 1, where NCCL is never '
+                 'loaded (a group of one rank needs no communicator); NCCL runs '
+                 'only in the two-ranks section, on a machine with two GPUs and '
+                 'mpirun. %.0f s in all.' % (time.time() - started))
     lines.append('verdict: ' + verdict_of(rows))
     return '\n'.join(lines)
 
 
 def verdict_of(rows):
-    failed = sum(r[3] not in PASSING + ('skipped',) for r in rows)
+    failed = sum(r[3] not in PASSING + ('skipped', NOT_APPLICABLE)
+                 for r in rows)
     skipped = sum(r[3] == 'skipped' for r in rows)
     if failed or not rows:
         return 'FAIL (%d rows failed)' % failed
@@ -137,10 +143,11 @@ def log_path(name):
     return os.path.join(LOGS, name)
 
 
-def run(cmd, timeout, name, tpc=True):
+def run(cmd, timeout, name, tpc=True, extra_env=None):
     """(returncode, stdout, stderr); both streams also go to LOGS/name.log.
     The time limit is `timeout` within what the deadline leaves."""
     env = dict(os.environ)
+    env.update(extra_env or {})
     if tpc:
         env['LD_LIBRARY_PATH'] = LIBS + (':' + env['LD_LIBRARY_PATH']
                                          if env.get('LD_LIBRARY_PATH') else '')
@@ -517,6 +524,83 @@ def parity():
 
 
 #===----------------------------------------------------------------------===#
+# Two ranks: NCCL all-reduce (tp 2) and send/recv (pp 2)
+#===----------------------------------------------------------------------===#
+
+RANKS_NEED_S = 40   # two 2-rank trainings of 3 steps per program
+
+
+def gpu_count():
+    if DRY:
+        return 2
+    try:
+        p = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True,
+                           timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(l.startswith('GPU ') for l in p.stdout.splitlines())
+
+
+def two_ranks():
+    """tp 2 and pp 2 trained for 3 steps on the backend and on the CPU,
+    both under mpirun -np 2 from the same weights: the NCCL collectives and
+    point-to-point messages against MPI's."""
+    gpus, mpirun = gpu_count(), shutil.which('mpirun')
+    if gpus < 2 or not mpirun:
+        why = ('%d GPU%s' % (gpus, '' if gpus == 1 else 's')) if gpus < 2 \
+            else 'no mpirun'
+        for prog in ('gpt2_tiny_tp2', 'gpt2_tiny_pp2'):
+            add_row('two ranks', prog, 'not run: %s on this machine (needs 2 '
+                    'GPUs and mpirun)' % why, NOT_APPLICABLE)
+        return
+    weights = os.path.join(WORK, 'gpt2_tiny_2r.safetensors')
+    os.makedirs(WORK, exist_ok=True)
+    rc, so, se = tpc('gpt2_tiny', 'init', '--save', weights, '--seed', '7',
+                     name='init_two_ranks')
+    if rc != 0:
+        add_row('two ranks', 'init', 'init failed: ' + last_error(se), 'FAIL')
+        return
+    launch = [mpirun, '-np', '2', '--oversubscribe']
+    # Open MPI refuses root unless told, and a job's session files in a
+    # TMPDIR of its own cannot collide with another job's.
+    mpi_env = {'TMPDIR': tempfile.mkdtemp(prefix='gpu_check_mpi.')}
+    if os.geteuid() == 0:
+        mpi_env.update(OMPI_ALLOW_RUN_AS_ROOT='1',
+                       OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1')
+    for prog in ('gpt2_tiny_tp2', 'gpt2_tiny_pp2'):
+        if not step_allowed('two ranks', prog, RANKS_NEED_S):
+            continue
+        losses = {}
+        for side, backend in (('ref', 'cpu'), ('dev', BACKEND)):
+            logf = log_path('train_%s_%s.jsonl' % (prog, side))
+            if os.path.exists(logf):
+                os.remove(logf)
+            rc, so, se = run(launch + [
+                'bin/tpc-run', 'progs/%s.tpc' % prog, '--backend', backend,
+                'train', '--data', 'data/tiny.bin', '--load', weights,
+                '--steps', '3', '--lr', '1e-3', '--schedule', 'constant',
+                '--log', logf, '--plot', 'none', '--progress', 'lines'],
+                180, 'train_%s_%s' % (prog, side), extra_env=mpi_env)
+            if rc != 0:
+                losses[side] = last_error(se)
+                continue
+            with open(logf) as f:
+                losses[side] = [(s['loss'], s['grad_norm'])
+                                for s in (json.loads(l) for l in f if l.strip())]
+        ref, dev = losses.get('ref'), losses.get('dev')
+        if not isinstance(ref, list) or not isinstance(dev, list) \
+                or len(ref) != len(dev) or not ref:
+            add_row('two ranks', prog, 'run failed: %s' % (
+                dev if isinstance(dev, str) else ref), 'FAIL')
+            continue
+        worst = max(max(rel(g[0], c[0]), rel(g[1], c[1])) for c, g in zip(ref, dev))
+        add_row('two ranks', prog + ' 3 AdamW steps (loss, grad norm)',
+                'last loss cpu %.6f, %s %.6f; worst rel %.1e (<= 1e-04)'
+                % (ref[-1][0], BACKEND, dev[-1][0], worst),
+                'ok' if worst <= 1e-4 else 'FAIL')
+
+
+#===----------------------------------------------------------------------===#
 # Speed
 #===----------------------------------------------------------------------===#
 
@@ -649,6 +733,7 @@ def finish():
 
 SECTIONS = (('conformance', conformance, GROUP_NEED_S),
             ('parity', parity, PARITY_NEED_S),
+            ('two ranks', two_ranks, RANKS_NEED_S),
             ('train step', bench_train, TRAIN_NEED_S),
             ('decode', bench_decode, DECODE_NEED_S))
 

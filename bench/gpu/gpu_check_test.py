@@ -195,6 +195,23 @@ class DeadlineAndOut(unittest.TestCase):
         with open(os.path.join(gc.OUT, gc.TABLE)) as f:
             self.assertIn('| s | too long | skipped: ', f.read())
 
+    def test_a_section_this_machine_cannot_run_is_neither_pass_nor_fail(self):
+        gc.add_row('two ranks', 'tp2', 'not run: 1 GPU', gc.NOT_APPLICABLE)
+        gc.add_row('parity', 'x', 'fine', 'ok')
+        self.assertEqual(gc.verdict_of(gc.rows), 'PASS')
+        gc.add_row('parity', 'y', 'broken', 'FAIL')
+        self.assertEqual(gc.verdict_of(gc.rows), 'FAIL (1 rows failed)')
+
+    def test_two_ranks_on_one_gpu_is_not_applicable(self):
+        saved = gc.gpu_count
+        gc.gpu_count = lambda: 1
+        try:
+            gc.two_ranks()
+        finally:
+            gc.gpu_count = saved
+        self.assertEqual([r[3] for r in gc.rows], [gc.NOT_APPLICABLE] * 2)
+        self.assertIn('1 GPU on this machine', gc.rows[0][2])
+
     def test_archive_keeps_head_and_tail_of_a_large_log(self):
         logs = os.path.join(TMP, 'big')
         os.makedirs(os.path.join(logs, 'sub'))
