@@ -52,6 +52,22 @@ bool attaches_right(std::string_view w) {
   return w == "``" || w == "(" || w == "[" || w == "{";
 }
 
+/// Appends the words of one tagged line as prose: a space between words
+/// but before closing and after opening punctuation; `glue_next` says the
+/// text so far takes no space before the next word.
+void append_words(std::string &text, const std::vector<Word> &words,
+                  bool &glue_next) {
+  for (const Word &w : words) {
+    std::string_view shown = w.text;
+    if (shown == "``" || shown == "''")
+      shown = "\"";
+    if (!glue_next && !attaches_left(w.text))
+      text += ' ';
+    text += shown;
+    glue_next = attaches_right(w.text);
+  }
+}
+
 } // namespace
 
 std::string brown_to_text(std::string_view tagged) {
@@ -77,18 +93,28 @@ std::string brown_to_text(std::string_view tagged) {
       paragraph_open = true;
       glue_next = true;
     }
-    for (const Word &w : words) {
-      std::string_view shown = w.text;
-      if (shown == "``" || shown == "''")
-        shown = "\"";
-      if (!glue_next && !attaches_left(w.text))
-        text += ' ';
-      text += shown;
-      glue_next = attaches_right(w.text);
-    }
+    append_words(text, words, glue_next);
   }
   if (paragraph_open)
     text += '\n';
+  return text;
+}
+
+std::string brown_to_sentences(std::string_view tagged) {
+  std::string text;
+  size_t pos = 0;
+  while (pos < tagged.size()) {
+    size_t end = tagged.find('\n', pos);
+    if (end == std::string_view::npos)
+      end = tagged.size();
+    std::vector<Word> words = split_tokens(tagged.substr(pos, end - pos));
+    pos = end + 1;
+    if (words.empty())
+      continue;
+    bool glue_next = true;
+    append_words(text, words, glue_next);
+    text += '\n';
+  }
   return text;
 }
 

@@ -22,6 +22,11 @@ namespace tpc {
 /// newline. Empty when the file has no tokens.
 std::string brown_to_text(std::string_view tagged);
 
+/// The same words one sentence per line (the tagged file's lines; a
+/// headline is a sentence), ending in a newline: the input of `tpc-data
+/// encode --sentences`. Empty when the file has no tokens.
+std::string brown_to_sentences(std::string_view tagged);
+
 /// The corpus files in `dir` (names like ca01 .. cr09), sorted; throws
 /// std::runtime_error naming the directory when there are none.
 std::vector<std::string> brown_corpus_files(const std::string &dir);

