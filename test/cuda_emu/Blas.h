@@ -5,9 +5,10 @@
 // ahead on the include path forwards here): cuBLASLt does not run on the
 // host. It computes what Blas.h promises, row-major C (M,N) = alpha op(A)
 // op(B) + beta C [+ bias (N)] with fp32 sums and one rounding, by naive
-// loops, so that the test can check what Matmul.cu asks of cuBLASLt (the
-// operands, transpositions and leading dimensions) and the kernels it runs
-// around the GEMMs. It says nothing about cuBLASLt itself.
+// loops, so that the test can check what Matmul.cu and Attention.cu ask of
+// cuBLASLt (the operands, transpositions, leading dimensions and batch
+// strides) and the kernels they run around the GEMMs. It says nothing about
+// cuBLASLt itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 #define TPC_TEST_CUDA_EMU_BLAS_H
 
 #include "runtime/backend/ElementType.h"
+
+#include <cstdint>
 
 namespace tpc::cuda {
 
@@ -25,10 +28,17 @@ public:
   bool gemm(ElementType type, bool trans_a, bool trans_b, int M, int N, int K,
             float alpha, const void *A, int lda, const void *B, int ldb,
             float beta, void *C, int ldc, const void *bias = nullptr);
+  /// As Blas.h's gemm_batched: one naive GEMM per member.
+  void gemm_batched(ElementType type, ElementType c_type, bool trans_a,
+                    bool trans_b, int M, int N, int K, float alpha,
+                    const void *A, int lda, int64_t stride_a, const void *B,
+                    int ldb, int64_t stride_b, float beta, void *C, int ldc,
+                    int64_t stride_c, int batch);
 
   /// Whether the bias epilogue is available.
   bool bias_epilogue = true;
-  /// GEMMs computed, and calls declined for their bias.
+  /// GEMMs computed (a batched call counts once), and calls declined for
+  /// their bias.
   int calls = 0, declined = 0;
 };
 

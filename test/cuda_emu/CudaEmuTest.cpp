@@ -30,9 +30,8 @@
 //    opposite value, a softmax gradient at the target) carries the absolute
 //    fp32 error of its terms, not a relative one.
 // Exact where nothing is summed or both sides do the same arithmetic:
-// fills, casts, copies, dropout (the kept values and above all the masks),
-// the loss outputs, and decoding against the training forward, which
-// Attention.cu says agree bit for bit when they read the same keys.
+// fills, casts, copies, dropout (the kept values and above all the masks)
+// and the loss outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,9 +162,11 @@ double ulp(ElementType t, float x) {
   return std::ldexp(1.0, std::max(e - 1, emin) - mant);
 }
 
-/// got ~ want as the banner says, for results stored as `t`.
+/// got ~ want as the banner says, for results stored as `t`, and within
+/// `wide` ulps of `wide_type` at the tensor's largest magnitude.
 void expect_close(const std::vector<float> &got, const std::vector<float> &want,
-                  ElementType t, const std::string &what) {
+                  ElementType t, const std::string &what, double wide = 0.0,
+                  ElementType wide_type = ElementType::F32) {
   ASSERT_EQ(got.size(), want.size()) << what;
   double scale = 0.0;
   for (float w : want)
@@ -179,7 +180,7 @@ void expect_close(const std::vector<float> &got, const std::vector<float> &want,
       continue;
     const double tol =
         (t == ElementType::F32 ? 1e-5 * std::fabs(w) : 2.0 * ulp(t, w)) +
-        1e-5 * scale;
+        1e-5 * scale + (wide > 0.0 ? wide * ulp(wide_type, float(scale)) : 0.0);
     if (std::fabs(double(g) - double(w)) <= tol)
       continue;
     if (bad++ < 5)
@@ -193,8 +194,9 @@ void expect_close(const std::vector<float> &got, const std::vector<float> &want,
 
 template <class E>
 void expect_close(const Buf<E> &got, const Buf<E> &want, ElementType t,
-                  const std::string &what) {
-  expect_close(widened(got), widened(want), t, what);
+                  const std::string &what, double wide = 0.0,
+                  ElementType wide_type = ElementType::F32) {
+  expect_close(widened(got), widened(want), t, what, wide, wide_type);
 }
 
 /// Bit for bit, any NaN matching any NaN.
@@ -265,6 +267,24 @@ public:
   void close32(const Buf<float> &got, const Buf<float> &want,
                const std::string &what) const {
     expect_close(got, want, ElementType::F32, what);
+  }
+  /// Results of the training attention's GEMMs, which in 16-bit storage
+  /// round the scores, probabilities and their gradients to the storage
+  /// type (as llm.c does) where the CPU keeps them in fp32: each result
+  /// sums terms that carry a storage rounding, so it is also allowed
+  /// kAttentionUlps ulps of the storage type at the tensor's largest
+  /// magnitude. `att`: the fp32 probabilities, from rounded scores.
+  static constexpr double kAttentionUlps = 2.0;
+  void close_attention(const Buf<T> &got, const Buf<T> &want,
+                       const std::string &what) const {
+    expect_close(got, want, kType, what, wide(), kType);
+  }
+  void close_attention32(const Buf<float> &got, const Buf<float> &want,
+                         const std::string &what) const {
+    expect_close(got, want, ElementType::F32, what, wide(), kType);
+  }
+  static double wide() {
+    return kType == ElementType::F32 ? 0.0 : kAttentionUlps;
   }
 
   gpu::Scratch scratch{nullptr};
@@ -1267,8 +1287,8 @@ TYPED_TEST(Attention, Self) {
     Buf<float> att = filled<float>(probabilities(cfg), 5.0f), att_want = att;
     gpu::attention_forward<T>(l, out.data(), att.data(), qkv.data(), cfg);
     cpu.attention_forward(out_want.data(), att_want.data(), qkv.data(), cfg);
-    this->close(out, out_want, "attention_forward out" + what);
-    this->close32(att, att_want, "attention_forward att" + what);
+    this->close_attention(out, out_want, "attention_forward out" + what);
+    this->close_attention32(att, att_want, "attention_forward att" + what);
 
     // The backward from the same probabilities (the CPU's) on both sides.
     const Buf<T> dout = this->rnd(rows * C, seed++);
@@ -1277,9 +1297,18 @@ TYPED_TEST(Attention, Self) {
                                att_want.data(), cfg);
     cpu.attention_backward(dqkv_want.data(), dout.data(), qkv.data(),
                            att_want.data(), cfg);
-    this->close(dqkv, dqkv_want, "attention_backward dqkv" + what);
+    this->close_attention(dqkv, dqkv_want, "attention_backward dqkv" + what);
     gpu::attention_backward<T>(l, nullptr, dout.data(), qkv.data(),
                                att_want.data(), cfg);
+
+    // Without saved probabilities: both sides recompute them.
+    Buf<T> dqkv_re = this->rnd(rows * 3 * C, seed), dqkv_re_want = dqkv_re;
+    gpu::attention_backward<T>(l, dqkv_re.data(), dout.data(), qkv.data(),
+                               nullptr, cfg);
+    cpu.attention_backward(dqkv_re_want.data(), dout.data(), qkv.data(),
+                           nullptr, cfg);
+    this->close_attention(dqkv_re, dqkv_re_want,
+                          "attention_backward, recomputed, dqkv" + what);
   }
   // Grouped heads need the gqa_ kernels, on both backends.
   AttentionConfig grouped = attention(1, 7, 4, 6);
@@ -1313,24 +1342,28 @@ TYPED_TEST(Attention, Cross) {
                                     kv.data(), cfg);
     cpu.cross_attention_forward(out_want.data(), att_want.data(), q.data(),
                                 kv.data(), cfg);
-    this->close(out, out_want, "cross_attention_forward out" + what);
-    this->close32(att, att_want, "cross_attention_forward att" + what);
+    this->close_attention(out, out_want, "cross_attention_forward out" + what);
+    this->close_attention32(att, att_want,
+                            "cross_attention_forward att" + what);
 
     const Buf<T> dout = this->rnd(rows * C, seed++);
-    for (int which : {3, 1, 2}) { // bits: dq, dkv
+    // With the CPU's probabilities, then with none: both sides recompute.
+    for (int which : {3, 1, 2, 3 | 4}) { // bits: dq, dkv, recompute
       Buf<T> dq = this->rnd(rows * C, seed),
              dkv = this->rnd(rows * 2 * C, seed + 1);
       Buf<T> dq_want = dq, dkv_want = dkv;
+      const float *saved = which & 4 ? nullptr : att_want.data();
       gpu::cross_attention_backward<T>(
           l, which & 1 ? dq.data() : nullptr, which & 2 ? dkv.data() : nullptr,
-          dout.data(), q.data(), kv.data(), att_want.data(), cfg);
+          dout.data(), q.data(), kv.data(), saved, cfg);
       cpu.cross_attention_backward(which & 1 ? dq_want.data() : nullptr,
                                    which & 2 ? dkv_want.data() : nullptr,
-                                   dout.data(), q.data(), kv.data(),
-                                   att_want.data(), cfg);
+                                   dout.data(), q.data(), kv.data(), saved,
+                                   cfg);
       const std::string grads = str(" ", which, what);
-      this->close(dq, dq_want, "cross_attention_backward dq" + grads);
-      this->close(dkv, dkv_want, "cross_attention_backward dkv" + grads);
+      this->close_attention(dq, dq_want, "cross_attention_backward dq" + grads);
+      this->close_attention(dkv, dkv_want,
+                            "cross_attention_backward dkv" + grads);
     }
     seed += 2;
   }
@@ -1364,11 +1397,12 @@ TYPED_TEST(Attention, GroupedQuery) {
                                   v.data(), cfg);
     cpu.gqa_attention_forward(out_want.data(), att_want.data(), q.data(),
                               k.data(), v.data(), cfg);
-    this->close(out, out_want, "gqa_attention_forward out" + what);
-    this->close32(att, att_want, "gqa_attention_forward att" + what);
+    this->close_attention(out, out_want, "gqa_attention_forward out" + what);
+    this->close_attention32(att, att_want, "gqa_attention_forward att" + what);
 
     const Buf<T> dout = this->rnd(rows * C, seed++);
-    for (int which : {7, 6, 1}) { // bits: dq, dk, dv
+    // With the CPU's probabilities, then with none: both sides recompute.
+    for (int which : {7, 6, 1, 7 | 8, 4 | 8}) { // bits: dq, dk, dv, recompute
       Buf<T> dq = this->rnd(rows * C, seed),
              dk = this->rnd(rows * Ckv, seed + 1),
              dv = this->rnd(rows * Ckv, seed + 2);
@@ -1376,16 +1410,17 @@ TYPED_TEST(Attention, GroupedQuery) {
       auto pick = [which](Buf<T> &b, int bit) {
         return which & bit ? b.data() : nullptr;
       };
+      const float *saved = which & 8 ? nullptr : att_want.data();
       gpu::gqa_attention_backward<T>(l, pick(dq, 1), pick(dk, 2), pick(dv, 4),
                                      dout.data(), q.data(), k.data(), v.data(),
-                                     att_want.data(), cfg);
+                                     saved, cfg);
       cpu.gqa_attention_backward(pick(dq_want, 1), pick(dk_want, 2),
                                  pick(dv_want, 4), dout.data(), q.data(),
-                                 k.data(), v.data(), att_want.data(), cfg);
+                                 k.data(), v.data(), saved, cfg);
       const std::string grads = str(" ", which, what);
-      this->close(dq, dq_want, "gqa_attention_backward dq" + grads);
-      this->close(dk, dk_want, "gqa_attention_backward dk" + grads);
-      this->close(dv, dv_want, "gqa_attention_backward dv" + grads);
+      this->close_attention(dq, dq_want, "gqa_attention_backward dq" + grads);
+      this->close_attention(dk, dk_want, "gqa_attention_backward dk" + grads);
+      this->close_attention(dv, dv_want, "gqa_attention_backward dv" + grads);
     }
     seed += 3;
   }
@@ -1422,16 +1457,47 @@ TYPED_TEST(Attention, ProbabilityDropoutMask) {
   EXPECT_EQ(differ, 0u) << "probability dropout masks differ" << describe(cfg);
   EXPECT_GT(dropped, 0u);
   EXPECT_GT(kept, dropped);
-  this->close(out, out_want,
-              "attention_forward, one-hot values" + describe(cfg));
+  this->close_attention(out, out_want,
+                        "attention_forward, one-hot values" + describe(cfg));
 }
 
-/// Decoding position after position against the CPU's decoding and, bit
-/// for bit, against the training forward's rows where the two read the
-/// same keys; then the caches. In 16-bit storage with RoPE they do not:
-/// the cache holds the rotated keys rounded to the storage type (on the
-/// CPU too), the forward scores against them in fp32, and the rows differ
-/// by more than a rounding of the output. The CPU's decoding is the
+// The training calls' scratch in the storage type: the forward's holds the
+// head-major q, k, v and output and the (B,NH,T,T) probabilities; the
+// backward's adds dout, the gradient of the scores (B,NH,T,T) and the fp32
+// head-major gradients. T = 64 against C = 8, so that the (B,NH,T,T)
+// tensors dominate.
+TYPED_TEST(Attention, ScratchInStorageType) {
+  TPC_EMU_LOCALS;
+  const AttentionConfig cfg = with_dropout(attention(1, 64, 2, 4), 0.1f);
+  const size_t rows = size_t(cfg.B) * cfg.T, C = size_t(cfg.C());
+  const Buf<T> qkv = this->rnd(rows * 3 * C, 700),
+               dout = this->rnd(rows * C, 701);
+  Buf<T> out(rows * C), dqkv = this->rnd(rows * 3 * C, 702);
+  size_t used[2] = {};
+  for (int backward : {0, 1}) {
+    gpu::Scratch fresh(nullptr);
+    gpu::Launch lf = l;
+    lf.scratch = &fresh;
+    if (backward)
+      gpu::attention_backward<T>(lf, dqkv.data(), dout.data(), qkv.data(),
+                                 nullptr, cfg);
+    else
+      gpu::attention_forward<T>(lf, out.data(), nullptr, qkv.data(), cfg);
+    used[backward] = tpc_emu::largest_scratch_request(fresh);
+  }
+  const size_t scores = gpu::region<T>(probabilities(cfg)),
+               head = gpu::region<T>(rows * C),
+               head32 = gpu::region<float>(rows * C);
+  EXPECT_EQ(used[0], scores + 4 * head);
+  EXPECT_EQ(used[1], 2 * scores + 4 * head + 3 * head32);
+}
+
+/// Decoding position after position against the CPU's decoding and, in
+/// fp32, against the training forward's rows; then the caches. In 16-bit
+/// storage the two paths differ by more than a rounding of the output: the
+/// forward rounds its scores and probabilities to the storage type for its
+/// GEMMs, decoding keeps them in fp32 (and with RoPE the cache holds the
+/// rotated keys rounded, on the CPU too). The CPU's decoding is the
 /// reference there.
 template <class P, class Decode, class CpuDecode>
 void expect_decoding(CudaEmu<P> &test, const AttentionConfig &cfg,
@@ -1440,8 +1506,7 @@ void expect_decoding(CudaEmu<P> &test, const AttentionConfig &cfg,
                      CpuDecode cpu_decode, const std::string &what) {
   using T = typename P::T;
   const int B = cfg.B, steps = cfg.T;
-  const bool exact =
-      CudaEmu<P>::kType == ElementType::F32 || cfg.rope.theta == 0.0;
+  const bool fp32 = CudaEmu<P>::kType == ElementType::F32;
   const size_t cache = size_t(B) * capacity * Ckv;
   Buf<T> kc = test.rnd(cache, 600), vc = test.rnd(cache, 601);
   Buf<T> kc_want = kc, vc_want = vc;
@@ -1453,9 +1518,9 @@ void expect_decoding(CudaEmu<P> &test, const AttentionConfig &cfg,
     cpu_decode(o_want.data(), kc_want.data(), vc_want.data(), pos.data(), p);
     const std::string at = str(" at ", p, what);
     test.close(o, o_want, "against the CPU" + at);
-    if (exact)
-      expect_same(o, row_of(forward_out, B, steps, C, p),
-                  "against the forward" + at);
+    if (fp32)
+      test.close(o, row_of(forward_out, B, steps, C, p),
+                 "against the forward" + at);
   }
   test.close(kc, kc_want, "the key cache" + what);
   test.close(vc, vc_want, "the value cache" + what);

@@ -31,6 +31,7 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
@@ -856,9 +857,10 @@ void *Scratch::get(size_t bytes) {
 
 namespace {
 
-template <class T>
+/// C of TC (T or float) from A and B of T, each sum in fp32, rounded once.
+template <class T, class TC>
 void naive_gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-                const T *A, int lda, const T *B, int ldb, float beta, T *C,
+                const T *A, int lda, const T *B, int ldb, float beta, TC *C,
                 int ldc, const T *bias) {
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
@@ -870,14 +872,28 @@ void naive_gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
             to_float(trans_b ? B[size_t(j) * ldb + k] : B[size_t(k) * ldb + j]);
         acc += a * b;
       }
-      T &c = C[size_t(i) * ldc + j];
+      TC &c = C[size_t(i) * ldc + j];
       float r = alpha * acc;
       if (beta != 0.0f)
         r += beta * to_float(c);
       if (bias)
         r += to_float(bias[j]);
-      c = from_float<T>(r);
+      c = from_float<TC>(r);
     }
+}
+
+/// Member i of a batch: A + i * stride_a, ... of T, C of TC.
+template <class T, class TC>
+void naive_batch(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
+                 const void *A, int lda, int64_t stride_a, const void *B,
+                 int ldb, int64_t stride_b, float beta, void *C, int ldc,
+                 int64_t stride_c, int batch) {
+  for (int i = 0; i < batch; ++i)
+    naive_gemm(trans_a, trans_b, M, N, K, alpha,
+               static_cast<const T *>(A) + size_t(i) * size_t(stride_a), lda,
+               static_cast<const T *>(B) + size_t(i) * size_t(stride_b), ldb,
+               beta, static_cast<TC *>(C) + size_t(i) * size_t(stride_c), ldc,
+               static_cast<const T *>(nullptr));
 }
 
 } // namespace
@@ -913,6 +929,38 @@ bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
     break;
   }
   throw std::invalid_argument("Blas::gemm: no GEMM of i32");
+}
+
+void Blas::gemm_batched(ElementType type, ElementType c_type, bool trans_a,
+                        bool trans_b, int M, int N, int K, float alpha,
+                        const void *A, int lda, int64_t stride_a, const void *B,
+                        int ldb, int64_t stride_b, float beta, void *C, int ldc,
+                        int64_t stride_c, int batch) {
+  if (c_type != type && c_type != ElementType::F32)
+    throw std::invalid_argument("Blas::gemm_batched: C of " +
+                                std::string(element_type_name(c_type)));
+  ++calls;
+  const bool f32_out = c_type == ElementType::F32;
+  auto run = [&](auto t) {
+    using T = decltype(t);
+    if (f32_out)
+      naive_batch<T, float>(trans_a, trans_b, M, N, K, alpha, A, lda, stride_a,
+                            B, ldb, stride_b, beta, C, ldc, stride_c, batch);
+    else
+      naive_batch<T, T>(trans_a, trans_b, M, N, K, alpha, A, lda, stride_a, B,
+                        ldb, stride_b, beta, C, ldc, stride_c, batch);
+  };
+  switch (type) {
+  case ElementType::F32:
+    return run(float{});
+  case ElementType::BF16:
+    return run(__nv_bfloat16{});
+  case ElementType::F16:
+    return run(__half{});
+  case ElementType::I32:
+    break;
+  }
+  throw std::invalid_argument("Blas::gemm_batched: no GEMM of i32");
 }
 
 } // namespace tpc::cuda

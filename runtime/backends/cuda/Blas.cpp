@@ -4,6 +4,7 @@
 #include "runtime/backends/cuda/CudaCheck.h"
 #include "runtime/backends/cuda/Libraries.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -74,16 +75,17 @@ Blas::~Blas() {
     cublaslt().destroy(handle_);
 }
 
-// Key: type, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, the operands'
-// common alignment, tf32.
+// Key: type, C's type, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, the
+// operands' common alignment, tf32.
 Blas::Plan *Blas::plan(const Key &key) {
   auto it = plans_.find(key);
   if (it != plans_.end())
     return it->second.get();
   const CublasLtApi &api = cublaslt();
-  auto [t, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, align, tf32] = key;
+  auto [t, ct, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, align, tf32] =
+      key;
   ElementType type = ElementType(t);
-  cudaDataType_t dt = data_type(type);
+  cudaDataType_t dt = data_type(type), c_dt = data_type(ElementType(ct));
   auto p = std::make_unique<Plan>();
 
   cublasComputeType_t compute = type == ElementType::F32 && tf32
@@ -109,11 +111,11 @@ Blas::Plan *Blas::plan(const Key &key) {
   }
   // Stored extents, column-major: the first operand is (N,K) or, stored
   // transposed, (K,N); the second (K,M) or (M,K).
-  cublasCheck(api.layout_create(&p->a, dt, trans_b ? K : N, trans_b ? N : K,
-                                ldb));
-  cublasCheck(api.layout_create(&p->b, dt, trans_a ? M : K, trans_a ? K : M,
-                                lda));
-  cublasCheck(api.layout_create(&p->c, dt, N, M, ldc));
+  cublasCheck(
+      api.layout_create(&p->a, dt, trans_b ? K : N, trans_b ? N : K, ldb));
+  cublasCheck(
+      api.layout_create(&p->b, dt, trans_a ? M : K, trans_a ? K : M, lda));
+  cublasCheck(api.layout_create(&p->c, c_dt, N, M, ldc));
 
   cublasLtMatmulPreference_t pref = nullptr;
   cublasCheck(api.pref_create(&pref));
@@ -147,12 +149,12 @@ namespace {
 [[noreturn]] void no_algorithm(ElementType type, int M, int N, int K, int lda,
                                int ldb, int ldc, uint32_t align) {
   throw std::runtime_error(
-        "cuBLASLt has no algorithm for a " +
-        std::string(element_type_name(type)) + " GEMM of M " +
-        std::to_string(M) + ", N " + std::to_string(N) + ", K " +
-        std::to_string(K) + " (lda " + std::to_string(lda) + ", ldb " +
-        std::to_string(ldb) + ", ldc " + std::to_string(ldc) +
-        ", operands aligned to " + std::to_string(align) + " bytes)");
+      "cuBLASLt has no algorithm for a " +
+      std::string(element_type_name(type)) + " GEMM of M " + std::to_string(M) +
+      ", N " + std::to_string(N) + ", K " + std::to_string(K) + " (lda " +
+      std::to_string(lda) + ", ldb " + std::to_string(ldb) + ", ldc " +
+      std::to_string(ldc) + ", operands aligned to " + std::to_string(align) +
+      " bytes)");
 }
 
 } // namespace
@@ -174,8 +176,19 @@ bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
   for (const void *p : {B, static_cast<const void *>(C), bias})
     if (p)
       align = std::min(align, alignment(p));
-  Key key{int(type), trans_a, trans_b, M, N, K, lda, ldb, ldc,
-          bias != nullptr, int(align), tf32_ && type == ElementType::F32};
+  Key key{int(type),
+          int(type),
+          trans_a,
+          trans_b,
+          M,
+          N,
+          K,
+          lda,
+          ldb,
+          ldc,
+          bias != nullptr,
+          int(align),
+          tf32_ && type == ElementType::F32};
   Plan *p = plan(key);
   if (!p) {
     if (bias)
@@ -190,6 +203,54 @@ bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
                          p->c, C, p->c, &p->algo, workspace_, workspace_bytes_,
                          stream_));
   return true;
+}
+
+void Blas::gemm_batched(ElementType type, ElementType c_type, bool trans_a,
+                        bool trans_b, int M, int N, int K, float alpha,
+                        const void *A, int lda, int64_t stride_a, const void *B,
+                        int ldb, int64_t stride_b, float beta, void *C, int ldc,
+                        int64_t stride_c, int batch) {
+  if (c_type != type && c_type != ElementType::F32)
+    throw std::invalid_argument("a batched GEMM writes its operands' type or "
+                                "f32, not " +
+                                std::string(element_type_name(c_type)));
+  if (batch <= 0 || M <= 0 || N <= 0 || K <= 0)
+    return;
+  const size_t size = element_size(type), c_size = element_size(c_type);
+  // Every member's operands share the first one's alignment when the
+  // strides keep it.
+  uint32_t align = std::min({alignment(A), alignment(B), alignment(C)});
+  if (batch > 1)
+    for (size_t bytes : {size_t(stride_a) * size, size_t(stride_b) * size,
+                         size_t(stride_c) * c_size})
+      align = std::min(align, alignment(reinterpret_cast<const void *>(bytes)));
+  Key key{int(type),
+          int(c_type),
+          trans_a,
+          trans_b,
+          M,
+          N,
+          K,
+          lda,
+          ldb,
+          ldc,
+          false,
+          int(align),
+          tf32_ && type == ElementType::F32};
+  Plan *p = plan(key);
+  if (!p)
+    no_algorithm(type, M, N, K, lda, ldb, ldc, align);
+  const CublasLtApi &api = cublaslt();
+  const auto *a = static_cast<const char *>(A);
+  const auto *b = static_cast<const char *>(B);
+  auto *c = static_cast<char *>(C);
+  for (int i = 0; i < batch; ++i)
+    cublasCheck(api.matmul(handle_, p->desc, &alpha,
+                           b + size_t(i) * size_t(stride_b) * size, p->a,
+                           a + size_t(i) * size_t(stride_a) * size, p->b, &beta,
+                           c + size_t(i) * size_t(stride_c) * c_size, p->c,
+                           c + size_t(i) * size_t(stride_c) * c_size, p->c,
+                           &p->algo, workspace_, workspace_bytes_, stream_));
 }
 
 } // namespace tpc::cuda

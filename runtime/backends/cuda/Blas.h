@@ -4,7 +4,10 @@
 // The first call of a shape creates its descriptors, layouts and the
 // heuristic's algorithm; later calls of the shape reuse them, so a training
 // step asks the heuristic nothing. One 32 MiB workspace serves all calls,
-// which run in order on the compute stream.
+// which run in order on the compute stream. Strided batches (attention's
+// per-head products) share one plan and run one matmul per member: the
+// loaded cuBLASLt table (Libraries.h) has no cublasLtMatrixLayoutSetAttribute
+// for the layouts' batch count and offsets.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,10 +45,21 @@ public:
             float alpha, const void *A, int lda, const void *B, int ldb,
             float beta, void *C, int ldc, const void *bias = nullptr);
 
+  /// `batch` GEMMs as gemm's, without a bias: member i reads A + i *
+  /// stride_a and B + i * stride_b and writes C + i * stride_c (strides in
+  /// elements). A and B are of `type`; C of `c_type`, which is `type` or
+  /// F32 (fp32 results of 16-bit operands, rounded once). Throws when
+  /// cuBLASLt has no algorithm.
+  void gemm_batched(ElementType type, ElementType c_type, bool trans_a,
+                    bool trans_b, int M, int N, int K, float alpha,
+                    const void *A, int lda, int64_t stride_a, const void *B,
+                    int ldb, int64_t stride_b, float beta, void *C, int ldc,
+                    int64_t stride_c, int batch);
+
 private:
   struct Plan;
-  using Key = std::tuple<int, bool, bool, int, int, int, int, int, int, bool,
-                         int, bool>;
+  using Key = std::tuple<int, int, bool, bool, int, int, int, int, int, int,
+                         bool, int, bool>;
   /// Null when the heuristic has no algorithm for the key.
   Plan *plan(const Key &key);
 

@@ -25,6 +25,9 @@ public:
   explicit CudaKernels(const Launch &l) : l_(l) {}
 
   ElementType dtype() const override { return element_type_of<T>(); }
+  /// The attention backward recomputes the probabilities with its own
+  /// GEMMs (kernels/Attention.cu): nothing (B,NH,T,T) outlives a call.
+  bool attention_recomputes() const override { return true; }
 
   // kernels/Elementwise.cu
   void fill(void *out, float value, size_t n) const override;

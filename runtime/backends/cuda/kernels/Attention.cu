@@ -2,31 +2,37 @@
 //
 // The nine attention launchers of the kernel table, with the semantics of
 // runtime/backends/cpu/kernels/Attention.cpp: the same key ranges per mask
-// and window, zero outputs for a query with no keys, probabilities saved
-// before dropout (zero where masked), probability dropout keyed by the
-// global sequence and head, RoPE by rotate-half with angles computed in
-// double and rounded once, and decoding that gives the forward's row.
+// and window, zero outputs for a query with no keys, probabilities (when
+// asked for) saved before dropout and zero where masked, probability
+// dropout keyed by the global sequence and head, and RoPE by rotate-half
+// with angles computed in double and rounded once.
 //
-// The forward runs one block per (sequence, head, tile of 32 queries): the
+// Training runs on tensor cores, as llm.c does: q, k and v are copied
+// head-major into scratch of the storage type T (q and k rotated there when
+// RoPE is on), and per (sequence, KV head) strided-batched cuBLASLt GEMMs
+// in T with fp32 accumulation take S = scale q k^T for the KV head's group
+// of query heads at once ((n T, HS) by (HS, T)). A fused kernel per row
+// masks S, takes its softmax in fp32 and writes the probabilities P back
+// in T, dropped for O = P v. Scratch: q, k, v, P (B,NH,T,T) and O in T.
+// The backward saves nothing from the forward: it recomputes P
+// (Kernels::attention_recomputes), takes dP = dout v^T, a fused row
+// kernel turns it into dS = P (drop(dP) - sum P drop(dP)) and P into its
+// dropped values, and dv = P^T dout, dq = scale dS k, dk = scale dS^T q
+// come out of GEMMs summed over the group's heads into fp32 head-major
+// scratch, turned back by RoPE and added to the gradients with one
+// rounding. Its scratch adds dout, dS (B,NH,T,T) in T and the fp32
+// gradients: two (B,NH,T,T) tensors of T in all, where the scalar kernels
+// kept two of fp32.
+//
+// Decoding runs one block per (sequence, head, tile of 32 queries): the
 // queries sit in shared memory while tiles of 32 keys, then of 32 values,
-// stream through it. Lane l of a warp always holds the keys s = l mod 32
-// (tiles start at multiples of 32), so a decoding call, which runs the very
-// same kernel on one query row against the KV cache, sums its scores and
-// outputs in the forward's order and agrees with it bit for bit whenever it
-// reads the same keys. The backward has two passes and no atomics: per
-// query row, dpre = att * (datt - sum att * datt) * scale into an fp32
-// scratch (B,NH,T,T) and dq; then per tile of keys of one KV head, dk and
-// dv summed over the group's query heads in order. Every gradient element
-// is written by one thread and rounded once.
-//
-// With RoPE on, q and k are rotated into fp32 scratch first (as the CPU
-// rotates into its operand buffers), the shared path runs on the rotated
-// operands, and the gradients of the rotated q and k are turned back into
-// dq and dk.
+// stream through it; lane l of a warp holds the keys s = l mod 32. With
+// RoPE on, q and k are rotated into fp32 scratch first.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/backend/KernelChecks.h"
+#include "runtime/backends/cuda/Blas.h"
 #include "runtime/backends/cuda/CudaKernels.h"
 #include "runtime/backends/cuda/kernels/Common.cuh"
 #include "runtime/util/Philox.h"
@@ -107,23 +113,6 @@ __device__ __forceinline__ void key_range(const Geometry &g, int t, int &lo,
     hi = t;
   }
   hi = imin(hi, g.Tk);
-}
-
-/// Queries [tlo, thi) whose key range holds key s: the inverse of
-/// key_range, for the training shapes (Tq = Tk).
-__device__ __forceinline__ void query_range(const Geometry &g, int s, int &tlo,
-                                            int &thi) {
-  const int w = g.window, T = g.Tq;
-  if (g.mask == AttentionMask::Causal) {
-    tlo = s; // lo(t) <= s  <=>  t <= s + w - 1
-    thi = w > 0 ? imin(T, s + w) : T;
-  } else if (g.mask == AttentionMask::Bidirectional) {
-    tlo = w > 0 ? imax(0, s - w + 1) : 0;
-    thi = w > 0 ? imin(T, s + w) : T;
-  } else { // StrictlyEarlier: s < t <= s + w
-    tlo = s + 1;
-    thi = w > 0 ? imin(T, s + w + 1) : T;
-  }
 }
 
 /// The local KV head that local query head h reads (the CPU's kv_head_of).
@@ -222,11 +211,6 @@ __device__ __forceinline__ void weighted_rows(float *o, const float *tile,
 /// [kTile][HS + 1] tile (padded: lane l reads row l).
 size_t row_kernel_smem(int HS) {
   return (size_t(kTile) * HS + size_t(kTile) * (HS + 1)) * sizeof(float);
-}
-
-/// Of the key kernel: four [kTile][HS] blocks and two [kTile][kTile].
-size_t key_kernel_smem(int HS) {
-  return (4 * size_t(kTile) * HS + 2 * size_t(kTile) * kTile) * sizeof(float);
 }
 
 template <class K> void allow_smem(K *kernel, size_t bytes) {
@@ -378,246 +362,6 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 //===----------------------------------------------------------------------===//
-// Backward
-//===----------------------------------------------------------------------===//
-
-// Pass 1, per query row. dout, dq are (B,T,NH*HS) (dq as its view says);
-// att, dpre are (B,NH,T,T) fp32; k, v are viewed by KV head. For the keys
-// s of query t:
-//   datt[s] = drop(dout[t] . v[s]),  D = sum_s att[t,s] * datt[s]
-//   dpre[t,s] = att[t,s] * (datt[s] - D) * scale
-//   dq[t] (+)= sum_s dpre[t,s] k[s]            (skipped when dq is null)
-// Grid (ceil(T/32), NH, B), kThreads threads, row_kernel_smem(HS) bytes.
-template <class TK, class TV, class TD, class TDQ>
-__global__ void __launch_bounds__(kThreads)
-    attention_backward_query_kernel(View<TDQ> dq, bool dq_accumulates,
-                                    float *dpre, View<const TD> dout,
-                                    View<const TK> k, View<const TV> v,
-                                    const float *att, Geometry g) {
-  extern __shared__ float smem[];
-  const int HS = g.HS, T = g.Tq;
-  float *go = smem;                // [kTile][HS]: dout rows, then dq rows
-  float *tile = smem + kTile * HS; // [kTile][HS + 1]: values, then keys
-  const int b = int(blockIdx.z), h = int(blockIdx.y);
-  const int t0 = int(blockIdx.x) * kTile;
-  const int warp = int(threadIdx.x) / kWarp, lane = int(threadIdx.x) % kWarp;
-  const int kvh = kv_head(g, h);
-  const int t_end = imin(t0 + kTile, T);
-
-  int klo, khi, unused;
-  key_range(g, t0, klo, unused);
-  key_range(g, t_end - 1, unused, khi);
-  const int s_begin = klo / kTile * kTile;
-
-  int lo[kRowsPerWarp], hi[kRowsPerWarp];
-  const float *arow[kRowsPerWarp];
-  float *prow[kRowsPerWarp];
-  uint64_t dbase[kRowsPerWarp];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int tq = t0 + warp * kRowsPerWarp + r;
-    lo[r] = 0;
-    hi[r] = 0;
-    arow[r] = nullptr;
-    prow[r] = nullptr;
-    dbase[r] = 0;
-    if (tq < T) {
-      key_range(g, tq, lo[r], hi[r]);
-      const size_t row = ((size_t(b) * g.NH + h) * T + tq) * T;
-      arow[r] = att + row;
-      prow[r] = dpre + row;
-      if (g.drop_p > 0.0f)
-        dbase[r] = drop_row_base(g, b, h, tq);
-    }
-  }
-
-  load_rows(go, HS, dout, b, t0, T, h, HS);
-  __syncthreads();
-  float *gw = go + warp * kRowsPerWarp * HS;
-
-  // datt into dpre, and each lane's part of D. As in the forward, each
-  // (t, s) of dpre belongs to one thread.
-  float part[kRowsPerWarp];
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    part[r] = 0.0f;
-  for (int s0 = s_begin; s0 < khi; s0 += kTile) {
-    __syncthreads();
-    load_rows(tile, HS + 1, v, b, s0, khi, kvh, HS);
-    __syncthreads();
-    bool any = false;
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r)
-      any |= s0 < hi[r] && s0 + kTile > lo[r];
-    if (!any)
-      continue;
-    float acc[kRowsPerWarp];
-    row_dots(acc, gw, tile, lane, HS);
-    const int s = s0 + lane;
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r)
-      if (s >= lo[r] && s < hi[r]) {
-        float d = acc[r];
-        if (g.drop_p > 0.0f)
-          d *= drop_factor(g, dbase[r] + uint64_t(s));
-        part[r] += arow[r][s] * d;
-        prow[r][s] = d;
-      }
-  }
-
-  // Through the softmax and the scaled dot products.
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    if (lo[r] >= hi[r])
-      continue; // warp-uniform
-    const float D = warp_sum(part[r]);
-    for (int s = s_begin + lane; s < khi; s += kTile)
-      if (s >= lo[r] && s < hi[r])
-        prow[r][s] = arow[r][s] * (prow[r][s] - D) * g.scale;
-  }
-
-  if (!dq.base)
-    return; // the whole block: dpre is all pass 2 needs
-
-  __syncwarp();
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r)
-    for (int d = lane; d < HS; d += kWarp)
-      gw[r * HS + d] = 0.0f;
-  for (int s0 = s_begin; s0 < khi; s0 += kTile) {
-    __syncthreads();
-    load_rows(tile, HS + 1, k, b, s0, khi, kvh, HS);
-    __syncthreads();
-    const int s = s0 + lane;
-#pragma unroll
-    for (int r = 0; r < kRowsPerWarp; ++r) {
-      if (s0 >= hi[r] || s0 + kTile <= lo[r])
-        continue; // warp-uniform
-      const float w = s >= lo[r] && s < hi[r] ? prow[r][s] : 0.0f;
-      weighted_rows(gw + r * HS, tile, w, lane, HS);
-    }
-  }
-
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int tq = t0 + warp * kRowsPerWarp + r;
-    if (tq >= T)
-      continue;
-    TDQ *o = dq.at(b, tq, h, HS);
-    for (int d = lane; d < HS; d += kWarp)
-      store(o + d, gw[r * HS + d], dq_accumulates);
-  }
-}
-
-// Pass 2, per tile of 32 keys of one KV head. dk, dv are viewed by KV
-// head; q by query head; dout is (B,T,NH*HS); att, dpre are (B,NH,T,T).
-// Over the group's query heads h in order and the queries t that see s:
-//   dk[s] (+)= sum dpre[t,s] q[t]       dv[s] += sum drop(att[t,s]) dout[t]
-// Either may be null. Grid (ceil(T/32), KVH, B), kThreads threads,
-// key_kernel_smem(HS) bytes.
-template <class TQ, class TD, class TDK, class TDV>
-__global__ void __launch_bounds__(kThreads)
-    attention_backward_key_kernel(View<TDK> dk, bool dk_accumulates,
-                                  View<TDV> dv, const float *dpre,
-                                  View<const TQ> q, View<const TD> dout,
-                                  const float *att, Geometry g) {
-  extern __shared__ float smem[];
-  const int HS = g.HS, T = g.Tq;
-  float *qt = smem;             // [kTile][HS]: queries t0 + j
-  float *gt = qt + kTile * HS;  // [kTile][HS]: their output gradients
-  float *dka = gt + kTile * HS; // [kTile][HS]: dk of keys s0 + r
-  float *dva = dka + kTile * HS;
-  float *pw = dva + kTile * HS; // [kTile][kTile]: dpre[t0 + j][s0 + c]
-  float *aw = pw + kTile * kTile;
-  const int b = int(blockIdx.z), kvh = int(blockIdx.y);
-  const int s0 = int(blockIdx.x) * kTile;
-  const int warp = int(threadIdx.x) / kWarp, lane = int(threadIdx.x) % kWarp;
-  const bool want_k = dk.base != nullptr, want_v = dv.base != nullptr;
-
-  // Queries that see any key of the block; each pair is checked below.
-  int tlo, thi, unused;
-  query_range(g, s0, tlo, unused);
-  query_range(g, imin(s0 + kTile, T) - 1, unused, thi);
-
-  // Lane l owns columns l mod 32 of its warp's rows of dka and dva.
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int sr = warp * kRowsPerWarp + r;
-    for (int d = lane; d < HS; d += kWarp) {
-      dka[sr * HS + d] = 0.0f;
-      dva[sr * HS + d] = 0.0f;
-    }
-  }
-
-  for (int h = 0; h < g.NH; ++h) {
-    if (kv_head(g, h) != kvh)
-      continue; // block-uniform
-    const size_t head = (size_t(b) * g.NH + h) * T;
-    for (int t0 = tlo; t0 < thi; t0 += kTile) {
-      __syncthreads(); // the previous tile's readers are done
-      if (want_k)
-        load_rows(qt, HS, q, b, t0, T, h, HS);
-      if (want_v)
-        load_rows(gt, HS, dout, b, t0, T, h, HS);
-      for (int e = int(threadIdx.x); e < kTile * kTile; e += int(blockDim.x)) {
-        const int j = e / kTile, c = e % kTile, t = t0 + j, s = s0 + c;
-        float pv = 0.0f, av = 0.0f;
-        if (t < T && s < T) {
-          int lo, hi;
-          key_range(g, t, lo, hi);
-          if (s >= lo && s < hi) {
-            const size_t idx = (head + t) * T + s;
-            if (want_k)
-              pv = dpre[idx];
-            if (want_v) {
-              av = att[idx];
-              if (g.drop_p > 0.0f)
-                av *= drop_factor(g, drop_row_base(g, b, h, t) + uint64_t(s));
-            }
-          }
-        }
-        pw[e] = pv;
-        aw[e] = av;
-      }
-      __syncthreads();
-#pragma unroll
-      for (int r = 0; r < kRowsPerWarp; ++r) {
-        const int sr = warp * kRowsPerWarp + r;
-        if (s0 + sr >= T)
-          continue;
-        for (int d = lane; d < HS; d += kWarp) {
-          if (want_k) {
-            float a = dka[sr * HS + d];
-            for (int j = 0; j < kTile; ++j)
-              a = fmaf(pw[j * kTile + sr], qt[j * HS + d], a);
-            dka[sr * HS + d] = a;
-          }
-          if (want_v) {
-            float a = dva[sr * HS + d];
-            for (int j = 0; j < kTile; ++j)
-              a = fmaf(aw[j * kTile + sr], gt[j * HS + d], a);
-            dva[sr * HS + d] = a;
-          }
-        }
-      }
-    }
-  }
-
-#pragma unroll
-  for (int r = 0; r < kRowsPerWarp; ++r) {
-    const int sr = warp * kRowsPerWarp + r, s = s0 + sr;
-    if (s >= T)
-      continue;
-    for (int d = lane; d < HS; d += kWarp) {
-      if (want_k)
-        store(dk.at(b, s, kvh, HS) + d, dka[sr * HS + d], dk_accumulates);
-      if (want_v)
-        store(dv.at(b, s, kvh, HS) + d, dva[sr * HS + d], true);
-    }
-  }
-}
-
-//===----------------------------------------------------------------------===//
 // Rotary position embedding, KV-cache rows
 //===----------------------------------------------------------------------===//
 
@@ -663,35 +407,6 @@ __global__ void rope_rotate_kernel(float *dst, const T *src, size_t src_stride,
   }
 }
 
-// dst (row r at dst + r*dst_stride, heads*HS wide) += src (rows, heads*HS)
-// fp32 turned back by position r % Tq: the adjoint of rope_rotate_kernel,
-// (dy[i] cos + dy[i+R/2] sin, dy[i+R/2] cos - dy[i] sin).
-template <class T>
-__global__ void
-rope_rotate_back_kernel(T *dst, size_t dst_stride, const float *src, int rows,
-                        int Tq, int heads, int HS, int R, double theta) {
-  const int half = R / 2, per_head = HS - half;
-  const int64_t n = int64_t(rows) * heads * per_head;
-  for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; e < n;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int p = int(e % per_head);
-    const int64_t rh = e / per_head;
-    const int hh = int(rh % heads);
-    const int64_t r = rh / heads;
-    const float *dy = src + (size_t(r) * heads + hh) * HS;
-    T *dx = dst + size_t(r) * dst_stride + size_t(hh) * HS;
-    if (p < half) {
-      float c, s;
-      rope_angle(theta, R, p, int(r % Tq), c, s);
-      const float a = dy[p], bb = dy[p + half];
-      store(dx + p, __fadd_rn(__fmul_rn(a, c), __fmul_rn(bb, s)), true);
-      store(dx + p + half, __fsub_rn(__fmul_rn(bb, c), __fmul_rn(a, s)), true);
-    } else {
-      store(dx + p + half, dy[p + half], true);
-    }
-  }
-}
-
 // kcache, vcache are (B,capacity,Ckv); k, v rows (B) are strided. Writes
 // row *pos + offset of each sequence: the key (krot, fp32, when rotated)
 // and the value. A row before 0 (lagged, position 0) is not written.
@@ -714,6 +429,164 @@ __global__ void kv_append_kernel(T *kcache, T *vcache, const T *k, size_t ks,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Training: the kernels around the GEMMs
+//===----------------------------------------------------------------------===//
+
+/// Turns pair element i of a head (of R rotated dimensions) at position p:
+/// y[i] for x[i] and its partner x[i -/+ R/2], as rope_rotate_kernel does
+/// (products rounded apart, no FMA). `back`: the adjoint rotation.
+__device__ __forceinline__ float rope_element(float x, float partner, int i,
+                                              int R, double theta, int p,
+                                              bool back) {
+  const int half = R / 2;
+  float c, s;
+  rope_angle(theta, R, i < half ? i : i - half, p, c, s);
+  // Forward: y[i] = x c - x' s below half, x c + x' s above; back: the
+  // signs swap.
+  const bool minus = (i < half) != back;
+  return minus ? __fsub_rn(__fmul_rn(x, c), __fmul_rn(partner, s))
+               : __fadd_rn(__fmul_rn(x, c), __fmul_rn(partner, s));
+}
+
+// dst (B, heads, T, HS) head-major = the rows of src (row r = b * T + t at
+// src + r * src_stride, head hh at hh * HS), turned by RoPE at position t
+// over the first R dimensions when R > 0. One thread per element.
+template <class E>
+__global__ void to_heads_kernel(E *dst, const E *src, size_t src_stride, int B,
+                                int T, int heads, int HS, int R, double theta) {
+  const size_t n = size_t(B) * heads * T * HS;
+  for (size_t e = first_index(); e < n; e += grid_stride()) {
+    const int i = int(e % HS);
+    const size_t ht = e / HS;
+    const int t = int(ht % T);
+    const size_t bh = ht / T;
+    const int hh = int(bh % heads), b = int(bh / heads);
+    const E *x = src + (size_t(b) * T + t) * src_stride + size_t(hh) * HS;
+    float y = to_float(x[i]);
+    if (i < R)
+      y = rope_element(y, to_float(x[i < R / 2 ? i + R / 2 : i - R / 2]), i, R,
+                       theta, t, false);
+    dst[e] = from_float<E>(y);
+  }
+}
+
+// The inverse layout: rows of dst (as to_heads_kernel's src) = src (B,
+// heads, T, HS), or += with one rounding when `accumulate`, turned back by
+// RoPE over the first R dimensions when R > 0.
+template <class TS, class TD>
+__global__ void from_heads_kernel(TD *dst, size_t dst_stride, bool accumulate,
+                                  const TS *src, int B, int T, int heads,
+                                  int HS, int R, double theta) {
+  const size_t n = size_t(B) * heads * T * HS;
+  for (size_t e = first_index(); e < n; e += grid_stride()) {
+    const int i = int(e % HS);
+    const size_t ht = e / HS;
+    const int t = int(ht % T);
+    const size_t bh = ht / T;
+    const int hh = int(bh % heads), b = int(bh / heads);
+    float y = to_float(src[e]);
+    if (i < R)
+      y = rope_element(y, to_float(src[i < R / 2 ? e + R / 2 : e - R / 2]), i,
+                       R, theta, t, true);
+    store(dst + (size_t(b) * T + t) * dst_stride + size_t(hh) * HS + i, y,
+          accumulate);
+  }
+}
+
+/// The warp's row (b, h, t) of a (B,NH,T,T) tensor, and its keys [lo, hi);
+/// false past the last row (the whole warp).
+struct Row {
+  int b, h, t, lo, hi;
+  size_t index; // (b * NH + h) * T + t
+};
+__device__ __forceinline__ bool warp_row(const Geometry &g, Row &r) {
+  const size_t row = first_index() / kWarp;
+  const size_t rows = size_t(g.B) * g.NH * g.Tq;
+  if (row >= rows)
+    return false;
+  r.index = row;
+  r.t = int(row % g.Tq);
+  const size_t bh = row / g.Tq;
+  r.h = int(bh % g.NH);
+  r.b = int(bh / g.NH);
+  key_range(g, r.t, r.lo, r.hi);
+  return true;
+}
+
+// One warp per row of p (B,NH,T,T), which holds the scaled scores on entry
+// (or, where `given` (fp32, same shape) is not null, is overwritten from
+// its probabilities). The keys outside the row's range become 0, the
+// others their softmax in fp32; att (fp32, may be null) gets those, and p
+// gets them as they are or, with `drop`, dropped and scaled (what O = P V
+// multiplies). kThreads threads a block.
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    softmax_forward_kernel(T *p, float *att, const float *given, bool drop,
+                           Geometry g) {
+  Row r;
+  if (!warp_row(g, r))
+    return;
+  const int lane = int(threadIdx.x) % kWarp, Tk = g.Tk;
+  T *pr = p + r.index * Tk;
+  float m = -INFINITY, inv = 0.0f;
+  if (!given && r.lo < r.hi) {
+    for (int s = r.lo + lane; s < r.hi; s += kWarp)
+      m = fmaxf(m, to_float(pr[s]));
+    m = warp_max(m);
+    float sum = 0.0f;
+    for (int s = r.lo + lane; s < r.hi; s += kWarp)
+      sum += expf(to_float(pr[s]) - m);
+    inv = 1.0f / warp_sum(sum);
+  }
+  const uint64_t base = drop ? drop_row_base(g, r.b, r.h, r.t) : 0;
+  for (int s = lane; s < Tk; s += kWarp) {
+    float x = 0.0f;
+    if (s >= r.lo && s < r.hi)
+      x = given ? given[r.index * Tk + s] : expf(to_float(pr[s]) - m) * inv;
+    if (att)
+      att[r.index * Tk + s] = x;
+    if (drop && x != 0.0f)
+      x *= drop_factor(g, base + uint64_t(s));
+    pr[s] = from_float<T>(x);
+  }
+}
+
+// One warp per row of p (B,NH,T,T), the probabilities before dropout
+// (zero outside the row's keys). dp (may be null), the gradient of the
+// dropped probabilities (dO V^T), becomes that of the scores before the
+// scale: dS = P (dP - sum P dP) with dP = drop(dp), in fp32, rounded once.
+// With `drop`, p becomes the dropped probabilities (what dV = P^T dO
+// multiplies). kThreads threads a block.
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    softmax_backward_kernel(T *p, T *dp, bool drop, Geometry g) {
+  Row r;
+  if (!warp_row(g, r))
+    return;
+  const int lane = int(threadIdx.x) % kWarp, Tk = g.Tk;
+  T *pr = p + r.index * Tk;
+  T *dr = dp ? dp + r.index * Tk : nullptr;
+  const uint64_t base = drop ? drop_row_base(g, r.b, r.h, r.t) : 0;
+  auto factor = [&](int s) {
+    return drop ? drop_factor(g, base + uint64_t(s)) : 1.0f;
+  };
+  float D = 0.0f;
+  if (dr) {
+    float part = 0.0f;
+    for (int s = r.lo + lane; s < r.hi; s += kWarp)
+      part += to_float(pr[s]) * (to_float(dr[s]) * factor(s));
+    D = warp_sum(part);
+  }
+  for (int s = lane; s < Tk; s += kWarp) {
+    const bool in = s >= r.lo && s < r.hi;
+    const float f = in ? factor(s) : 0.0f, pv = to_float(pr[s]);
+    if (dr)
+      dr[s] = from_float<T>(in ? pv * (to_float(dr[s]) * f - D) : 0.0f);
+    if (drop)
+      pr[s] = from_float<T>(pv * f);
+  }
+}
 //===----------------------------------------------------------------------===//
 // Host side
 //===----------------------------------------------------------------------===//
@@ -752,10 +625,6 @@ Geometry geometry(const AttentionConfig &cfg, int Tq, int Tk,
   return g;
 }
 
-unsigned query_tiles(int T) {
-  return unsigned((int64_t(T) + kTile - 1) / kTile);
-}
-
 template <class TQ, class TK, class TV, class TO>
 void launch_forward(const Launch &l, unsigned tiles, TO *out, float *att,
                     size_t att_ld, int zero_len, View<const TQ> q,
@@ -766,32 +635,6 @@ void launch_forward(const Launch &l, unsigned tiles, TO *out, float *att,
   allow_smem(kernel, smem);
   kernel<<<dim3(tiles, unsigned(g.NH), unsigned(g.B)), kThreads, smem,
            l.stream>>>(out, att, att_ld, zero_len, q, k, v, fresh, pos, g);
-  TPC_CUDA_LAUNCH_CHECK();
-}
-
-template <class TK, class TV, class TD, class TDQ>
-void launch_backward_query(const Launch &l, View<TDQ> dq, bool dq_accumulates,
-                           float *dpre, View<const TD> dout, View<const TK> k,
-                           View<const TV> v, const float *att,
-                           const Geometry &g) {
-  const size_t smem = row_kernel_smem(g.HS);
-  auto *kernel = attention_backward_query_kernel<TK, TV, TD, TDQ>;
-  allow_smem(kernel, smem);
-  kernel<<<dim3(query_tiles(g.Tq), unsigned(g.NH), unsigned(g.B)), kThreads,
-           smem, l.stream>>>(dq, dq_accumulates, dpre, dout, k, v, att, g);
-  TPC_CUDA_LAUNCH_CHECK();
-}
-
-template <class TQ, class TD, class TDK, class TDV>
-void launch_backward_key(const Launch &l, View<TDK> dk, bool dk_accumulates,
-                         View<TDV> dv, const float *dpre, View<const TQ> q,
-                         View<const TD> dout, const float *att,
-                         const Geometry &g) {
-  const size_t smem = key_kernel_smem(g.HS);
-  auto *kernel = attention_backward_key_kernel<TQ, TD, TDK, TDV>;
-  allow_smem(kernel, smem);
-  kernel<<<dim3(query_tiles(g.Tq), unsigned(g.KVH), unsigned(g.B)), kThreads,
-           smem, l.stream>>>(dk, dk_accumulates, dv, dpre, q, dout, att, g);
   TPC_CUDA_LAUNCH_CHECK();
 }
 
@@ -810,51 +653,167 @@ void rope_rotate(const Launch &l, float *dst, const T *src, size_t src_stride,
   TPC_CUDA_LAUNCH_CHECK();
 }
 
-/// dst rows += src (fp32) rotated back; see rope_rotate_back_kernel.
-template <class T>
-void rope_rotate_back(const Launch &l, T *dst, size_t dst_stride,
-                      const float *src, int rows, int Tq, int heads,
-                      const AttentionConfig &cfg) {
-  const int R = rope_dims(cfg);
-  const size_t n = size_t(rows) * size_t(heads) * size_t(cfg.HS - R / 2);
-  if (n == 0)
+/// The query heads [h0, h0 + n) that read KV head kvh: rows (h, t) of a
+/// group are consecutive in the head-major tensors.
+struct Group {
+  int h0, n, kvh;
+};
+
+/// Calls f(group, batch, q_step, kv_step) for each GEMM call: batched over
+/// `batch` members, member i at group.h0 + i * q_step query heads and
+/// group.kvh + i * kv_step KV heads. Without replicated KV heads every KV
+/// head's group holds NH / KVH heads in order, so one call covers all
+/// (sequence, KV head) pairs; with them, one call per group covers the
+/// sequences.
+template <class F> void for_groups(const AttentionConfig &cfg, F f) {
+  const int B = cfg.B, NH = cfg.NH, KVH = cfg.kv_heads();
+  if (!cfg.kv_replicated) {
+    f(Group{0, NH / KVH, 0}, B * KVH, NH / KVH, 1);
     return;
-  rope_rotate_back_kernel<T><<<grid_for(n), kThreads, 0, l.stream>>>(
-      dst, dst_stride, src, rows, Tq, heads, cfg.HS, R, cfg.rope.theta);
+  }
+  const int per = cfg.global_heads() / KVH;
+  for (int h = 0; h < NH;) {
+    const int kvh = (cfg.head_offset + h) / per;
+    int n = 1;
+    while (h + n < NH && (cfg.head_offset + h + n) / per == kvh)
+      ++n;
+    f(Group{h, n, kvh}, B, NH, KVH);
+    h += n;
+  }
+}
+
+/// One launch of a kernel that runs a warp per (B,NH,T) row.
+inline unsigned row_blocks(const AttentionConfig &cfg) {
+  const size_t rows = size_t(cfg.B) * cfg.NH * cfg.T;
+  return unsigned((rows + kThreads / kWarp - 1) / (kThreads / kWarp));
+}
+
+/// dst (B, heads, T, HS) = rows of src, rotated when RoPE is on and
+/// `rotate`; see to_heads_kernel.
+template <class T>
+void to_heads(const Launch &l, T *dst, const T *src, size_t stride, int heads,
+              const AttentionConfig &cfg, bool rotate) {
+  const size_t n = size_t(cfg.B) * heads * cfg.T * cfg.HS;
+  const int R = rotate && rope_on(cfg) ? rope_dims(cfg) : 0;
+  to_heads_kernel<T><<<grid_for(n), kThreads, 0, l.stream>>>(
+      dst, src, stride, cfg.B, cfg.T, heads, cfg.HS, R, cfg.rope.theta);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+/// Rows of dst (+)= src (B, heads, T, HS), turned back when RoPE is on and
+/// `rotate`; see from_heads_kernel.
+template <class TS, class TD>
+void from_heads(const Launch &l, TD *dst, size_t stride, bool accumulate,
+                const TS *src, int heads, const AttentionConfig &cfg,
+                bool rotate) {
+  const size_t n = size_t(cfg.B) * heads * cfg.T * cfg.HS;
+  const int R = rotate && rope_on(cfg) ? rope_dims(cfg) : 0;
+  from_heads_kernel<TS, TD><<<grid_for(n), kThreads, 0, l.stream>>>(
+      dst, stride, accumulate, src, cfg.B, cfg.T, heads, cfg.HS, R,
+      cfg.rope.theta);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+/// Carves one scratch block into 256-byte aligned regions.
+class Regions {
+public:
+  explicit Regions(char *base) : base_(base) {}
+  template <class E> E *take(size_t n) {
+    if (!n)
+      return nullptr;
+    E *p = reinterpret_cast<E *>(base_);
+    base_ += region<E>(n);
+    return p;
+  }
+
+private:
+  char *base_;
+};
+
+/// The operands of one training call in head-major scratch: q (B,NH,T,HS),
+/// k and v (B,KVH,T,HS) of T, k and q rotated when RoPE is on, and the
+/// scores (B,NH,T,T) of T.
+template <class T> struct Heads {
+  T *q = nullptr, *k = nullptr, *v = nullptr, *p = nullptr;
+};
+
+/// Elements of one head-major operand of `heads` heads, and of the scores.
+inline size_t head_elements(const AttentionConfig &cfg, int heads) {
+  return size_t(cfg.B) * heads * cfg.T * cfg.HS;
+}
+inline size_t score_elements(const AttentionConfig &cfg) {
+  return size_t(cfg.B) * cfg.NH * cfg.T * cfg.T;
+}
+
+/// Bytes of the scratch of a training forward (and of the part of a
+/// backward's that it shares): q, k, v, the scores and the head-major
+/// output, all of T.
+template <class T> size_t forward_scratch(const AttentionConfig &cfg) {
+  const size_t nq = head_elements(cfg, cfg.NH),
+               nk = head_elements(cfg, cfg.kv_heads());
+  return region<T>(nq) + 2 * region<T>(nk) + region<T>(score_elements(cfg)) +
+         region<T>(nq);
+}
+
+/// Head-major q, k, v and the softmax of the masked, scaled scores in
+/// h.p: the probabilities of `given` (fp32, may be null) or of q k^T;
+/// att (may be null) gets them in fp32; dropped when `drop`.
+template <class T>
+void probabilities(const Launch &l, const Heads<T> &h, float *att,
+                   const float *given, bool drop, const T *q, size_t qs,
+                   const T *k, size_t ks, const T *v, size_t vs,
+                   const AttentionConfig &cfg, const Geometry &g) {
+  const int Tt = cfg.T, HS = cfg.HS, KVH = cfg.kv_heads();
+  const ElementType type = element_type_of<T>();
+  to_heads(l, h.q, q, qs, cfg.NH, cfg, true);
+  to_heads(l, h.k, k, ks, KVH, cfg, true);
+  to_heads(l, h.v, v, vs, KVH, cfg, false);
+  const int64_t TH = int64_t(Tt) * HS, TT = int64_t(Tt) * Tt;
+  if (!given)
+    for_groups(cfg, [&](Group gr, int batch, int qstep, int kvstep) {
+      // S (n T, T) = scale q (n T, HS) k^T.
+      l.blas->gemm_batched(type, type, false, true, gr.n * Tt, Tt, HS, g.scale,
+                           h.q + gr.h0 * TH, HS, qstep * TH, h.k + gr.kvh * TH,
+                           HS, kvstep * TH, 0.0f, h.p + gr.h0 * TT, Tt,
+                           qstep * TT, batch);
+    });
+  softmax_forward_kernel<T>
+      <<<row_blocks(cfg), kThreads, 0, l.stream>>>(h.p, att, given, drop, g);
   TPC_CUDA_LAUNCH_CHECK();
 }
 
 /// The training forward over q (row stride qs), k (ks) and v (vs), each
-/// (B,T,·): rotates q and k into scratch first when RoPE is on.
+/// (B,T,·): out = drop(softmax(mask(scale q k^T))) v by GEMMs in T.
 template <class T>
 void training_forward(const Launch &l, T *out, float *att, const T *q,
                       size_t qs, const T *k, size_t ks, const T *v, size_t vs,
                       const AttentionConfig &cfg, AttentionMask mask) {
-  const int B = cfg.B, Tt = cfg.T;
-  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
-  const size_t rows = size_t(B) * Tt, T_ = size_t(Tt);
+  const int Tt = cfg.T, HS = cfg.HS, KVH = cfg.kv_heads();
   const Geometry g = geometry(cfg, Tt, Tt, mask, true);
-  const View<const T> vv{v, T_ * vs, vs};
-  const unsigned tiles = query_tiles(Tt);
-  if (rope_on(cfg)) {
-    char *base = static_cast<char *>(
-        l.scratch->get(region(rows * C) + region(rows * Ckv)));
-    float *qr = reinterpret_cast<float *>(base);
-    float *kr = reinterpret_cast<float *>(base + region(rows * C));
-    rope_rotate(l, qr, q, qs, B * Tt, Tt, cfg.NH, cfg, nullptr, 0);
-    rope_rotate(l, kr, k, ks, B * Tt, Tt, cfg.kv_heads(), cfg, nullptr, 0);
-    launch_forward<float, float, T, T>(
-        l, tiles, out, att, T_, Tt, View<const float>{qr, T_ * C, C},
-        View<const float>{kr, T_ * Ckv, Ckv}, vv, Fresh{}, nullptr, g);
-  } else {
-    launch_forward<T, T, T, T>(
-        l, tiles, out, att, T_, Tt, View<const T>{q, T_ * qs, qs},
-        View<const T>{k, T_ * ks, ks}, vv, Fresh{}, nullptr, g);
-  }
+  Regions r(static_cast<char *>(l.scratch->get(forward_scratch<T>(cfg))));
+  Heads<T> h;
+  h.q = r.take<T>(head_elements(cfg, cfg.NH));
+  h.k = r.take<T>(head_elements(cfg, KVH));
+  h.v = r.take<T>(head_elements(cfg, KVH));
+  h.p = r.take<T>(score_elements(cfg));
+  T *o = r.take<T>(head_elements(cfg, cfg.NH));
+  probabilities(l, h, att, nullptr, g.drop_p > 0.0f, q, qs, k, ks, v, vs, cfg,
+                g);
+  const ElementType type = element_type_of<T>();
+  const int64_t TH = int64_t(Tt) * HS, TT = int64_t(Tt) * Tt;
+  for_groups(cfg, [&](Group gr, int batch, int qstep, int kvstep) {
+    // O (n T, HS) = drop(P) (n T, T) v.
+    l.blas->gemm_batched(type, type, false, false, gr.n * Tt, HS, Tt, 1.0f,
+                         h.p + gr.h0 * TT, Tt, qstep * TT, h.v + gr.kvh * TH,
+                         HS, kvstep * TH, 0.0f, o + gr.h0 * TH, HS, qstep * TH,
+                         batch);
+  });
+  from_heads(l, out, size_t(cfg.C()), false, o, cfg.NH, cfg, false);
 }
 
 /// The training backward; gradients dq (row stride dqs), dk (dks), dv
-/// (dvs) accumulate and may be null.
+/// (dvs) accumulate and may be null. The probabilities are att's when it
+/// is not null, else recomputed as the forward computes them.
 template <class T>
 void training_backward(const Launch &l, T *dq, size_t dqs, T *dk, size_t dks,
                        T *dv, size_t dvs, const T *dout, const T *q, size_t qs,
@@ -863,63 +822,83 @@ void training_backward(const Launch &l, T *dq, size_t dqs, T *dk, size_t dks,
                        AttentionMask mask) {
   if (!dq && !dk && !dv)
     return;
-  const int B = cfg.B, Tt = cfg.T, NH = cfg.NH, KVH = cfg.kv_heads();
-  const size_t C = size_t(cfg.C()), Ckv = size_t(cfg.C_kv());
-  const size_t rows = size_t(B) * Tt, T_ = size_t(Tt);
-  const bool rope = rope_on(cfg), need_dpre = dq || dk;
-
-  // One scratch block: dpre, then with RoPE the rotated q and k and the
-  // gradients with respect to them.
-  const size_t n_dpre = need_dpre ? size_t(B) * NH * T_ * T_ : 0;
-  const size_t n_q = rope ? rows * C : 0, n_k = rope ? rows * Ckv : 0;
-  const size_t n_dq = rope && dq ? rows * C : 0;
-  const size_t n_dk = rope && dk ? rows * Ckv : 0;
-  const size_t bytes =
-      region(n_dpre) + region(n_q) + region(n_k) + region(n_dq) + region(n_dk);
-  char *base = bytes ? static_cast<char *>(l.scratch->get(bytes)) : nullptr;
-  auto take = [&base](size_t n) -> float * {
-    if (!n)
-      return nullptr;
-    float *p = reinterpret_cast<float *>(base);
-    base += region(n);
-    return p;
-  };
-  float *dpre = take(n_dpre);
-  float *qr = take(n_q), *kr = take(n_k);
-  float *dqr = take(n_dq), *dkr = take(n_dk);
-
+  const int Tt = cfg.T, HS = cfg.HS, NH = cfg.NH, KVH = cfg.kv_heads();
+  const bool need_ds = dq || dk;
   const Geometry g = geometry(cfg, Tt, Tt, mask, true);
-  const View<const T> dov{dout, T_ * C, C};
-  const View<const T> vv{v, T_ * vs, vs};
-  const View<T> dvv{dv, T_ * dvs, dvs};
-  if (rope) {
-    rope_rotate(l, qr, q, qs, B * Tt, Tt, NH, cfg, nullptr, 0);
-    rope_rotate(l, kr, k, ks, B * Tt, Tt, KVH, cfg, nullptr, 0);
-    const View<const float> qv{qr, T_ * C, C}, kv{kr, T_ * Ckv, Ckv};
-    // The rotated gradients are written whole, then turned back into dq
-    // and dk with one rounding.
-    if (need_dpre)
-      launch_backward_query<float, T, T, float>(
-          l, View<float>{dqr, T_ * C, C}, false, dpre, dov, kv, vv, att, g);
-    if (dk || dv)
-      launch_backward_key<float, T, float, T>(
-          l, View<float>{dkr, T_ * Ckv, Ckv}, false, dvv, dpre, qv, dov, att,
-          g);
-    if (dq)
-      rope_rotate_back(l, dq, dqs, dqr, B * Tt, Tt, NH, cfg);
-    if (dk)
-      rope_rotate_back(l, dk, dks, dkr, B * Tt, Tt, KVH, cfg);
-  } else {
-    const View<const T> qv{q, T_ * qs, qs}, kv{k, T_ * ks, ks};
-    if (need_dpre)
-      launch_backward_query<T, T, T, T>(l, View<T>{dq, T_ * dqs, dqs}, true,
-                                        dpre, dov, kv, vv, att, g);
-    if (dk || dv)
-      launch_backward_key<T, T, T, T>(l, View<T>{dk, T_ * dks, dks}, true, dvv,
-                                      dpre, qv, dov, att, g);
-  }
-}
+  const bool drop = g.drop_p > 0.0f;
 
+  // Scratch: q, k, v, P and dout head-major of T, dP (B,NH,T,T) of T
+  // when dq or dk is asked for, and the fp32 head-major gradients asked
+  // for.
+  const size_t nq = head_elements(cfg, NH), nk = head_elements(cfg, KVH);
+  const size_t bytes =
+      region<T>(nq) + 2 * region<T>(nk) + region<T>(score_elements(cfg)) +
+      region<T>(nq) + (need_ds ? region<T>(score_elements(cfg)) : 0) +
+      (dq ? region<float>(nq) : 0) + (dk ? region<float>(nk) : 0) +
+      (dv ? region<float>(nk) : 0);
+  Regions r(static_cast<char *>(l.scratch->get(bytes)));
+  Heads<T> h;
+  h.q = r.take<T>(nq);
+  h.k = r.take<T>(nk);
+  h.v = r.take<T>(nk);
+  h.p = r.take<T>(score_elements(cfg));
+  T *dout_h = r.take<T>(nq);
+  T *dp = need_ds ? r.take<T>(score_elements(cfg)) : nullptr;
+  float *dq_h = dq ? r.take<float>(nq) : nullptr;
+  float *dk_h = dk ? r.take<float>(nk) : nullptr;
+  float *dv_h = dv ? r.take<float>(nk) : nullptr;
+
+  probabilities(l, h, nullptr, att, false, q, qs, k, ks, v, vs, cfg, g);
+  to_heads(l, dout_h, dout, size_t(cfg.C()), NH, cfg, false);
+  // KV heads that no local query head reads get no gradient from the GEMMs.
+  if (cfg.kv_replicated)
+    for (float *d : {dk_h, dv_h})
+      if (d)
+        cudaCheck(cudaMemsetAsync(d, 0, nk * sizeof(float), l.stream));
+
+  const ElementType type = element_type_of<T>();
+  const int64_t TH = int64_t(Tt) * HS, TT = int64_t(Tt) * Tt;
+  if (need_ds)
+    for_groups(cfg, [&](Group gr, int batch, int qstep, int kvstep) {
+      // dP (n T, T) = dout (n T, HS) v^T: the dropped probabilities'.
+      l.blas->gemm_batched(type, type, false, true, gr.n * Tt, Tt, HS, 1.0f,
+                           dout_h + gr.h0 * TH, HS, qstep * TH,
+                           h.v + gr.kvh * TH, HS, kvstep * TH, 0.0f,
+                           dp + gr.h0 * TT, Tt, qstep * TT, batch);
+    });
+  if (need_ds || drop) {
+    softmax_backward_kernel<T>
+        <<<row_blocks(cfg), kThreads, 0, l.stream>>>(h.p, dp, drop, g);
+    TPC_CUDA_LAUNCH_CHECK();
+  }
+  for_groups(cfg, [&](Group gr, int batch, int qstep, int kvstep) {
+    const int nT = gr.n * Tt;
+    const T *p = h.p + gr.h0 * TT, *ds = dp ? dp + gr.h0 * TT : nullptr;
+    // dv (T, HS) = drop(P)^T (T, n T) dout, summed over the group's heads.
+    if (dv)
+      l.blas->gemm_batched(type, ElementType::F32, true, false, Tt, HS, nT,
+                           1.0f, p, Tt, qstep * TT, dout_h + gr.h0 * TH, HS,
+                           qstep * TH, 0.0f, dv_h + gr.kvh * TH, HS,
+                           kvstep * TH, batch);
+    // dq (n T, HS) = scale dS k; dk (T, HS) = scale dS^T q.
+    if (dq)
+      l.blas->gemm_batched(type, ElementType::F32, false, false, nT, HS, Tt,
+                           g.scale, ds, Tt, qstep * TT, h.k + gr.kvh * TH, HS,
+                           kvstep * TH, 0.0f, dq_h + gr.h0 * TH, HS, qstep * TH,
+                           batch);
+    if (dk)
+      l.blas->gemm_batched(type, ElementType::F32, true, false, Tt, HS, nT,
+                           g.scale, ds, Tt, qstep * TT, h.q + gr.h0 * TH, HS,
+                           qstep * TH, 0.0f, dk_h + gr.kvh * TH, HS,
+                           kvstep * TH, batch);
+  });
+  if (dq)
+    from_heads(l, dq, dqs, true, dq_h, NH, cfg, true);
+  if (dk)
+    from_heads(l, dk, dks, true, dk_h, KVH, cfg, true);
+  if (dv)
+    from_heads(l, dv, dvs, true, dv_h, KVH, cfg, false);
+}
 /// One decoding position: q (B rows, stride qs), k (ks), v (vs) of the
 /// current call; caches (B,capacity,Ckv). The key and value go to row
 /// *pos + key_offset of the caches, before the attention when
