@@ -16,23 +16,18 @@
 using namespace mlir;
 using namespace tpc;
 
-namespace {
 /// Ring collectives over `g` ranks of a link: an all-reduce sends
 /// 2 (g - 1) / g of the tensor in 2 (g - 1) steps, a reduce-scatter or an
 /// all-gather half of that.
-double ringAllReduce(double bytes, int64_t g, const Link &link) {
+double RingTraffic::seconds(int64_t g, const Link &link) const {
   if (g <= 1)
     return 0;
-  return 2.0 * double(g - 1) / double(g) * bytes / link.bytesPerS +
-         2.0 * double(g - 1) * link.latencyS;
-}
-double ringHalf(double bytes, int64_t g, const Link &link) {
-  if (g <= 1)
-    return 0;
-  return double(g - 1) / double(g) * bytes / link.bytesPerS +
-         double(g - 1) * link.latencyS;
+  double steps = double(g - 1), share = steps / double(g);
+  return (2 * share * allReduceBytes + share * halfBytes) / link.bytesPerS +
+         steps * double(2 * allReduces + halves) * link.latencyS;
 }
 
+namespace {
 double tensorBytes(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   if (!t || !t.hasStaticShape())
@@ -41,19 +36,113 @@ double tensorBytes(Type type) {
          double((t.getElementTypeBitWidth() + 7) / 8);
 }
 
-/// One function's time on one rank, by kind.
-struct FunctionTime {
+/// Reads each function of a compiled module into a FunctionProfile.
+class Reader {
+public:
+  Reader(ModuleOp module, const CompileOptions &o, const Cluster &c)
+      : o(o), c(c), symbols(module) {
+    peak = c.peakFlops.at(stringifyPrecision(o.precision).str()) *
+           c.gemmEfficiency;
+  }
+
+  /// The gradient (or, for a gather, parameter) bytes of a bucket.
+  double bucketBytes(ArrayAttr params, bool gradients) {
+    double bytes = 0;
+    for (auto name : params.getAsRange<FlatSymbolRefAttr>()) {
+      auto param = symbols.lookup<ParamOp>(name.getValue());
+      if (!param)
+        continue;
+      FailureOr<RankedTensorType> local = gradients
+                                              ? param.getLocalGradType(o.tp)
+                                              : param.getLocalComputeType(o.tp);
+      if (succeeded(local))
+        bytes += tensorBytes(*local);
+    }
+    return bytes;
+  }
+
+  /// A roofline: the matrix products at the GEMM efficiency of the peak,
+  /// everything moving its bytes through HBM once.
+  double roofline(Operation *op) {
+    OpCostFigures cost = opCost(op);
+    return std::max(cost.matmulFlops / peak, cost.bytes / c.hbmBytesPerS);
+  }
+
+  FunctionProfile read(func::FuncOp fn) {
+    FunctionProfile p;
+    auto ring = [&](Group g, double bytes, bool half, int64_t count = 1) {
+      RingTraffic &r = p.groups[size_t(g)];
+      (half ? r.halfBytes : r.allReduceBytes) += bytes;
+      (half ? r.halves : r.allReduces) += count;
+    };
+    fn.walk([&](Operation *op) {
+      llvm::TypeSwitch<Operation *>(op)
+          .Case<GetParamOp, GetGradOp, FillOp, FOp, RecvOp, SendOp,
+                func::ReturnOp, func::FuncOp>([](Operation *) {})
+          .Case(
+              [&](GOp g) { ring(Group::tp, tensorBytes(g.getType()), false); })
+          .Case([&](AllReduceOp a) {
+            ring(a.getGroup(), tensorBytes(a.getType()), false);
+          })
+          .Case([&](AllGatherOp a) {
+            ring(a.getGroup(), tensorBytes(a.getType()), true);
+          })
+          .Case([&](SeqScatterOp s) {
+            if (s.getReduce())
+              ring(Group::tp, tensorBytes(s.getInput().getType()), true);
+          })
+          .Case([&](SeqGatherOp s) {
+            ring(Group::tp, tensorBytes(s.getType()), true);
+          })
+          .Case([&](BucketAllReduceOp b) {
+            if (b.getGroup() != Group::dp) {
+              ring(b.getGroup(), bucketBytes(b.getParams(), true), false);
+              return;
+            }
+            p.bucketGradientBytes += bucketBytes(b.getParams(), true);
+            p.bucketParameterBytes += bucketBytes(b.getParams(), false);
+            ++p.buckets;
+          })
+          .Case([&](BucketReduceScatterOp b) {
+            p.bucketGradientBytes += bucketBytes(b.getParams(), true);
+            ++p.buckets;
+          })
+          .Case([&](BucketAllGatherOp b) {
+            p.bucketParameterBytes += bucketBytes(b.getParams(), false);
+          })
+          .Case([&](VocabParallelCrossEntropyOp loss) {
+            // Inside the fused loss: all-reduces of the rows' max, sum of
+            // exponentials and target logit, one f32 per target each.
+            double values = tensorBytes(loss.getTargets().getType());
+            ring(Group::tp, 3 * values, false, 3);
+            p.compute += roofline(loss);
+          })
+          .Default([&](Operation *other) { p.compute += roofline(other); });
+    });
+    return p;
+  }
+
+private:
+  const CompileOptions &o;
+  const Cluster &c;
+  SymbolTable symbols;
+  double peak = 1;
+};
+
+/// One function's seconds on one rank, by kind.
+struct Parts {
   double compute = 0, tp = 0, dp = 0, other = 0;
   double total() const { return compute + tp + dp + other; }
 };
 
-class Model {
+/// Clocks profiles for one layout.
+class Clock {
 public:
-  Model(ModuleOp module, const CompileOptions &o, const Cluster &c)
-      : module(module), o(o), c(c), symbols(module) {
-    peak = c.peakFlops.at(stringifyPrecision(o.precision).str()) *
-           c.gemmEfficiency;
-  }
+  Clock(const StepProfile &p, const CompileOptions &o, const Cluster &c,
+        const StepModelOptions &m)
+      : p(p), o(o), c(c), m(m),
+        scale(double(o.microBatch) /
+              double(std::max<int64_t>(1, p.microBatch))) {}
 
   /// The link a group's ring runs over: Megatron's rank order puts tp
   /// fastest, then dp, then pp, so a group stays inside a node while the
@@ -79,187 +168,274 @@ public:
     }
     return 1;
   }
-
-  /// The gradient (or, for a gather, parameter) bytes of a bucket.
-  double bucketBytes(ArrayAttr params, bool gradients) {
-    double bytes = 0;
-    for (auto name : params.getAsRange<FlatSymbolRefAttr>()) {
-      auto param = symbols.lookup<ParamOp>(name.getValue());
-      if (!param)
-        continue;
-      FailureOr<RankedTensorType> local = gradients
-                                              ? param.getLocalGradType(o.tp)
-                                              : param.getLocalComputeType(o.tp);
-      if (succeeded(local))
-        bytes += tensorBytes(*local);
-    }
-    return bytes;
+  double comm(const FunctionProfile &f, Group g, double bytesScale) const {
+    RingTraffic r = f.groups[size_t(g)];
+    r.allReduceBytes *= bytesScale;
+    r.halfBytes *= bytesScale;
+    return r.seconds(sizeOf(g), linkOf(g));
   }
 
-  FunctionTime timeOf(func::FuncOp fn) {
-    FunctionTime t;
-    fn.walk([&](Operation *op) {
-      auto collective = [&](Group g, double seconds) {
-        (g == Group::tp ? t.tp : g == Group::dp ? t.dp : t.other) += seconds;
-      };
-      llvm::TypeSwitch<Operation *>(op)
-          .Case<GetParamOp, GetGradOp, FillOp, FOp, RecvOp, SendOp,
-                func::ReturnOp, func::FuncOp>([](Operation *) {})
-          .Case([&](GOp g) {
-            collective(Group::tp, ringAllReduce(tensorBytes(g.getType()), o.tp,
-                                                linkOf(Group::tp)));
-          })
-          .Case([&](AllReduceOp a) {
-            Group g = a.getGroup();
-            collective(g, ringAllReduce(tensorBytes(a.getType()), sizeOf(g),
-                                        linkOf(g)));
-          })
-          .Case([&](AllGatherOp a) {
-            Group g = a.getGroup();
-            collective(
-                g, ringHalf(tensorBytes(a.getType()), sizeOf(g), linkOf(g)));
-          })
-          .Case([&](SeqScatterOp s) {
-            if (s.getReduce())
-              collective(Group::tp,
-                         ringHalf(tensorBytes(s.getInput().getType()), o.tp,
-                                  linkOf(Group::tp)));
-          })
-          .Case([&](SeqGatherOp s) {
-            collective(Group::tp, ringHalf(tensorBytes(s.getType()), o.tp,
-                                           linkOf(Group::tp)));
-          })
-          .Case([&](BucketAllReduceOp b) {
-            Group g = b.getGroup();
-            collective(g, ringAllReduce(bucketBytes(b.getParams(), true),
-                                        sizeOf(g), linkOf(g)));
-          })
-          .Case([&](BucketReduceScatterOp b) {
-            collective(Group::dp, ringHalf(bucketBytes(b.getParams(), true),
-                                           o.dp, linkOf(Group::dp)));
-          })
-          .Case([&](BucketAllGatherOp b) {
-            collective(Group::dp, ringHalf(bucketBytes(b.getParams(), false),
-                                           o.dp, linkOf(Group::dp)));
-          })
-          .Case([&](VocabParallelCrossEntropyOp loss) {
-            // Inside the fused loss: all-reduces of the rows' max, sum of
-            // exponentials and target logit, one f32 per target each.
-            double values = tensorBytes(loss.getTargets().getType());
-            collective(Group::tp,
-                       3 * ringAllReduce(values, o.tp, linkOf(Group::tp)));
-            OpCostFigures cost = opCost(loss);
-            t.compute +=
-                std::max(cost.matmulFlops / peak, cost.bytes / c.hbmBytesPerS);
-          })
-          .Default([&](Operation *other) {
-            // A roofline: the matrix products at the GEMM efficiency of the
-            // peak, everything moving its bytes through HBM once.
-            OpCostFigures cost = opCost(other);
-            t.compute +=
-                std::max(cost.matmulFlops / peak, cost.bytes / c.hbmBytesPerS);
-          });
-    });
+  /// A function of one micro-batch: its compute and messages scale with
+  /// the micro-batch size.
+  Parts micro(const FunctionProfile &f) const {
+    Parts t;
+    t.compute = scale * f.compute;
+    t.tp = comm(f, Group::tp, scale);
+    t.dp = comm(f, Group::dp, scale);
+    t.other = comm(f, Group::pp, scale) + comm(f, Group::embedding, scale);
     return t;
   }
 
-  ModuleOp module;
+  /// An apply_step; `reduce` is its gradient reduction, the part that an
+  /// overlapped reduction can hide.
+  Parts apply(const FunctionProfile &f, double &reduce) const {
+    Parts t;
+    t.compute = f.compute;
+    // The distributed optimizer updates 1/dp of the parameters.
+    if (o.distributedOptimizer && !p.distributedOptimizer)
+      t.compute /= double(o.dp);
+    else if (!o.distributedOptimizer && p.distributedOptimizer)
+      t.compute *= double(p.dp);
+    t.tp = comm(f, Group::tp, 1);
+    const Link &link = linkOf(Group::dp);
+    RingTraffic gradients, parameters;
+    if (o.distributedOptimizer) {
+      gradients.halfBytes = f.bucketGradientBytes;
+      gradients.halves = f.buckets;
+      parameters.halfBytes = f.bucketParameterBytes;
+      parameters.halves = f.buckets;
+    } else {
+      gradients.allReduceBytes = f.bucketGradientBytes;
+      gradients.allReduces = f.buckets;
+    }
+    reduce = gradients.seconds(o.dp, link);
+    t.dp = comm(f, Group::dp, 1) + reduce + parameters.seconds(o.dp, link);
+    t.other = comm(f, Group::pp, 1) + comm(f, Group::embedding, 1);
+    return t;
+  }
+
+  /// The part of a reduction of `buckets` taking `reduce` seconds that
+  /// hides behind `window` seconds of backward: all but the last bucket at
+  /// most, which is final only when the backward ends.
+  double hidden(double reduce, int64_t buckets, double window) const {
+    if (!m.overlapGradReduce || buckets == 0)
+      return 0;
+    double exposed = std::max(reduce - window, reduce / double(buckets));
+    return reduce - exposed;
+  }
+
+  int64_t shardable(int64_t bytes) const {
+    if (o.distributedOptimizer && !p.distributedOptimizer)
+      return (bytes + o.dp - 1) / o.dp;
+    if (!o.distributedOptimizer && p.distributedOptimizer)
+      return bytes * p.dp;
+    return bytes;
+  }
+
+  const StepProfile &p;
   const CompileOptions &o;
   const Cluster &c;
-  SymbolTable symbols;
-  double peak = 1;
+  const StepModelOptions &m;
+  double scale;
 };
 } // namespace
 
-FailureOr<StepTime> tpc::predictStepTime(ModuleOp module,
-                                         const CompileOptions &options,
-                                         const CostReport &whole,
-                                         const Cluster &cluster) {
-  Model model(module, options, cluster);
-  StepTime t;
-  const int64_t M = std::max<int64_t>(1, options.microBatches);
-  t.devices = options.tp * options.dp * options.pp;
-  if (auto cut = module->getAttrOfType<DictionaryAttr>(abi::kPipelineAttr)) {
-    // The stage's schedule, each F, B and W taking its function's time and
-    // each message the time of its bytes over the pp link.
-    const int64_t P = options.pp, chunks = P * options.virtualStages;
-    pipeline::ChunkTimes times;
-    times.forward.assign(chunks, 0);
-    times.backward_input.assign(chunks, 0);
-    times.backward_weight.assign(chunks, 0);
-    SmallVector<FunctionTime> perStage(P);
-    SmallVector<double> applyOf(P, 0), dpOf(P, 0);
-    for (auto fn : module.getOps<func::FuncOp>()) {
-      FunctionTime ft = model.timeOf(fn);
-      auto info = fn->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr);
-      if (!info) {
-        for (int64_t s = 0; s < P; ++s)
-          if (fn.getSymName() == abi::stage_apply_step(s)) {
-            applyOf[s] = ft.total();
-            dpOf[s] = ft.dp + ft.other;
-          }
-        continue;
-      }
-      int64_t chunk = cast<IntegerAttr>(info.get("chunk")).getInt();
-      int64_t role = cast<IntegerAttr>(info.get("role")).getInt();
-      if (role == 3)
-        continue;
-      double seconds = ft.total();
-      (role == 0   ? times.forward
-       : role == 1 ? times.backward_input
-                   : times.backward_weight)[chunk] = seconds;
-      perStage[chunk % P].compute += double(M) * ft.compute;
-      perStage[chunk % P].tp += double(M) * ft.tp;
-      for (SendOp send : fn.getOps<SendOp>()) {
-        const Link &link = model.linkOf(Group::pp);
-        times.p2p = std::max(
-            times.p2p, link.latencyS + tensorBytes(send.getInput().getType()) /
-                                           link.bytesPerS);
-      }
-    }
-    auto kind = cut.getAs<StringAttr>("schedule");
-    pipeline::ScheduleKind k;
-    if (!kind || !pipeline::parse_schedule(kind.getValue(), k))
-      return module.emitError("the module's pipeline is not scheduled");
-    pipeline::Schedule plan =
-        pipeline::build_schedule(k, int(P), int(options.virtualStages), int(M));
-    pipeline::Simulation sim = pipeline::simulate(plan, times);
-    int64_t busiest = 0;
-    for (int64_t s = 0; s < P; ++s)
-      if (sim.busy[s] > sim.busy[busiest])
-        busiest = s;
-    double apply = *std::max_element(applyOf.begin(), applyOf.end());
-    t.seconds = sim.makespan + apply;
-    t.compute = perStage[busiest].compute;
-    t.tpComm = perStage[busiest].tp;
-    t.bubble = sim.makespan - sim.busy[busiest];
-    t.dpComm = dpOf[busiest];
-    t.optimizer = applyOf[busiest] - dpOf[busiest];
-    if (whole.pipeline)
-      for (const StageCost &s : whole.pipeline->perStage)
-        t.memoryBytes = std::max(t.memoryBytes, s.totalBytes());
-  } else {
+FailureOr<StepProfile> tpc::profileStep(ModuleOp module,
+                                        const CompileOptions &compiled,
+                                        const CostReport &whole,
+                                        const Cluster &cluster) {
+  Reader reader(module, compiled, cluster);
+  StepProfile p;
+  p.tp = compiled.tp;
+  p.dp = compiled.dp;
+  p.pp = compiled.pp;
+  p.virtualStages = compiled.virtualStages;
+  p.microBatch = compiled.microBatch;
+  p.distributedOptimizer = compiled.distributedOptimizer;
+  p.modelFlopsPerToken = whole.modelFlopsPerToken;
+  auto cut = module->getAttrOfType<DictionaryAttr>(abi::kPipelineAttr);
+  if (!cut) {
     auto step = module.lookupSymbol<func::FuncOp>(abi::kTrainStep);
     auto apply = module.lookupSymbol<func::FuncOp>(abi::kApplyStep);
     if (!step || !apply)
       return module.emitError("the module has no train_step and apply_step "
                               "to time; compile it with tpc-compile");
-    FunctionTime micro = model.timeOf(step), update = model.timeOf(apply);
+    p.pp = p.virtualStages = 1;
+    p.forward.push_back(reader.read(step));
+    p.apply.push_back(reader.read(apply));
+    p.fixedBytes.push_back(whole.weightBytes + whole.gradientBytes);
+    p.shardableBytes.push_back(whole.masterBytes + whole.adamMBytes +
+                               whole.adamVBytes);
+    p.activationBytes.push_back(whole.activationBytes);
+    return p;
+  }
+  auto slots = dyn_cast_or_null<DenseI64ArrayAttr>(cut.get("slots"));
+  if (!slots || !whole.pipeline)
+    return module.emitError("the module's pipeline is not scheduled");
+  const int64_t P = compiled.pp, chunks = P * compiled.virtualStages;
+  if (int64_t(slots.size()) != chunks)
+    return module.emitError("the module's pipeline has ")
+           << slots.size() << " chunks where the options give " << chunks;
+  p.forward.resize(chunks);
+  p.backwardInput.resize(chunks);
+  p.backwardWeight.resize(chunks);
+  p.apply.resize(P);
+  p.slots.assign(slots.asArrayRef().begin(), slots.asArrayRef().end());
+  p.slotBytes.assign(chunks, 0);
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    auto info = fn->getAttrOfType<DictionaryAttr>(abi::kChunkFunctionAttr);
+    if (!info) {
+      for (int64_t s = 0; s < P; ++s)
+        if (fn.getSymName() == abi::stage_apply_step(s))
+          p.apply[s] = reader.read(fn);
+      continue;
+    }
+    int64_t chunk = cast<IntegerAttr>(info.get("chunk")).getInt();
+    int64_t role = cast<IntegerAttr>(info.get("role")).getInt();
+    if (role == 3 || chunk < 0 || chunk >= chunks)
+      continue;
+    FunctionProfile f = reader.read(fn);
+    for (SendOp send : fn.getOps<SendOp>())
+      p.p2pBytes = std::max(p.p2pBytes, tensorBytes(send.getInput().getType()));
+    if (role == 0) {
+      auto slot = fn->getAttrOfType<IntegerAttr>(abi::kSlotBytesAttr);
+      auto arena = fn->getAttrOfType<IntegerAttr>(abi::kArenaBytesAttr);
+      p.slotBytes[chunk] = slot ? slot.getInt() : arena ? arena.getInt() : 0;
+    }
+    (role == 0   ? p.forward
+     : role == 1 ? p.backwardInput
+                 : p.backwardWeight)[chunk] = std::move(f);
+  }
+  for (const StageCost &s : whole.pipeline->perStage) {
+    p.fixedBytes.push_back(s.weightBytes + s.gradientBytes);
+    p.shardableBytes.push_back(s.masterBytes + s.adamBytes);
+    p.activationBytes.push_back(s.activationBytes);
+  }
+  if (int64_t(p.fixedBytes.size()) != P)
+    return module.emitError("the module's report has ")
+           << p.fixedBytes.size() << " stages where the options give " << P;
+  return p;
+}
+
+llvm::Expected<StepTime> tpc::predictStepTime(const StepProfile &profile,
+                                              const CompileOptions &layout,
+                                              const Cluster &cluster,
+                                              const StepModelOptions &model) {
+  Clock clock(profile, layout, cluster, model);
+  StepTime t;
+  const int64_t M = std::max<int64_t>(1, layout.microBatches
+                                             ? layout.microBatches
+                                             : (layout.pp > 1 ? layout.pp : 1));
+  t.devices = layout.tp * layout.dp * layout.pp;
+  if (profile.pp == 1) {
+    Parts micro = clock.micro(profile.forward.front());
+    double reduce = 0;
+    Parts update = clock.apply(profile.apply.front(), reduce);
+    // The backward is about two thirds of a micro-batch's work.
+    double hidden = clock.hidden(reduce, profile.apply.front().buckets,
+                                 2.0 / 3.0 * (micro.compute + micro.tp));
     t.compute = double(M) * micro.compute;
     t.tpComm = double(M) * micro.tp + update.tp;
-    t.dpComm = double(M) * micro.dp + update.dp + update.other;
+    t.dpComm = double(M) * micro.dp + update.dp + update.other - hidden;
     t.optimizer = update.compute;
-    t.seconds = double(M) * micro.total() + update.total();
-    t.memoryBytes = whole.modelStateBytes() + whole.activationBytes;
+    t.seconds = double(M) * micro.total() + update.total() - hidden;
+    t.memoryBytes =
+        profile.fixedBytes.front() +
+        clock.shardable(profile.shardableBytes.front()) +
+        int64_t(clock.scale * double(profile.activationBytes.front()));
+  } else {
+    // The stage's schedule, each F, B and W taking its function's time and
+    // each message the time of its bytes over the pp link.
+    const int64_t P = profile.pp, V = profile.virtualStages, chunks = P * V;
+    pipeline::ScheduleKind kind;
+    if (!pipeline::parse_schedule(layout.schedule, kind))
+      return llvm::createStringError("unknown pipeline schedule '" +
+                                     layout.schedule + "'");
+    std::string problem =
+        pipeline::check_schedule(kind, int(P), int(V), int(M));
+    if (!problem.empty())
+      return llvm::createStringError(problem);
+    pipeline::ChunkTimes times;
+    times.forward.assign(chunks, 0);
+    times.backward_input.assign(chunks, 0);
+    times.backward_weight.assign(chunks, 0);
+    std::vector<Parts> perStage(P);
+    std::vector<double> window(P, 0);
+    for (int64_t c = 0; c < chunks; ++c) {
+      Parts f = clock.micro(profile.forward[c]),
+            b = clock.micro(profile.backwardInput[c]),
+            w = clock.micro(profile.backwardWeight[c]);
+      times.forward[c] = f.total();
+      times.backward_input[c] = b.total();
+      times.backward_weight[c] = w.total();
+      perStage[c % P].compute +=
+          double(M) * (f.compute + b.compute + w.compute);
+      perStage[c % P].tp += double(M) * (f.tp + b.tp + w.tp);
+      window[c % P] += b.total() + w.total();
+    }
+    if (profile.p2pBytes > 0) {
+      const Link &link = clock.linkOf(Group::pp);
+      times.p2p =
+          link.latencyS + clock.scale * profile.p2pBytes / link.bytesPerS;
+    }
+    pipeline::Schedule plan =
+        pipeline::build_schedule(kind, int(P), int(V), int(M));
+    pipeline::Simulation sim = pipeline::simulate(plan, times);
+    int64_t busiest = 0;
+    for (int64_t s = 0; s < P; ++s)
+      if (sim.busy[s] > sim.busy[busiest])
+        busiest = s;
+    double apply = 0;
+    Parts busiestApply;
+    double busiestHidden = 0;
+    for (int64_t s = 0; s < P; ++s) {
+      double reduce = 0;
+      Parts u = clock.apply(profile.apply[s], reduce);
+      double h = clock.hidden(reduce, profile.apply[s].buckets, window[s]);
+      apply = std::max(apply, u.total() - h);
+      if (s == busiest) {
+        busiestApply = u;
+        busiestHidden = h;
+      }
+      int64_t activations = profile.activationBytes[s];
+      for (int64_t c = s; c < chunks; c += P)
+        activations +=
+            (int64_t(plan.slots[c]) - profile.slots[c]) * profile.slotBytes[c];
+      t.memoryBytes = std::max(t.memoryBytes,
+                               profile.fixedBytes[s] +
+                                   clock.shardable(profile.shardableBytes[s]) +
+                                   int64_t(clock.scale * double(activations)));
+    }
+    t.seconds = sim.makespan + apply;
+    t.compute = perStage[busiest].compute;
+    t.tpComm = perStage[busiest].tp;
+    t.bubble = sim.makespan - sim.busy[busiest];
+    t.dpComm = busiestApply.dp + busiestApply.other - busiestHidden;
+    t.optimizer = busiestApply.compute + busiestApply.tp;
   }
-  t.tokens = double(M) * double(options.microBatch) *
-             double(options.seq.value_or(0)) * double(options.dp);
+  t.tokens = double(M) * double(layout.microBatch) *
+             double(layout.seq.value_or(0)) * double(layout.dp);
   t.tokensPerS = t.tokens / t.seconds;
   t.modelFlopsPerDevice =
-      double(whole.modelFlopsPerToken) * t.tokensPerS / double(t.devices);
+      double(profile.modelFlopsPerToken) * t.tokensPerS / double(t.devices);
   t.mfu = t.modelFlopsPerDevice /
-          cluster.peakFlops.at(stringifyPrecision(options.precision).str());
+          cluster.peakFlops.at(stringifyPrecision(layout.precision).str());
   return t;
+}
+
+FailureOr<StepTime> tpc::predictStepTime(ModuleOp module,
+                                         const CompileOptions &options,
+                                         const CostReport &whole,
+                                         const Cluster &cluster,
+                                         const StepModelOptions &model) {
+  FailureOr<StepProfile> profile = profileStep(module, options, whole, cluster);
+  if (failed(profile))
+    return failure();
+  llvm::Expected<StepTime> t =
+      predictStepTime(*profile, options, cluster, model);
+  if (!t)
+    return module.emitError(llvm::toString(t.takeError()));
+  return *t;
 }
 
 static std::string seconds(double s) {
@@ -286,11 +462,30 @@ void tpc::printStepTimeText(const StepTime &t, const Cluster &cluster,
     os << llvm::formatv("  {0,-22} {1,12}  {2,5:F1}%\n", what, seconds(s),
                         t.seconds > 0 ? 100 * s / t.seconds : 0.0);
   };
-  row("compute", t.compute);
+  row("compute", t.compute - t.recompute);
+  row("recompute", t.recompute);
   row("tensor-parallel comm", t.tpComm);
   row("data-parallel comm", t.dpComm);
   row("pipeline bubble", t.bubble);
   row("optimizer", t.optimizer);
+}
+
+void tpc::writeStepTimeJson(const StepTime &t, llvm::json::OStream &j) {
+  j.attribute("devices", t.devices);
+  j.attribute("step_seconds", t.seconds);
+  j.attribute("tokens_per_step", t.tokens);
+  j.attribute("tokens_per_second", t.tokensPerS);
+  j.attribute("model_flops_per_device", t.modelFlopsPerDevice);
+  j.attribute("mfu", t.mfu);
+  j.attribute("memory_bytes", t.memoryBytes);
+  j.attributeObject("breakdown_seconds", [&] {
+    j.attribute("compute", t.compute - t.recompute);
+    j.attribute("recompute", t.recompute);
+    j.attribute("tp_comm", t.tpComm);
+    j.attribute("dp_comm", t.dpComm);
+    j.attribute("bubble", t.bubble);
+    j.attribute("optimizer", t.optimizer);
+  });
 }
 
 void tpc::printStepTimeJson(const StepTime &t, const Cluster &cluster,
@@ -298,20 +493,7 @@ void tpc::printStepTimeJson(const StepTime &t, const Cluster &cluster,
   llvm::json::OStream j(os, 2);
   j.object([&] {
     j.attribute("cluster", cluster.name);
-    j.attribute("devices", t.devices);
-    j.attribute("step_seconds", t.seconds);
-    j.attribute("tokens_per_step", t.tokens);
-    j.attribute("tokens_per_second", t.tokensPerS);
-    j.attribute("model_flops_per_device", t.modelFlopsPerDevice);
-    j.attribute("mfu", t.mfu);
-    j.attribute("memory_bytes", t.memoryBytes);
-    j.attributeObject("breakdown_seconds", [&] {
-      j.attribute("compute", t.compute);
-      j.attribute("tp_comm", t.tpComm);
-      j.attribute("dp_comm", t.dpComm);
-      j.attribute("bubble", t.bubble);
-      j.attribute("optimizer", t.optimizer);
-    });
+    writeStepTimeJson(t, j);
   });
   os << "\n";
 }

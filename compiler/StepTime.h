@@ -8,6 +8,14 @@
 // per-stage schedule simulated action by action with the chunks' F, B and W
 // times, on a cluster described by compiler/Cluster.h.
 //
+// It runs in two steps so that the planner compiles a layout once and
+// predicts its relatives from it: profileStep reads a compiled program into
+// a StepProfile (each function's compute seconds and the bytes and count of
+// its collectives per process group, each stage's memory), and
+// predictStepTime clocks a profile for a layout that may differ from the
+// compiled one in dp, the micro-batch size and count, the pipeline schedule
+// and the distributed optimizer.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TPC_COMPILER_STEPTIME_H
@@ -21,8 +29,13 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
+#include <array>
 #include <string>
+#include <vector>
+
+namespace llvm::json {
+class OStream;
+} // namespace llvm::json
 
 namespace tpc {
 
@@ -30,8 +43,12 @@ namespace tpc {
 struct StepTime {
   double seconds = 0;
   double compute = 0; ///< matrix products and memory-bound ops
-  double tpComm = 0;  ///< the tensor-parallel collectives, not overlapped
-  double dpComm = 0;  ///< the data-parallel reduction (and ZeRO's gathers)
+  /// Of compute: the forward run again in the backward (full recompute).
+  double recompute = 0;
+  double tpComm = 0; ///< the tensor-parallel collectives, not overlapped
+  /// The data-parallel reduction (and ZeRO's gathers) that the step does
+  /// not hide behind the backward.
+  double dpComm = 0;
   /// The busiest stage's idle time, waiting on other stages and on the
   /// messages between them.
   double bubble = 0;
@@ -45,19 +62,84 @@ struct StepTime {
   int64_t memoryBytes = 0;
 };
 
-/// Predicts a step of `module`, compiled with `options` (micro-batches per
-/// step: options.microBatches, or 1 without a pipeline when unset);
-/// `whole` is the model's cost report (the model FLOPs and, for a
-/// pipeline, its stages).
+/// What the model assumes of the runtime beyond the program.
+struct StepModelOptions {
+  /// tpc-run train --overlap-grad-reduce: the last micro-batch's backward
+  /// starts each gradient bucket's data-parallel reduction as soon as the
+  /// bucket is final, so all but the last bucket can hide behind it.
+  bool overlapGradReduce = false;
+};
+
+/// The collectives of one process group in one function: ring all-reduces
+/// and ring halves (reduce-scatters, all-gathers), their bytes summed.
+struct RingTraffic {
+  double allReduceBytes = 0, halfBytes = 0;
+  int64_t allReduces = 0, halves = 0;
+  /// Seconds over `g` ranks of `link` by the alpha-beta model.
+  double seconds(int64_t g, const Link &link) const;
+};
+
+/// One function of a compiled program, once.
+struct FunctionProfile {
+  double compute = 0;                ///< seconds on the roofline
+  std::array<RingTraffic, 4> groups; ///< by tpc::Group
+  /// apply_step's bucketed gradient reduction over dp: the gradient and
+  /// compute-type parameter bytes of its buckets (an all-reduce each, or a
+  /// reduce-scatter and an all-gather under the distributed optimizer).
+  double bucketGradientBytes = 0, bucketParameterBytes = 0;
+  int64_t buckets = 0;
+};
+
+/// A compiled program as the step-time model reads it.
+struct StepProfile {
+  int64_t tp = 1, dp = 1, pp = 1, virtualStages = 1, microBatch = 1;
+  bool distributedOptimizer = false;
+  /// Per chunk; without a pipeline one entry, train_step, in `forward`.
+  std::vector<FunctionProfile> forward, backwardInput, backwardWeight;
+  /// Per stage: its apply_step (without a pipeline, the one apply_step).
+  std::vector<FunctionProfile> apply;
+  double p2pBytes = 0; ///< the largest message between stages
+  /// Per stage: what does not depend on dp or the schedule (weights and
+  /// gradients), the optimizer state that ZeRO shards over dp (masters and
+  /// moments) and the activation arenas as compiled; per chunk the bytes of
+  /// one slot and the slots the compiled schedule gave it.
+  std::vector<int64_t> fixedBytes, shardableBytes, activationBytes;
+  std::vector<int64_t> slotBytes, slots;
+  int64_t modelFlopsPerToken = 0;
+};
+
+/// Reads `module`, compiled with `compiled`, on `cluster` (the roofline of
+/// its devices); `whole` is the model's cost report (the model FLOPs and,
+/// for a pipeline, its stages).
+mlir::FailureOr<StepProfile> profileStep(mlir::ModuleOp module,
+                                         const CompileOptions &compiled,
+                                         const CostReport &whole,
+                                         const Cluster &cluster);
+
+/// Predicts a step of `layout` from the profile of a program compiled with
+/// the same tp, pp, virtual stages, sequence parallelism and recompute:
+/// dp, the micro-batch size (activations, compute and messages scale with
+/// it), the micro-batches per step (layout.microBatches, or pp, or 1), the
+/// schedule and the distributed optimizer may differ. An error names a
+/// schedule the sizes do not allow.
+llvm::Expected<StepTime> predictStepTime(const StepProfile &profile,
+                                         const CompileOptions &layout,
+                                         const Cluster &cluster,
+                                         const StepModelOptions &model = {});
+
+/// Both steps for the layout `module` was compiled with.
 mlir::FailureOr<StepTime> predictStepTime(mlir::ModuleOp module,
                                           const CompileOptions &options,
                                           const CostReport &whole,
-                                          const Cluster &cluster);
+                                          const Cluster &cluster,
+                                          const StepModelOptions &model = {});
 
 void printStepTimeText(const StepTime &t, const Cluster &cluster,
                        llvm::raw_ostream &os);
 void printStepTimeJson(const StepTime &t, const Cluster &cluster,
                        llvm::raw_ostream &os);
+/// The breakdown as members of an object being written to `j`.
+void writeStepTimeJson(const StepTime &t, llvm::json::OStream &j);
 
 } // namespace tpc
 

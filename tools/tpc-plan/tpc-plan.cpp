@@ -6,6 +6,7 @@
 
 #include "compiler/CostReport.h"
 #include "compiler/Plan.h"
+#include "compiler/Search.h"
 #include "compiler/StepTime.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "tools/common/Cli.h"
@@ -155,51 +156,79 @@ int runOptimal() {
 /// The layout that `tpc-plan time model.mlir --cluster FILE` predicts.
 tpc::CompileOptions layout;
 std::string clusterFile, layoutPrecision = "fp32";
-bool json = false;
+bool printJson = false;
+tpc::StepModelOptions stepModel;
+
+/// Reads the cluster file and the model for `time` and `auto`.
+struct Inputs {
+  std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
+  SourceMgr sourceMgr;
+  std::optional<mlir::SourceMgrDiagnosticHandler> diagnostics;
+  std::optional<tpc::Cluster> cluster;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+
+  /// Prints the error and returns false when one does not read.
+  bool read() {
+    llvm::Expected<tpc::Cluster> c = tpc::readCluster(clusterFile);
+    if (!c) {
+      fail(toString(c.takeError()));
+      return false;
+    }
+    cluster = *c;
+    diagnostics.emplace(sourceMgr, context.get());
+    std::string error;
+    module = tpc::parseModelFile(modelFile, *context, sourceMgr, error);
+    if (!module && !error.empty())
+      fail(error);
+    return bool(module);
+  }
+};
 
 /// Predicts one layout's step on a cluster from the compiled program.
 int runLayoutTime() {
-  llvm::Expected<tpc::Cluster> cluster = tpc::readCluster(clusterFile);
-  if (!cluster)
-    return fail(toString(cluster.takeError()));
   layout.precision = *tpc::parsePrecision(layoutPrecision);
   layout.seq = seqLength;
   if (Error e = tpc::validateOptions(layout))
     return fail(toString(std::move(e)));
-  std::unique_ptr<mlir::MLIRContext> context = tpc::createCompilerContext();
-  SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
-  std::string error;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      tpc::parseModelFile(modelFile, *context, sourceMgr, error);
-  if (!module)
-    return error.empty() ? 1 : fail(error);
-  // The model's figures come from a copy compiled without stages.
-  mlir::OwningOpRef<mlir::ModuleOp> whole = module->clone();
-  if (failed(tpc::compile(*module, layout)))
+  Inputs in;
+  if (!in.read())
     return 1;
-  tpc::CompileOptions flat = tpc::withoutStages(layout);
-  if (failed(tpc::compile(*whole, flat)))
-    return 1;
-  FailureOr<tpc::CostReport> report =
-      tpc::computeCostReport(*whole, tpc::CostReportConfig{layout.dp});
-  if (failed(report))
-    return 1;
-  if (layout.pp > 1) {
-    FailureOr<tpc::PipelineCost> stages =
-        tpc::computePipelineCost(*module, *report);
-    if (failed(stages))
-      return 1;
-    report->pipeline = *stages;
-  }
   FailureOr<tpc::StepTime> step =
-      tpc::predictStepTime(*module, layout, *report, *cluster);
+      tpc::predictLayout(*in.module, layout, *in.cluster, stepModel);
   if (failed(step))
     return 1;
-  if (json)
-    tpc::printStepTimeJson(*step, *cluster, outs());
+  if (printJson)
+    tpc::printStepTimeJson(*step, *in.cluster, outs());
   else
-    tpc::printStepTimeText(*step, *cluster, outs());
+    tpc::printStepTimeText(*step, *in.cluster, outs());
+  return 0;
+}
+
+/// `tpc-plan auto`: the fastest layouts that fit.
+tpc::SearchOptions searchOptions;
+
+int runAuto() {
+  if (clusterFile.empty() || modelFile.empty())
+    return fail("auto needs a model file, --cluster, --devices and "
+                "--global-batch, e.g. tpc-plan auto model.mlir --cluster "
+                "compiler/clusters/a100-80gb-sxm.json --devices 64 "
+                "--global-batch 512");
+  searchOptions.seq = seqLength;
+  searchOptions.precision = *tpc::parsePrecision(layoutPrecision);
+  searchOptions.model = stepModel;
+  if (searchOptions.top < 1)
+    return fail("--top must be >= 1");
+  Inputs in;
+  if (!in.read())
+    return 1;
+  llvm::Expected<tpc::SearchResult> found =
+      tpc::searchLayouts(*in.module, searchOptions, *in.cluster);
+  if (!found)
+    return fail(toString(found.takeError()));
+  if (printJson)
+    tpc::printSearchJson(*found, searchOptions, *in.cluster, modelFile, outs());
+  else
+    tpc::printSearchText(*found, searchOptions, *in.cluster, modelFile, outs());
   return 0;
 }
 
@@ -389,7 +418,32 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}));
   timeCmd->add_option("--schedule", layout.schedule,
                       "Pipeline schedule: 1f1b, interleaved or zb-h1");
-  timeCmd->add_flag("--json", json, "Print one JSON object");
+  timeCmd->add_flag("--json", printJson, "Print one JSON object");
+  CLI::App *autoCmd = app.add_subcommand(
+      "auto", "The fastest layouts of a model on N devices of a cluster for "
+              "a global batch: tp, pp, virtual stages, dp, sequence "
+              "parallelism, recompute, the distributed optimizer, the "
+              "micro-batch size and the schedule, where they fit");
+  autoCmd->add_option("model", modelFile, "The model file (.mlir)");
+  autoCmd->add_option("--devices", searchOptions.devices, "Number of devices");
+  autoCmd->add_option("--global-batch", searchOptions.globalBatch,
+                      "Sequences per optimizer step, all ranks together");
+  autoCmd->add_option("--top", searchOptions.top, "How many layouts to print")
+      ->capture_default_str();
+  autoCmd->add_option("--max-tp", searchOptions.maxTp,
+                      "Largest tp (default: the devices of one node)");
+  for (CLI::App *sub : {timeCmd, autoCmd})
+    sub->add_flag("--overlap-grad-reduce", stepModel.overlapGradReduce,
+                  "Time the data-parallel reduction overlapped with the "
+                  "backward, as tpc-run train --overlap-grad-reduce runs it");
+  autoCmd->add_option("--cluster", clusterFile,
+                      "A cluster file (compiler/clusters/*.json)");
+  autoCmd->add_option("--seq", seqLength,
+                      "Sequence length (default: the model's positions)");
+  autoCmd->add_option("--precision", layoutPrecision, "fp32, bf16 or fp16")
+      ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
+      ->capture_default_str();
+  autoCmd->add_flag("--json", printJson, "Print one JSON object");
   memory->add_option("model", modelFile, "The model file (.mlir)");
   memory->add_option("--device-memory", deviceMemory,
                      "Memory of one device (e.g. 80GiB, 141GiB, 24GB)");
@@ -438,6 +492,8 @@ int main(int argc, char **argv) {
     return runTime();
   if (memory->parsed())
     return runMemory();
+  if (autoCmd->parsed())
+    return runAuto();
   return fail("give a command: compute, optimal, time or memory (see "
               "--help)");
 }
