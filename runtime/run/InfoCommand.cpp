@@ -70,6 +70,46 @@ void print_pipeline(const program::Program &prog) {
   }
 }
 
+/// On the CUDA backend, the path each kind of attention op takes
+/// (runtime/backends/cuda/kernels/Attention.cu), with its count.
+void print_cuda_attention(const program::Program &prog) {
+  static const char *const training_ops[] = {
+      op::kSelfAttention,    op::kSelfAttentionGrad,
+      op::kCrossAttention,   op::kCrossAttentionGrad,
+      op::kGroupedAttention, op::kGroupedAttentionGrad};
+  static const char *const decoding_ops[] = {op::kDecodeAttention,
+                                             op::kDecodeCrossAttention,
+                                             op::kDecodeGroupedAttention};
+  std::map<std::string, int> training, decoding;
+  const char *type = "";
+  for (const program::Function &fn : prog.functions())
+    for (const program::Instruction &inst : fn.body()) {
+      for (const char *name : training_ops)
+        if (inst.op() == name && inst.inputs_size() > 0) {
+          ++training[name];
+          type = dtype_text(prog.tensors(inst.inputs(0)).dtype());
+        }
+      for (const char *name : decoding_ops)
+        if (inst.op() == name)
+          ++decoding[name];
+    }
+  auto list = [](const std::map<std::string, int> &ops) {
+    std::string text;
+    for (const auto &[name, count] : ops)
+      text += (text.empty() ? "" : ", ") + name + " x" + std::to_string(count);
+    return text;
+  };
+  if (!training.empty())
+    std::printf("attention    %s: cuBLASLt GEMMs in %s (fp32 sums) around "
+                "fused mask, softmax and dropout kernels, the probabilities "
+                "in %s, recomputed by the backward\n",
+                list(training).c_str(), type, type);
+  if (!decoding.empty())
+    std::printf("attention    %s: the decoding kernel, scores and "
+                "probabilities in fp32\n",
+                list(decoding).c_str());
+}
+
 } // namespace
 
 int info_command(const std::string &path, const program::Program &prog,
@@ -176,6 +216,8 @@ int info_command(const std::string &path, const program::Program &prog,
       describe_backend(opt.backend, {opt.device, opt.tf32, opt.cpu_gemm});
   if (!device.empty())
     std::printf("%s", device.c_str());
+  if (opt.backend == "cuda")
+    print_cuda_attention(prog);
   return 0;
 }
 
