@@ -72,6 +72,9 @@ void add_forward_flags(CLI::App &app, CommandOptions &opt);
 void add_train_flags(CLI::App &app, CommandOptions &opt);
 void add_gradcheck_flags(CLI::App &app, CommandOptions &opt);
 void add_generate_flags(CLI::App &app, CommandOptions &opt);
+/// --mlm, --mlm-probability, --sop and --vocab-dir of train and eval, after
+/// their --masks.
+void add_mlm_flags(CLI::App &app, MaskOptions &masks);
 
 // The commands; each returns the process's exit status and throws on
 // error (see run_program).

@@ -26,6 +26,33 @@ void add_eval_flags(CLI::App &app, CommandOptions &opt) {
                                  "([MASK]: 103 in bert-base-uncased)");
   masks->needs(mask_id);
   mask_id->needs(masks);
+  add_mlm_flags(app, opt.masks);
+}
+
+void add_mlm_flags(CLI::App &app, MaskOptions &masks) {
+  CLI::Option *mlm = app.add_flag(
+      "--mlm", masks.mlm,
+      "BERT's masked-LM pre-training batches (a BERT program): rows [CLS] A "
+      "[SEP] B [SEP] of consecutive sentences of --data as `tpc-data encode "
+      "--tokenizer bert-uncased --sentences` marks them, token types 0 then "
+      "1, then [PAD]; --mlm-probability of A's and B's tokens are predicted, "
+      "80% of those become [MASK], 10% a random token and 10% stay, drawn "
+      "from --seed");
+  app.add_option("--mlm-probability", masks.mlm_probability,
+                 "The share of the tokens --mlm predicts")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0))
+      ->needs(mlm);
+  app.add_flag("--sop", masks.sentence_order,
+               "With --mlm: A and B swap in half the rows, whose "
+               "sentence-order label is then 1")
+      ->needs(mlm);
+  app.add_option("--vocab-dir", masks.vocab_dir,
+                 "With --mlm: the directory of BERT's vocab.txt, which gives "
+                 "the ids of [CLS], [SEP], [PAD] and [MASK] (default: "
+                 "${TPC_CACHE:-~/.cache/tpc}/bert-uncased)")
+      ->needs(mlm);
+  mlm->excludes("--masks");
 }
 
 int eval_command(Session &s, const CommandOptions &opt) {
@@ -35,7 +62,9 @@ int eval_command(Session &s, const CommandOptions &opt) {
     check_loss_entry(s.ex, entry);
   });
   load_weights(s, opt, false);
-  EvalResult r = evaluate(s.ex, entry, opt.data, opt.max_batches, opt.masks);
+  MaskOptions masks = opt.masks;
+  masks.seed = opt.seed;
+  EvalResult r = evaluate(s.ex, entry, opt.data, opt.max_batches, masks);
   // Every rank holds the same all-reduced loss, and --json stays JSON.
   if (!std::isfinite(r.loss))
     throw weights_overflow("the eval loss (" + std::to_string(r.loss) + ") is",

@@ -1,10 +1,13 @@
 //===- Run.cpp - Evaluation and forward passes over token files -----------===//
 
 #include "runtime/run/Run.h"
+#include "runtime/io/MlmBatcher.h"
 #include "runtime/io/TokenFile.h"
 #include "runtime/program/Abi.h"
+#include "runtime/program/OpSchema.h"
 #include "runtime/program/ProgramFile.h"
 #include "runtime/run/PipelineRun.h"
+#include "runtime/tokenizer/WordPiece.h"
 
 #include <algorithm>
 #include <cmath>
@@ -87,10 +90,67 @@ void check_loss_entry(Executor &ex, const ModelEntry &entry) {
     ex.check(*entry.fn);
 }
 
+namespace {
+/// [CLS], [SEP], [PAD] and [MASK] of the vocab.txt in `dir`.
+MlmVocabulary mlm_vocabulary(const std::string &dir) {
+  const std::string path =
+      (dir.empty() ? default_vocab_dir("bert-uncased") : dir) + "/vocab.txt";
+  std::unique_ptr<WordPieceTokenizer> vocab =
+      WordPieceTokenizer::from_file(path);
+  MlmVocabulary v;
+  v.size = vocab->vocab_size();
+  for (auto [name, id] : {std::pair<const char *, int *>{"[CLS]", &v.cls},
+                          {"[SEP]", &v.sep},
+                          {"[PAD]", &v.pad},
+                          {"[MASK]", &v.mask}}) {
+    *id = vocab->token_id(name);
+    if (*id < 0)
+      throw std::runtime_error(path + ": the vocabulary has no " + name +
+                               ", which --mlm batches need; give the "
+                               "directory of BERT's vocab.txt (--vocab-dir)");
+  }
+  return v;
+}
+
+/// BERT's pre-training batches: refused for a program without token-type
+/// embeddings (not an encoder such as tpc-model bert's).
+std::unique_ptr<Batcher> make_mlm_batcher(Executor &ex, const ModelEntry &entry,
+                                          const TokenFile &file,
+                                          const MaskOptions &masks) {
+  if (!masks.path.empty())
+    throw std::runtime_error("--mlm draws the masked positions itself; give "
+                             "it or --masks, not both");
+  if (ex.program().pp() > 1)
+    throw std::runtime_error("--mlm does not run pipelined programs yet; "
+                             "compile without pipeline stages");
+  const auto &body = entry.fn->body();
+  if (std::none_of(body.begin(), body.end(), [](const program::Instruction &i) {
+        return i.op() == op::kTokenTypeEmbedding;
+      }))
+    throw std::runtime_error(
+        "--mlm makes BERT's pre-training batches ([CLS] A [SEP] B [SEP] "
+        "with token types), but entry point '" +
+        entry.fn->name() +
+        "' embeds no token types: it is not a BERT program; compile one "
+        "from tpc-model bert");
+  MlmOptions o;
+  o.probability = masks.mlm_probability;
+  o.sentence_order = masks.sentence_order;
+  o.seed = masks.seed;
+  o.ignore_index = int(ex.program().model().ignore_index());
+  Comm &comm = ex.comm();
+  return std::make_unique<MlmBatcher>(file, mlm_vocabulary(masks.vocab_dir), o,
+                                      entry.B, entry.T, comm.dp_rank(),
+                                      comm.dp_size(), entry.vocab);
+}
+} // namespace
+
 std::unique_ptr<Batcher> make_batcher(Executor &ex, const ModelEntry &entry,
                                       const TokenFile &file,
                                       const MaskOptions &masks) {
   Comm &comm = ex.comm();
+  if (masks.mlm)
+    return make_mlm_batcher(ex, entry, file, masks);
   if (masks.path.empty())
     return std::make_unique<TokenBatcher>(
         file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
@@ -146,7 +206,7 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   Comm &comm = ex.comm();
   std::unique_ptr<TokenFile> file;
   std::unique_ptr<Batcher> batcher;
-  const bool masked = !masks.path.empty();
+  const bool masked = !masks.path.empty() || masks.mlm;
   together(comm, [&] {
     file = std::make_unique<TokenFile>(data);
     batcher = make_batcher(ex, entry, *file, masks);

@@ -80,14 +80,21 @@ void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
                     double totals[2]);
 
 /// `--masks FILE --mask-id ID`: masked-language-model batches
-/// (MaskedBatcher) instead of next-token windows.
+/// (MaskedBatcher) instead of next-token windows; or `--mlm
+/// [--mlm-probability P] [--sop] [--vocab-dir DIR]`: BERT's pre-training
+/// batches (MlmBatcher) of a sentence-marked file, drawn from `seed`.
 struct MaskOptions {
   std::string path; // empty: next-token windows
   int mask_id = -1;
+  bool mlm = false;
+  double mlm_probability = 0.15;
+  bool sentence_order = false;
+  std::string vocab_dir; // of vocab.txt; empty: bert-uncased's default
+  uint64_t seed = 0;
 };
 
-/// The batches of `file` for `entry` on this rank: next-token windows, or
-/// masked ones when `masks` names a mask file.
+/// The batches of `file` for `entry` on this rank: next-token windows,
+/// masked ones when `masks` names a mask file, BERT's under `masks.mlm`.
 std::unique_ptr<Batcher> make_batcher(Executor &ex, const ModelEntry &entry,
                                       const TokenFile &file,
                                       const MaskOptions &masks);

@@ -129,6 +129,7 @@ void add_train_flags(CLI::App &app, CommandOptions &opt) {
   mask_id->needs(masks);
   val_masks->needs(masks);
   masks->excludes("--random-windows");
+  add_mlm_flags(app, t.masks);
   app.add_flag("--overlap-grad-reduce", t.overlap_grad_reduce,
                "Start each data-parallel gradient bucket's all-reduce (or "
                "reduce-scatter) during the last micro-batch's backward, as "
@@ -225,6 +226,10 @@ int train_command(Session &s, const CommandOptions &opt) {
     std::fflush(stdout);
   }
   config.seed = start.seed;
+  // --mlm draws the batches of --data and --val from the run's seed.
+  config.masks.seed = config.seed;
+  if (config.masks.mlm)
+    config.val_masks = config.masks;
   config.resume_from = opt.load;
   if (!opt.load.empty())
     note_progress(comm, 0, opt.load);
