@@ -7,6 +7,7 @@
 #include "compiler/CostReport.h"
 #include "compiler/Pipeline.h"
 #include "compiler/RuntimeSupport.h"
+#include "compiler/Search.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "tools/common/Cli.h"
 
@@ -17,6 +18,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -143,6 +145,19 @@ int main(int argc, char **argv) {
                  "3,5,5,3; uneven counts are fine); default: balanced by "
                  "the cost model, the embedding counted on the first chunk "
                  "and the output layer and loss on the last");
+  bool autoLayout = false;
+  std::string clusterFile;
+  tpc::SearchOptions search;
+  search.top = 1;
+  app.add_flag("--auto", autoLayout,
+               "Compile the fastest layout that fits --devices devices of "
+               "--cluster for --global-batch (tpc-plan auto's first); the "
+               "layout flags above are then chosen, not read");
+  app.add_option("--cluster", clusterFile,
+                 "With --auto: the cluster file (compiler/clusters/*.json)");
+  app.add_option("--devices", search.devices, "With --auto: devices");
+  app.add_option("--global-batch", search.globalBatch,
+                 "With --auto: sequences per optimizer step, all ranks");
   app.add_flag("--report{text}", report,
                "Print the per-rank cost report to stdout: --report (aligned "
                "text) or --report=json")
@@ -189,6 +204,35 @@ int main(int argc, char **argv) {
     return fail(inputFile + ": holds no model (the file is empty or has no "
                             "operations); write one with tpc-model, e.g. "
                             "`tpc-model gpt2 --preset 124m -o gpt2.mlir`");
+  if (autoLayout) {
+    if (clusterFile.empty() || search.devices < 1 || search.globalBatch < 1)
+      return fail("--auto needs --cluster FILE, --devices N and "
+                  "--global-batch B");
+    llvm::Expected<tpc::Cluster> cluster = tpc::readCluster(clusterFile);
+    if (!cluster)
+      return fail(toString(cluster.takeError()));
+    search.seq = options.seq;
+    search.precision = options.precision;
+    llvm::Expected<tpc::SearchResult> found =
+        tpc::searchLayouts(*module, search, *cluster);
+    if (!found)
+      return fail(toString(found.takeError()));
+    const tpc::Layout &best = found->best.front();
+    errs() << formatv("tpc-compile: --auto chose {0}: step {1:F3} s, MFU "
+                      "{2:F1}%, {3} per rank (searched {4} layouts in {5:F1} "
+                      "s)\n",
+                      tpc::describeLayout(best.options), best.time.seconds,
+                      100 * best.time.mfu,
+                      tpc::humanBytes(best.time.memoryBytes), found->derived,
+                      found->seconds);
+    options = best.options;
+    if (options.pp == 1 && options.microBatches > 1)
+      errs() << formatv("tpc-compile: train it with tpc-run train "
+                        "--grad-accum {0}\n",
+                        options.microBatches);
+    if (options.pp == 1)
+      options.microBatches = 0;
+  }
   // The report shows the planned activations with and without recompute:
   // the other mode compiles a copy.
   mlir::OwningOpRef<mlir::ModuleOp> other =
