@@ -73,7 +73,7 @@ MlmBatcher::MlmBatcher(const TokenFile &file, const MlmVocabulary &vocab,
         "), so its sentences are not marked, and masked-LM rows ([CLS] A "
         "[SEP] B [SEP]) are packed from sentences that each end in [SEP]; " +
         marked_fix());
-  pack_rows(vocab_size);
+  pack_rows();
   if (batches_per_epoch() == 0)
     throw std::runtime_error(file.path() + ": its sentences pack into " +
                              std::to_string(rows_.size()) +
@@ -85,9 +85,9 @@ MlmBatcher::MlmBatcher(const TokenFile &file, const MlmVocabulary &vocab,
                              "); use a larger file or a smaller batch");
 }
 
-void MlmBatcher::pack_rows(int vocab_size) {
-  const uint64_t limit =
-      vocab_size > 0 ? uint64_t(vocab_size) : uint64_t(INT32_MAX) + 1;
+void MlmBatcher::pack_rows() {
+  // Ids of the tokenizer's vocabulary, which the model's holds (checked).
+  const uint32_t limit = uint32_t(vocab_.size);
   const uint64_t room = uint64_t(T_) - 3; // tokens of A and B
   const uint32_t sep = uint32_t(vocab_.sep);
   bool open = false;
@@ -113,14 +113,10 @@ void MlmBatcher::pack_rows(int vocab_size) {
       if (t >= limit)
         throw std::runtime_error(
             file_.path() + ": token " + std::to_string(t) + " at position " +
-            std::to_string(pos + i) +
-            (vocab_size > 0
-                 ? " is outside the model's vocabulary of " +
-                       std::to_string(vocab_size) +
-                       "; the file was encoded with another tokenizer: "
-                       "encode it with the model's (tpc-data encode)"
-                 : " does not fit an int token id; the file is corrupt "
-                   "— regenerate it with tpc-data encode"));
+            std::to_string(pos + i) + " is not an id of the vocabulary of " +
+            std::to_string(vocab_.size) +
+            " tokens whose [CLS], [SEP], [PAD] and [MASK] the batches use; " +
+            marked_fix() + " and that vocabulary");
       if (t != sep)
         continue;
       const uint64_t end = pos + i; // the [SEP]

@@ -65,10 +65,10 @@ struct MlmOptions {
 
 class MlmBatcher : public Batcher {
 public:
-  /// Reads the file once, here: every token below vocab_size (> 0), the
-  /// file ending with [SEP], enough rows for one global batch, the ids of
-  /// `vocab` inside the model's vocabulary. Errors are std::runtime_error
-  /// naming the file, the problem and the fix.
+  /// Reads the file once, here: every token an id of `vocab`, whose size
+  /// is at most vocab_size (the model's, when > 0), the file ending with
+  /// [SEP], enough rows for one global batch. Errors are
+  /// std::runtime_error naming the file, the problem and the fix.
   MlmBatcher(const TokenFile &file, const MlmVocabulary &vocab,
              const MlmOptions &options, int B, int T, int dp_rank = 0,
              int dp_size = 1, int vocab_size = 0);
@@ -86,7 +86,7 @@ private:
     uint64_t begin, end;
   };
 
-  void pack_rows(int vocab_size);
+  void pack_rows();
   /// Row `row` of the pass into T inputs, targets and token types; returns
   /// its key length and sets `swapped`.
   int fill_row(uint64_t row, int *inputs, int *targets, int *types,
