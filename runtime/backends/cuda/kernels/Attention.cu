@@ -449,48 +449,63 @@ __device__ __forceinline__ float rope_element(float x, float partner, int i,
                : __fadd_rn(__fmul_rn(x, c), __fmul_rn(partner, s));
 }
 
-// dst (B, heads, T, HS) head-major = the rows of src (row r = b * T + t at
-// src + r * src_stride, head hh at hh * HS), turned by RoPE at position t
-// over the first R dimensions when R > 0. One thread per element.
+/// Element e of a head-major (B, heads, T, HS) tensor: sequence b, head
+/// hh, position t, dimension i; `row` is where the same element lies in
+/// rows of `stride` elements (row b * T + t, head hh at hh * HS).
+struct HeadElement {
+  int b, hh, t, i;
+  size_t row;
+};
+__device__ __forceinline__ HeadElement head_element(size_t e, int T, int heads,
+                                                    int HS, size_t stride) {
+  HeadElement x;
+  x.i = int(e % HS);
+  const size_t ht = e / HS;
+  x.t = int(ht % T);
+  const size_t bh = ht / T;
+  x.hh = int(bh % heads);
+  x.b = int(bh / heads);
+  x.row = (size_t(x.b) * T + x.t) * stride + size_t(x.hh) * HS + x.i;
+  return x;
+}
+
+/// The offset from dimension i (< R) to the other one of its RoPE pair.
+__device__ __forceinline__ int rope_partner(int i, int R) {
+  return i < R / 2 ? R / 2 : -(R / 2);
+}
+
+// dst (B, heads, T, HS) head-major = the rows of src (see HeadElement),
+// turned by RoPE at position t over the first R dimensions when R > 0. One
+// thread per element.
 template <class E>
 __global__ void to_heads_kernel(E *dst, const E *src, size_t src_stride, int B,
                                 int T, int heads, int HS, int R, double theta) {
   const size_t n = size_t(B) * heads * T * HS;
   for (size_t e = first_index(); e < n; e += grid_stride()) {
-    const int i = int(e % HS);
-    const size_t ht = e / HS;
-    const int t = int(ht % T);
-    const size_t bh = ht / T;
-    const int hh = int(bh % heads), b = int(bh / heads);
-    const E *x = src + (size_t(b) * T + t) * src_stride + size_t(hh) * HS;
-    float y = to_float(x[i]);
-    if (i < R)
-      y = rope_element(y, to_float(x[i < R / 2 ? i + R / 2 : i - R / 2]), i, R,
-                       theta, t, false);
+    const HeadElement x = head_element(e, T, heads, HS, src_stride);
+    float y = to_float(src[x.row]);
+    if (x.i < R)
+      y = rope_element(y, to_float(src[x.row + rope_partner(x.i, R)]), x.i, R,
+                       theta, x.t, false);
     dst[e] = from_float<E>(y);
   }
 }
 
-// The inverse layout: rows of dst (as to_heads_kernel's src) = src (B,
-// heads, T, HS), or += with one rounding when `accumulate`, turned back by
-// RoPE over the first R dimensions when R > 0.
+// The inverse layout: rows of dst = src (B, heads, T, HS), or += with one
+// rounding when `accumulate`, turned back by RoPE over the first R
+// dimensions when R > 0.
 template <class TS, class TD>
 __global__ void from_heads_kernel(TD *dst, size_t dst_stride, bool accumulate,
                                   const TS *src, int B, int T, int heads,
                                   int HS, int R, double theta) {
   const size_t n = size_t(B) * heads * T * HS;
   for (size_t e = first_index(); e < n; e += grid_stride()) {
-    const int i = int(e % HS);
-    const size_t ht = e / HS;
-    const int t = int(ht % T);
-    const size_t bh = ht / T;
-    const int hh = int(bh % heads), b = int(bh / heads);
+    const HeadElement x = head_element(e, T, heads, HS, dst_stride);
     float y = to_float(src[e]);
-    if (i < R)
-      y = rope_element(y, to_float(src[i < R / 2 ? e + R / 2 : e - R / 2]), i,
-                       R, theta, t, true);
-    store(dst + (size_t(b) * T + t) * dst_stride + size_t(hh) * HS + i, y,
-          accumulate);
+    if (x.i < R)
+      y = rope_element(y, to_float(src[e + rope_partner(x.i, R)]), x.i, R,
+                       theta, x.t, true);
+    store(dst + x.row, y, accumulate);
   }
 }
 
