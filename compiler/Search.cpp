@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <set>
 #include <tuple>
 
 using namespace mlir;
@@ -121,6 +122,8 @@ private:
   std::vector<Layout> candidates;
   int64_t smallestBytes = -1;
   CompileOptions smallest;
+  /// The weights and gradients of the pairs ruled out uncompiled.
+  std::vector<std::pair<int64_t, CompileOptions>> bounds;
 };
 
 const StepProfile *Searcher::structure(const CompileOptions &options,
@@ -267,7 +270,10 @@ llvm::Expected<SearchResult> Searcher::run() {
   // Model states of weights and gradients alone, which no dp shards: a
   // bound below which no compile is needed to rule a pair out.
   const int64_t element = s.precision == Precision::fp32 ? 4 : 2;
-  std::map<int64_t, std::string> rejected; // tp -> why the model refuses it
+  // Why the model refuses a tp (its first error), and the tps it refuses
+  // whatever the pipeline.
+  std::map<int64_t, std::string> rejected;
+  std::set<int64_t> refused;
   for (auto [tp, pp] : pairs) {
     int64_t bound = model.globalParams * 2 * element / (tp * pp);
     CompileOptions structure = base;
@@ -275,10 +281,10 @@ llvm::Expected<SearchResult> Searcher::run() {
     structure.pp = pp;
     structure.dp = s.devices / (tp * pp) > 1 ? 2 : 1;
     if (bound > cluster.memoryBytes) {
-      noteFootprint(bound, structure);
+      bounds.push_back({bound, structure});
       continue;
     }
-    if (rejected.count(tp))
+    if (refused.count(tp))
       continue;
     // Sequence parallelism splits the same collectives' bytes in halves
     // and the work between blocks by tp: never slower and never larger, so
@@ -302,36 +308,69 @@ llvm::Expected<SearchResult> Searcher::run() {
         std::string why;
         const StepProfile *profile = this->structure(structure, why);
         if (!profile) {
-          if (v == 1 && pp == 1)
-            rejected[tp] = why;
+          rejected.try_emplace(tp, why);
+          if (pp == 1)
+            refused.insert(tp);
           break;
         }
         fits = derive(*profile, structure);
       }
-      if (rejected.count(tp))
+      if (refused.count(tp))
         break;
     }
   }
 
   if (candidates.empty()) {
+    // Which tps the model refuses whatever the memory, so that the fix
+    // names them (the heads a tp must divide, say).
+    for (int64_t tp : divisors(s.devices)) {
+      if (tp > maxTp)
+        break;
+      if (rejected.count(tp) || flat.count(tp))
+        continue;
+      CompileOptions structure = base;
+      structure.tp = tp;
+      std::string why;
+      if (!this->structure(structure, why))
+        rejected.try_emplace(tp, why);
+    }
+    int64_t smallestBound = -1;
+    CompileOptions bounded;
+    for (auto &[bytes, structure] : bounds)
+      if (!rejected.count(structure.tp) &&
+          (smallestBound < 0 || bytes < smallestBound)) {
+        smallestBound = bytes;
+        bounded = structure;
+      }
     std::string refused;
     for (auto &[tp, why] : rejected)
       refused += llvm::formatv("; tp {0} is not possible: {1}", tp, why).str();
+    std::string footprint =
+        smallestBytes >= 0 &&
+                (smallestBound < 0 || smallestBytes <= smallestBound)
+            ? llvm::formatv("{0}, at {1}", humanBytes(smallestBytes),
+                            describeLayout(smallest))
+                  .str()
+            : llvm::formatv("{0} of weights and gradients alone, at tp {1} "
+                            "x pp {2}",
+                            humanBytes(smallestBound), bounded.tp, bounded.pp)
+                  .str();
     return error(llvm::formatv(
         "no layout of {0} devices fits {1} per device (the cluster's "
-        "memory_bytes): the smallest footprint found is {2}, at {3}{4}; use "
-        "more devices, a smaller --global-batch or --seq, or a cluster with "
-        "more memory per device",
-        s.devices, humanBytes(cluster.memoryBytes), humanBytes(smallestBytes),
-        describeLayout(smallest), refused));
+        "memory_bytes): the smallest footprint found is {2}{3}; use more "
+        "devices, a smaller --global-batch or --seq, or a cluster with more "
+        "memory per device",
+        s.devices, humanBytes(cluster.memoryBytes), footprint, refused));
   }
 
-  // The fastest first; then each is compiled as it would run, so that the
+  // Each of the fastest is then compiled as it would run, so that the
   // figures are the program's own (and the derived memory checked).
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [](const Layout &a, const Layout &b) {
-                     return a.time.seconds < b.time.seconds;
-                   });
+  // The fastest first; of equal ones the smaller footprint.
+  auto faster = [](const Layout &a, const Layout &b) {
+    return std::tie(a.time.seconds, a.time.memoryBytes) <
+           std::tie(b.time.seconds, b.time.memoryBytes);
+  };
+  std::stable_sort(candidates.begin(), candidates.end(), faster);
   const size_t tries = size_t(3 * std::max<int64_t>(1, s.top));
   for (size_t k = 0; k < candidates.size() && k < tries &&
                      int64_t(result.best.size()) < s.top;
@@ -374,10 +413,7 @@ llvm::Expected<SearchResult> Searcher::run() {
     }
     result.best.push_back({candidate.options, *t});
   }
-  std::stable_sort(result.best.begin(), result.best.end(),
-                   [](const Layout &a, const Layout &b) {
-                     return a.time.seconds < b.time.seconds;
-                   });
+  std::stable_sort(result.best.begin(), result.best.end(), faster);
   if (result.best.empty())
     return error("the fastest layouts the model predicted do not fit once "
                  "compiled exactly; give the device more memory headroom");
@@ -545,6 +581,10 @@ void tpc::printSearchText(const SearchResult &result,
                         seconds(t.compute - t.recompute), seconds(t.tpComm),
                         seconds(t.dpComm), seconds(t.bubble),
                         seconds(t.recompute), seconds(t.optimizer));
-    os << "    " << programCommand(modelFile, l.options) << "\n";
+    os << "    " << programCommand(modelFile, l.options);
+    if (l.options.pp == 1 && l.options.microBatches > 1)
+      os << llvm::formatv("  (tpc-run train --grad-accum {0})",
+                          l.options.microBatches);
+    os << "\n";
   }
 }
