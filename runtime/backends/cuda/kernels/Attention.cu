@@ -220,16 +220,16 @@ template <class K> void allow_smem(K *kernel, size_t bytes) {
 }
 
 //===----------------------------------------------------------------------===//
-// Forward (training and decoding)
+// Decoding
 //===----------------------------------------------------------------------===//
 
 // out is (B,Tq,NH*HS); att holds rows (B,NH,Tq) of att_ld floats: the
-// probabilities, zero at masked keys below zero_len; q is viewed by query
-// head, k and v by KV head. Grid (ceil(Tq/32), NH, B), kThreads threads,
+// probabilities at the keys in range (scratch); q is viewed by query head,
+// k and v by KV head. Grid (ceil(Tq/32), NH, B), kThreads threads,
 // row_kernel_smem(HS) bytes. Query row tq is at position p0 + tq.
 template <class TQ, class TK, class TV, class TO>
 __global__ void __launch_bounds__(kThreads)
-    attention_forward_kernel(TO *out, float *att, size_t att_ld, int zero_len,
+    attention_forward_kernel(TO *out, float *att, size_t att_ld,
                              View<const TQ> q, View<const TK> k,
                              View<const TV> v, Fresh fresh, const int *pos,
                              Geometry g) {
@@ -268,10 +268,6 @@ __global__ void __launch_bounds__(kThreads)
       arow[r] = att + ((size_t(b) * g.NH + h) * g.Tq + tq) * att_ld;
       if (g.drop_p > 0.0f)
         dbase[r] = drop_row_base(g, b, h, p0 + tq);
-      // Masked probabilities are 0 (all of them for a row without keys).
-      for (int s = lane; s < zero_len; s += kWarp)
-        if (s < lo[r] || s >= hi[r])
-          arow[r][s] = 0.0f;
     }
   }
 
@@ -642,14 +638,14 @@ Geometry geometry(const AttentionConfig &cfg, int Tq, int Tk,
 
 template <class TQ, class TK, class TV, class TO>
 void launch_forward(const Launch &l, unsigned tiles, TO *out, float *att,
-                    size_t att_ld, int zero_len, View<const TQ> q,
-                    View<const TK> k, View<const TV> v, Fresh fresh,
-                    const int *pos, const Geometry &g) {
+                    size_t att_ld, View<const TQ> q, View<const TK> k,
+                    View<const TV> v, Fresh fresh, const int *pos,
+                    const Geometry &g) {
   const size_t smem = row_kernel_smem(g.HS);
   auto *kernel = attention_forward_kernel<TQ, TK, TV, TO>;
   allow_smem(kernel, smem);
   kernel<<<dim3(tiles, unsigned(g.NH), unsigned(g.B)), kThreads, smem,
-           l.stream>>>(out, att, att_ld, zero_len, q, k, v, fresh, pos, g);
+           l.stream>>>(out, att, att_ld, q, k, v, fresh, pos, g);
   TPC_CUDA_LAUNCH_CHECK();
 }
 
@@ -760,9 +756,8 @@ inline size_t score_elements(const AttentionConfig &cfg) {
   return size_t(cfg.B) * cfg.NH * cfg.T * cfg.T;
 }
 
-/// Bytes of the scratch of a training forward (and of the part of a
-/// backward's that it shares): q, k, v, the scores and the head-major
-/// output, all of T.
+/// Bytes of a training forward's scratch: q, k, v, the scores and the
+/// head-major output, all of T.
 template <class T> size_t forward_scratch(const AttentionConfig &cfg) {
   const size_t nq = head_elements(cfg, cfg.NH),
                nk = head_elements(cfg, cfg.kv_heads());
@@ -954,18 +949,18 @@ void decode_core(const Launch &l, T *out, T *kcache, T *vcache, const T *q,
   if (append_first)
     append();
 
-  // The forward's kernel on one query row at position *pos.
+  // One query row at position *pos.
   const Geometry g = geometry(cfg, 1, capacity, mask, false);
   const size_t cache_stride = size_t(capacity) * Ckv;
   const View<const T> kc{kcache, cache_stride, Ckv},
       vc{vcache, cache_stride, Ckv};
   const Fresh f{rope && fresh ? kr : nullptr, key_offset};
   if (rope)
-    launch_forward<float, T, T, T>(l, 1, out, prob, size_t(capacity), 0,
+    launch_forward<float, T, T, T>(l, 1, out, prob, size_t(capacity),
                                    View<const float>{qr, C, 0}, kc, vc, f, pos,
                                    g);
   else
-    launch_forward<T, T, T, T>(l, 1, out, prob, size_t(capacity), 0,
+    launch_forward<T, T, T, T>(l, 1, out, prob, size_t(capacity),
                                View<const T>{q, qs, 0}, kc, vc, f, pos, g);
 
   if (!append_first)
