@@ -9,9 +9,14 @@
 // and bert.encoder.final_layernorm follows the last layer
 // (bench/reference_bert.py reads them the same way).
 //
+// Besides tokens and targets, forward takes each token's type (segment)
+// [B, T] and each sequence's key length [B]: padding ends a row, and the
+// attention masks the keys past its length (Hugging Face's attention_mask).
+//
 //===----------------------------------------------------------------------===//
 
 #include "models/ModelBuilder.h"
+#include "runtime/program/Abi.h"
 
 using namespace mlir;
 using namespace tpc;
@@ -21,7 +26,13 @@ namespace {
 class BertBuilder {
 public:
   BertBuilder(ModelBuilder &b, const BertConfig &config)
-      : b(b), config(config), body(b.builder()) {}
+      : b(b), config(config), body(b.builder()) {
+    auto ids = cast<RankedTensorType>(b.tokens().getType());
+    types = input(ids, abi::kTokenTypesInput);
+    keyLengths =
+        input(RankedTensorType::get({ids.getDimSize(0)}, ids.getElementType()),
+              abi::kKeyLengthsInput);
+  }
 
   /// Word, position and token-type embeddings summed; the embedding
   /// LayerNorm (post-norm only), then dropout.
@@ -35,10 +46,9 @@ public:
                               {config.positions, hidden}, b.normal());
     x = b.add(x, PositionEmbeddingOp::create(body, b.loc(), positions,
                                              b.tokens(), Value()));
-    Value types = b.param("bert.embeddings.token_type_embeddings.weight",
+    Value table = b.param("bert.embeddings.token_type_embeddings.weight",
                           {config.types, hidden}, b.normal());
-    x = b.add(x,
-              TokenTypeEmbeddingOp::create(body, b.loc(), types, b.tokens()));
+    x = b.add(x, TokenTypeEmbeddingOp::create(body, b.loc(), table, types));
     if (config.layout == NormLayout::PostNorm)
       x = norm(x, "bert.embeddings.LayerNorm");
     return b.dropout(x, config.dropout);
@@ -86,6 +96,19 @@ public:
   }
 
 private:
+  /// A new last argument of forward that the batch fills with `what`
+  /// (abi::kInputAttr).
+  Value input(RankedTensorType type, StringRef what) {
+    auto forward = cast<func::FuncOp>(
+        cast<BlockArgument>(b.tokens()).getOwner()->getParentOp());
+    unsigned index = forward.getNumArguments();
+    NamedAttribute name(body.getStringAttr(abi::kInputAttr),
+                        body.getStringAttr(what));
+    (void)forward.insertArgument(index, type, body.getDictionaryAttr(name),
+                                 forward.getLoc());
+    return forward.getArgument(index);
+  }
+
   Value norm(Value x, const std::string &name) {
     return b.layerNorm(x, name, config.hidden, config.normEps);
   }
@@ -115,7 +138,8 @@ private:
     double p = config.dropout;
     IntegerAttr heads = body.getI64IntegerAttr(config.heads);
     Value a = GroupedAttentionOp::create(
-        body, b.loc(), q, k, v, heads, heads, /*causal=*/UnitAttr(),
+        body, b.loc(), q, k, v, keyLengths, heads, heads,
+        /*causal=*/UnitAttr(),
         /*window=*/IntegerAttr(), body.getF64FloatAttr(0.0),
         body.getI64IntegerAttr(0), body.getF64FloatAttr(p),
         body.getI64IntegerAttr(p > 0.0 ? key : 0), UnitAttr(), UnitAttr());
@@ -135,6 +159,7 @@ private:
   ModelBuilder &b;
   const BertConfig &config;
   OpBuilder &body;
+  Value types, keyLengths;
   Value word;
 };
 } // namespace

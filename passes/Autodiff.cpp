@@ -225,14 +225,17 @@ struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
                                                   train);
     Operation *ret = train.front().getTerminator();
     ret->setOperands(ret->getOperands().take_front(2));
-    SmallVector<Type> inputs(type.getInputs());
+    train.setType(FunctionType::get(&getContext(), type.getInputs(),
+                                    type.getResults().take_front(2)));
     Value seed;
     if (lossScale) {
-      inputs.push_back(type.getResult(0));
-      seed = train.front().addArgument(type.getResult(0), train.getLoc());
+      // After forward's arguments, keeping their attributes in place.
+      unsigned last = train.getNumArguments();
+      if (failed(train.insertArgument(last, type.getResult(0), DictionaryAttr(),
+                                      train.getLoc())))
+        return signalPassFailure();
+      seed = train.getArgument(last);
     }
-    train.setType(FunctionType::get(&getContext(), inputs,
-                                    type.getResults().take_front(2)));
     if (failed(ReverseMode(train, seed).run()))
       return signalPassFailure();
     // Forward values only `forward` returned (the logits, unless the loss

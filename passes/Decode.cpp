@@ -147,31 +147,33 @@ void DecodePass::runOnOperation() {
   Value logits = losses.front().getLogits();
   llvm::SmallPtrSet<Operation *, 32> ops = opsFeeding(logits);
   Value tokens = forward->getArgument(0);
-  // In program order, so that the first offending op is the one reported.
-  for (Operation &each : forward->getBody().front()) {
-    if (!ops.contains(&each))
-      continue;
-    Operation *op = &each;
-    for (Value operand : op->getOperands())
-      if (isa<BlockArgument>(operand) && operand != tokens) {
-        op->emitOpError("computes the logits from argument ")
-            << cast<BlockArgument>(operand).getArgNumber()
-            << " of @forward; decode_step feeds only the tokens (argument 0)";
-        return signalPassFailure();
-      }
-    // Bidirectional attention sees later positions, which decoding does not
-    // have yet: such a model gets no decode_step.
+  // Bidirectional attention sees later positions, which decoding does not
+  // have yet: such a model (an encoder, whose other inputs decode_step
+  // would not have either) gets no decode_step.
+  for (Operation &op : forward->getBody().front()) {
     bool bidirectional = false;
     if (auto self = dyn_cast<SelfAttentionOp>(op))
       bidirectional = !self.getCausal();
     else if (auto grouped = dyn_cast<GroupedAttentionOp>(op))
       bidirectional = !grouped.getCausal();
-    if (bidirectional) {
-      op->emitWarning("bidirectional self-attention cannot be decoded one "
-                      "position at a time; the program gets no @")
+    if (bidirectional && ops.contains(&op)) {
+      op.emitWarning("bidirectional self-attention cannot be decoded one "
+                     "position at a time; the program gets no @")
           << kDecodeStep;
       return;
     }
+  }
+  // In program order, so that the first offending op is the one reported.
+  for (Operation &op : forward->getBody().front()) {
+    if (!ops.contains(&op))
+      continue;
+    for (Value operand : op.getOperands())
+      if (isa<BlockArgument>(operand) && operand != tokens) {
+        op.emitOpError("computes the logits from argument ")
+            << cast<BlockArgument>(operand).getArgNumber()
+            << " of @forward; decode_step feeds only the tokens (argument 0)";
+        return signalPassFailure();
+      }
   }
   // Only attention keeps a cache; a model without it needs no capacity.
   bool attends = llvm::any_of(ops, [](Operation *op) {

@@ -222,6 +222,19 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
         prog.mutable_tensors(id)->set_offset(argOffsets[arg.getArgNumber()]);
       ids[arg] = id;
       fn->add_inputs(id);
+      if (auto what = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                        abi::kInputAttr)) {
+        if (what.getValue() == abi::kTokenTypesInput)
+          fn->set_token_types_input(int32_t(arg.getArgNumber()));
+        else if (what.getValue() == abi::kKeyLengthsInput)
+          fn->set_key_lengths_input(int32_t(arg.getArgNumber()));
+        else
+          return func.emitOpError("argument ")
+                 << arg.getArgNumber() << " is the batch's " << what
+                 << ", which the runtime does not feed; name '"
+                 << abi::kTokenTypesInput << "' or '" << abi::kKeyLengthsInput
+                 << "'";
+      }
     }
     for (Operation &op : func.getBody().front()) {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {

@@ -27,15 +27,17 @@ struct SpecializePass : public tpc::impl::SpecializeBase<SpecializePass> {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
+      // Ids [B, T] (tokens, targets, token types) and per-sequence values
+      // [B] (key lengths).
       for (BlockArgument arg : func.getArguments()) {
         auto type = dyn_cast<RankedTensorType>(arg.getType());
-        if (!type || type.getRank() != 2 ||
+        if (!type || type.getRank() < 1 || type.getRank() > 2 ||
             !type.getElementType().isInteger(32))
           continue;
         SmallVector<int64_t> shape(type.getShape());
         if (batch > 0)
           shape[0] = batch;
-        if (seq > 0)
+        if (seq > 0 && type.getRank() == 2)
           shape[1] = seq;
         arg.setType(RankedTensorType::get(shape, type.getElementType()));
       }

@@ -141,14 +141,22 @@ FailureOr<RankedTensorType> selfAttentionResultType(const OpDiag &loc,
 
 FailureOr<RankedTensorType>
 groupedAttentionResultType(const OpDiag &loc, Value qValue, Value kValue,
-                           Value vValue, int64_t heads, int64_t kvHeads,
-                           bool kvReplicated) {
+                           Value vValue, Value keyLengths, int64_t heads,
+                           int64_t kvHeads, bool kvReplicated) {
   auto q = cast<RankedTensorType>(qValue.getType());
   if (failed(expectRank(loc, "q", q, 3)) ||
       failed(
           expectRank(loc, "k", cast<RankedTensorType>(kValue.getType()), 3)) ||
       failed(expectRank(loc, "v", cast<RankedTensorType>(vValue.getType()), 3)))
     return failure();
+  if (keyLengths) {
+    auto lengths = cast<RankedTensorType>(keyLengths.getType());
+    if (failed(expectRank(loc, "key_lengths", lengths, 1)))
+      return failure();
+    if (!sameExtent(lengths.getDimSize(0), q.getDimSize(0)))
+      return fail(loc, "key_lengths " + str(lengths) + " must hold one " +
+                           "length per sequence of q " + str(q));
+  }
   FailureOr<int64_t> hidden = groupedAttentionFeatures(
       loc, qValue, kValue, vValue, heads, kvHeads, kvReplicated);
   if (failed(hidden))

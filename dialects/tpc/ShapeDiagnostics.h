@@ -144,14 +144,15 @@ mlir::FailureOr<int64_t> crossAttentionFeatures(const OpDiag &loc,
 /// The result [B, T, C] of an attention over whole sequences, which its
 /// grad's dout must match: the operands of rank 3, then checked as by
 /// selfAttentionFeatures, groupedAttentionFeatures and, after one batch and
-/// sequence length of query and kv, crossAttentionFeatures.
+/// sequence length of query and kv, crossAttentionFeatures. Grouped
+/// attention's optional key lengths are [B], one per sequence of q.
 mlir::FailureOr<mlir::RankedTensorType>
 selfAttentionResultType(const OpDiag &loc, mlir::RankedTensorType qkv,
                         int64_t heads);
 mlir::FailureOr<mlir::RankedTensorType>
 groupedAttentionResultType(const OpDiag &loc, mlir::Value q, mlir::Value k,
-                           mlir::Value v, int64_t heads, int64_t kvHeads,
-                           bool kvReplicated);
+                           mlir::Value v, mlir::Value keyLengths, int64_t heads,
+                           int64_t kvHeads, bool kvReplicated);
 mlir::FailureOr<mlir::RankedTensorType>
 crossAttentionResultType(const OpDiag &loc, mlir::Value query, mlir::Value kv,
                          int64_t heads);

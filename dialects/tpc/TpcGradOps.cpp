@@ -119,19 +119,29 @@ AccumulateGradOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 // Layers
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The ids [B, T] of a table gradient's dout [B, T, H] (rank checked).
+LogicalResult expectIdsOfDout(Operation *op, const OpDiag &loc,
+                              RankedTensorType dout, RankedTensorType ids) {
+  if (failed(expectRank(loc, "ids", ids, 2)))
+    return failure();
+  if (!sameExtent(dout.getDimSize(0), ids.getDimSize(0)) ||
+      !sameExtent(dout.getDimSize(1), ids.getDimSize(1)))
+    return op->emitOpError("dout ") << dout << " and ids " << ids
+                                    << " disagree on the batch or sequence "
+                                       "dimension";
+  return success();
+}
+} // namespace
+
 LogicalResult EmbeddingGradOp::verify() {
   OpDiag loc{getLoc(), getOperationName()};
   RankedTensorType dout = getDout().getType(), ids = getIds().getType(),
                    table = getDtable().getType();
   if (failed(expectRank(loc, "dout", dout, 3)) ||
-      failed(expectRank(loc, "ids", ids, 2)) ||
-      failed(expectRank(loc, "result", table, 2)))
+      failed(expectRank(loc, "result", table, 2)) ||
+      failed(expectIdsOfDout(*this, loc, dout, ids)))
     return failure();
-  if (!sameExtent(dout.getDimSize(0), ids.getDimSize(0)) ||
-      !sameExtent(dout.getDimSize(1), ids.getDimSize(1)))
-    return emitOpError("dout ") << dout << " and ids " << ids
-                                << " disagree on the batch or sequence "
-                                   "dimension";
   if (!sameExtent(dout.getDimSize(2), table.getDimSize(1)) ||
       dout.getElementType() != table.getElementType())
     return emitOpError("result ")
@@ -164,7 +174,8 @@ LogicalResult PositionEmbeddingGradOp::verify() {
 LogicalResult TokenTypeEmbeddingGradOp::verify() {
   OpDiag loc{getLoc(), getOperationName()};
   RankedTensorType dout = getDout().getType(), table = getDtable().getType();
-  if (failed(expectTableGrad(*this, loc, dout, table, "token-type", "S")))
+  if (failed(expectTableGrad(*this, loc, dout, table, "token-type", "S")) ||
+      failed(expectIdsOfDout(*this, loc, dout, getIds().getType())))
     return failure();
   if (!table.hasStaticShape() || table.getDimSize(0) < 1)
     return emitOpError("result ")
@@ -331,8 +342,9 @@ LogicalResult GroupedAttentionGradOp::inferReturnTypes(
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
   FailureOr<RankedTensorType> result = groupedAttentionResultType(
-      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
-      adaptor.getKvHeads(), adaptor.getKvReplicated());
+      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
+      adaptor.getKeyLengths(), adaptor.getHeads(), adaptor.getKvHeads(),
+      adaptor.getKvReplicated());
   if (failed(result) || failed(expectAdjoint(loc, tensorType(adaptor.getDout()),
                                              *result, "grouped_attention")))
     return failure();

@@ -113,20 +113,22 @@ def Tpc_PositionEmbeddingGradOp
 
 def Tpc_TokenTypeEmbeddingGradOp
     : Tpc_Op<"token_type_embedding_grad", [Pure]> {
-  let summary = "Gradient of a single-segment token-type embedding";
+  let summary = "Gradient of the token-type embedding";
   let description = [{
-    The adjoint of `tpc.token_type_embedding`'s table: `dout` is [B, T, H];
-    the result is the table's type [S, H], row 0 the sum of dout over the
-    batch and the positions, the other rows zero. Kernel: `matmul_backward`
-    with only the bias gradient requested (into row 0).
+    The adjoint of `tpc.token_type_embedding`'s table: `dout` is [B, T, H]
+    and `ids` [B, T] the forward op's types; the result is the table's type
+    [S, H], row s the sum of dout over the tokens of type s (the kernel of
+    `tpc.embedding_grad`, a scatter-add).
 
     ```mlir
-    %dtt = tpc.token_type_embedding_grad %dout : tensor<2x8x32xf32> -> tensor<2x32xf32>
+    %dtt = tpc.token_type_embedding_grad %dout, %types : tensor<2x8x32xf32>, tensor<2x8xi32> -> tensor<2x32xf32>
     ```
   }];
-  let arguments = (ins Tpc_FloatTensor:$dout);
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_IdTensor:$ids);
   let results = (outs Tpc_FloatTensor:$dtable);
-  let assemblyFormat = "$dout attr-dict `:` type($dout) `->` type($dtable)";
+  let assemblyFormat = [{
+    $dout `,` $ids attr-dict `:` type($dout) `,` type($ids) `->` type($dtable)
+  }];
   let hasVerifier = 1;
 }
 
@@ -358,7 +360,8 @@ def Tpc_GroupedAttentionGradOp
     (`gqa_attention_backward`) rotates q and k again, recomputes the
     probabilities and their dropout, and rotates the adjoints of the rotated
     q and k back. The adjoint of a key or value head sums over the query
-    heads of its group.
+    heads of its group. With the forward op's `key_lengths`, the padded
+    keys get no probability and so zero dk and dv.
 
     ```mlir
     %dq, %dk, %dv = tpc.grouped_attention_grad %dout, %q, %k, %v heads 4 kv_heads 2 causal rope 1.000000e+04 : tensor<2x8x32xf32>, tensor<2x8x16xf32>
@@ -366,6 +369,7 @@ def Tpc_GroupedAttentionGradOp
   }];
   let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$q,
                        Tpc_FloatTensor:$k, Tpc_FloatTensor:$v,
+                       Optional<Tpc_IdTensor>:$key_lengths,
                        I64Attr:$heads, I64Attr:$kv_heads, UnitAttr:$causal,
                        OptionalAttr<I64Attr>:$window,
                        DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
@@ -377,7 +381,9 @@ def Tpc_GroupedAttentionGradOp
   let results = (outs Tpc_FloatTensor:$dq, Tpc_FloatTensor:$dk,
                       Tpc_FloatTensor:$dv);
   let assemblyFormat = [{
-    $dout `,` $q `,` $k `,` $v `heads` $heads `kv_heads` $kv_heads
+    $dout `,` $q `,` $k `,` $v
+    (`key_lengths` $key_lengths^ `:` type($key_lengths))?
+    `heads` $heads `kv_heads` $kv_heads
     (`causal` $causal^)? (`window` $window^)? (`rope` $rope_theta^)?
     (`rope_dims` $rope_dims^)? (`dropout` $dropout^ `key` $key)?
     (`head_parallel` $head_parallel^)?

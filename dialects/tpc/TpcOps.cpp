@@ -356,8 +356,9 @@ LogicalResult GroupedAttentionOp::inferReturnTypes(
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
   FailureOr<RankedTensorType> result = groupedAttentionResultType(
-      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(), adaptor.getHeads(),
-      adaptor.getKvHeads(), adaptor.getKvReplicated());
+      loc, adaptor.getQ(), adaptor.getK(), adaptor.getV(),
+      adaptor.getKeyLengths(), adaptor.getHeads(), adaptor.getKvHeads(),
+      adaptor.getKvReplicated());
   if (failed(result))
     return failure();
   types.push_back(*result);

@@ -177,17 +177,16 @@ def Tpc_PositionEmbeddingOp
 def Tpc_TokenTypeEmbeddingOp
     : Tpc_Op<"token_type_embedding", [
     Pure, InferTypeOpAdaptor, DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
-  let summary = "BERT's token-type embedding of single-segment sequences";
+  let summary = "BERT's token-type (segment) embedding";
   let description = [{
     `table` is [S, H], one row per token type (segment), and `ids` is
-    [B, T] (only its shape is used); the result is [B, T, H] with
-    out[b, t] = table[0]: every token is of type 0, as in batches of one
-    segment (`tpc-run --masks` windows). The table keeps all S rows so that
-    checkpoints hold Hugging Face's `token_type_embeddings`; the other rows
-    get zero gradients.
+    [B, T], the type of each token; the result is [B, T, H] with
+    out[b, t] = table[ids[b, t]] (a type outside [0, S) gives zeros). The
+    table is replicated: its gradient is the scatter-add of the result's
+    adjoint into the rows of the types present.
 
     ```mlir
-    %s = tpc.token_type_embedding %types, %tokens : tensor<2x768xf32>, tensor<?x?xi32>
+    %s = tpc.token_type_embedding %table, %types : tensor<2x768xf32>, tensor<?x?xi32>
     ```
   }];
   let arguments = (ins Tpc_FloatTensor:$table, Tpc_IdTensor:$ids);
@@ -385,12 +384,22 @@ def Tpc_GroupedAttentionOp : Tpc_Op<"grouped_attention", [
     and query head g of heads * tp reads key/value head
     g / (heads * tp / kv_heads).
 
+    With `key_lengths` (i32 [B], BERT's key padding mask: padding is at the
+    end of a row), keys at positions >= key_lengths[b] get -inf scores, so
+    padded positions never influence the others. Queries at padded
+    positions still attend to the real keys (their outputs are finite and
+    their targets ignored); a row of length 0 gives zeros. The lengths are
+    the same on every rank of a tensor-parallel group (replicated).
+
     ```mlir
     %a = tpc.grouped_attention %q, %k, %v heads 32 kv_heads 8 causal rope 5.0e+05 : tensor<?x?x4096xf32>, tensor<?x?x1024xf32>
+    %b = tpc.grouped_attention %q, %k, %v key_lengths %len : tensor<?xi32> heads 12 kv_heads 12 : tensor<?x?x768xf32>, tensor<?x?x768xf32>
     ```
   }];
   let arguments = (ins Tpc_FloatTensor:$q, Tpc_FloatTensor:$k,
-                       Tpc_FloatTensor:$v, I64Attr:$heads, I64Attr:$kv_heads,
+                       Tpc_FloatTensor:$v,
+                       Optional<Tpc_IdTensor>:$key_lengths,
+                       I64Attr:$heads, I64Attr:$kv_heads,
                        UnitAttr:$causal, OptionalAttr<I64Attr>:$window,
                        DefaultValuedAttr<F64Attr, "0.0">:$rope_theta,
                        DefaultValuedAttr<I64Attr, "0">:$rope_dims,
@@ -400,12 +409,29 @@ def Tpc_GroupedAttentionOp : Tpc_Op<"grouped_attention", [
                        UnitAttr:$kv_replicated);
   let results = (outs Tpc_FloatTensor:$result);
   let assemblyFormat = [{
-    $q `,` $k `,` $v `heads` $heads `kv_heads` $kv_heads
+    $q `,` $k `,` $v (`key_lengths` $key_lengths^ `:` type($key_lengths))?
+    `heads` $heads `kv_heads` $kv_heads
     (`causal` $causal^)? (`window` $window^)? (`rope` $rope_theta^)?
     (`rope_dims` $rope_dims^)? (`dropout` $dropout^ `key` $key)?
     (`head_parallel` $head_parallel^)?
     (`kv_replicated` $kv_replicated^)? attr-dict `:` type($q) `,` type($k)
   }];
+  // Without key lengths, as every model but BERT builds it.
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$q, "::mlir::Value":$k,
+                   "::mlir::Value":$v, "::mlir::IntegerAttr":$heads,
+                   "::mlir::IntegerAttr":$kv_heads, "::mlir::UnitAttr":$causal,
+                   "::mlir::IntegerAttr":$window,
+                   "::mlir::FloatAttr":$rope_theta,
+                   "::mlir::IntegerAttr":$rope_dims,
+                   "::mlir::FloatAttr":$dropout, "::mlir::IntegerAttr":$key,
+                   "::mlir::UnitAttr":$head_parallel,
+                   CArg<"::mlir::UnitAttr", "{}">:$kv_replicated), [{
+      build($_builder, $_state, q, k, v, /*key_lengths=*/::mlir::Value(), heads,
+            kv_heads, causal, window, rope_theta, rope_dims, dropout, key,
+            head_parallel, kv_replicated);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

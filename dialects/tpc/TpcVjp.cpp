@@ -81,7 +81,7 @@ TokenTypeEmbeddingOp::buildVjp(OpBuilder &builder,
                                SmallVectorImpl<Value> &operandAdjoints) {
   resetAdjoints(*this, operandAdjoints);
   operandAdjoints[0] = TokenTypeEmbeddingGradOp::create(
-      builder, getLoc(), getTable().getType(), resultAdjoints[0]);
+      builder, getLoc(), getTable().getType(), resultAdjoints[0], getIds());
   return success();
 }
 
@@ -160,9 +160,9 @@ GroupedAttentionOp::buildVjp(OpBuilder &builder, ArrayRef<Value> resultAdjoints,
   resetAdjoints(*this, operandAdjoints);
   auto grad = GroupedAttentionGradOp::create(
       builder, getLoc(), resultAdjoints[0], getQ(), getK(), getV(),
-      getHeadsAttr(), getKvHeadsAttr(), getCausalAttr(), getWindowAttr(),
-      getRopeThetaAttr(), getRopeDimsAttr(), getDropoutAttr(), getKeyAttr(),
-      getHeadParallelAttr(), getKvReplicatedAttr());
+      getKeyLengths(), getHeadsAttr(), getKvHeadsAttr(), getCausalAttr(),
+      getWindowAttr(), getRopeThetaAttr(), getRopeDimsAttr(), getDropoutAttr(),
+      getKeyAttr(), getHeadParallelAttr(), getKvReplicatedAttr());
   operandAdjoints[0] = grad.getDq();
   operandAdjoints[1] = grad.getDk();
   operandAdjoints[2] = grad.getDv();
@@ -312,9 +312,9 @@ LogicalResult SeqScatterOp::buildVjp(OpBuilder &builder,
                                      ArrayRef<Value> resultAdjoints,
                                      SmallVectorImpl<Value> &operandAdjoints) {
   resetAdjoints(*this, operandAdjoints);
-  operandAdjoints[0] = SeqGatherOp::create(builder, getLoc(), getInput().getType(),
-                                           resultAdjoints[0],
-                                           /*reduce_grad=*/false);
+  operandAdjoints[0] = SeqGatherOp::create(
+      builder, getLoc(), getInput().getType(), resultAdjoints[0],
+      /*reduce_grad=*/false);
   return success();
 }
 

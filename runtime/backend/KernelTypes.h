@@ -60,6 +60,10 @@ struct AttentionConfig {
   // ranks draw the probability-dropout masks of their own sequences.
   int batch_offset = 0;
   RopeParams rope;
+  // A key padding mask, (B) i32 on the device: sequence b attends only to
+  // keys at positions below key_lengths[b]. Null: every key is real. Only
+  // where Kernels::attention_takes_key_lengths().
+  const int *key_lengths = nullptr;
 
   int C() const { return NH * HS; }
   int global_heads() const { return nh_global ? nh_global : NH; }

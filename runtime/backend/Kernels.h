@@ -50,15 +50,18 @@ public:
   /// attention_forward): no (B,NH,T,T) probabilities in memory, and no
   /// forward call to recompute them before a backward one.
   virtual bool attention_recomputes() const { return false; }
+  /// Whether gqa_attention_forward and _backward honour
+  /// AttentionConfig::key_lengths (a key padding mask).
+  virtual bool attention_takes_key_lengths() const { return false; }
 
   //===--------------------------------------------------------------------===//
   // Fills and GEMM (row-major)
   //===--------------------------------------------------------------------===//
 
   virtual void fill(void *out, float value, size_t n) const = 0;
-  virtual void gemm(bool trans_a, bool trans_b, int M, int N, int K, float alpha,
-                    const void *A, int lda, const void *B, int ldb, float beta,
-                    void *C, int ldc) const = 0;
+  virtual void gemm(bool trans_a, bool trans_b, int M, int N, int K,
+                    float alpha, const void *A, int lda, const void *B, int ldb,
+                    float beta, void *C, int ldc) const = 0;
 
   //===--------------------------------------------------------------------===//
   // Layers
@@ -170,10 +173,12 @@ public:
                                         const AttentionConfig &cfg) const = 0;
   /// `lagged`: kv is position *pos - 1's, written before the attention
   /// over [0, *pos) instead of at *pos after it.
-  virtual void decode_cross_attention_forward(
-      void *out, void *kcache, void *vcache, const void *q, const void *kv,
-      const int *pos, int capacity, const AttentionConfig &cfg,
-      bool lagged) const = 0;
+  virtual void decode_cross_attention_forward(void *out, void *kcache,
+                                              void *vcache, const void *q,
+                                              const void *kv, const int *pos,
+                                              int capacity,
+                                              const AttentionConfig &cfg,
+                                              bool lagged) const = 0;
   /// Grouped-query attention with optional RoPE (cfg.KVH, cfg.rope): q
   /// (B,T,C), k, v (B,T,cfg.C_kv()); out (B,T,C); att (B,NH,T,T) as
   /// attention_forward's.

@@ -54,6 +54,16 @@ inline constexpr char kDecodeRecurrent[] = "decode_recurrent";
 inline constexpr char kDecodeStackPrefix[] = "decode_stack_";
 inline constexpr char kDecodeHead[] = "decode_head";
 
+// Inputs of forward (and so of train_step) beyond tokens and targets that a
+// batch fills: an encoder's token types [B,T] i32 and key lengths [B] i32
+// (BERT). The model marks each such argument with kInputAttr naming what it
+// is; tpc-export records where they are (Function.token_types_input and
+// key_lengths_input), and the runtime feeds them from the batcher. They
+// follow the targets; an fp16 train_step's loss scale comes after them.
+inline constexpr char kInputAttr[] = "tpc.input";
+inline constexpr char kTokenTypesInput[] = "token_types";
+inline constexpr char kKeyLengthsInput[] = "key_lengths";
+
 // Attributes the compiler sets and the export pass reads. Every attribute
 // whose name starts with kCompilerAttrPrefix is bookkeeping: it is not
 // copied into an instruction's attributes.

@@ -25,18 +25,15 @@ GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
   ModelEntry forward = describe_entry(ex, abi::kForward);
   ex.check(*train.fn);
   ex.check(*forward.fn);
-  size_t n = size_t(train.B) * train.T;
-  std::vector<int> inputs(n), targets(n);
+  Batch batch(train);
   together(comm, [&] {
     TokenFile file(data);
     TokenBatcher batcher(file, train.B, train.T, comm.dp_rank(), comm.dp_size(),
                          train.vocab);
-    batcher.next(inputs.data(), targets.data());
+    batcher.next(batch.inputs.data(), batch.targets.data(), batch.extras());
   });
-  for (const ModelEntry *e : {&train, &forward}) {
-    ex.set_input(*e->fn, 0, inputs.data(), n * sizeof(int));
-    ex.set_input(*e->fn, 1, targets.data(), n * sizeof(int));
-  }
+  for (const ModelEntry *e : {&train, &forward})
+    set_batch(ex, *e, batch);
   ex.zero_gradients();
   ex.run(*train.fn);
   auto loss = [&] {

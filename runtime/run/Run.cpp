@@ -20,8 +20,9 @@ std::runtime_error entry_error(const std::string &name,
                                const std::string &what) {
   return std::runtime_error(
       "entry point '" + name + "' " + what +
-      "; it must be fn(tokens [B,T] i32, targets [B,T] i32) -> (loss sum "
-      "f32, count i32, logits [B,T,V] f32)");
+      "; it must be fn(tokens [B,T] i32, targets [B,T] i32[, token types "
+      "[B,T] i32][, key lengths [B] i32]) -> (loss sum f32, count i32, logits "
+      "[B,T,V] f32)");
 }
 
 bool is(const program::Tensor &t, program::DType dtype,
@@ -43,10 +44,14 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
         last = &fn;
   e.fn = last ? last : &ex.function(name);
   const program::Function &fn = *e.fn;
+  if (fn.has_token_types_input())
+    e.token_types = fn.token_types_input();
+  if (fn.has_key_lengths_input())
+    e.key_lengths = fn.key_lengths_input();
   // train_step of an fp16 program also takes the loss scale (scales_loss).
-  int inputs = last ? fn.inputs_size()
-               : name == abi::kTrainStep && fn.inputs_size() == 3 ? 3
-                                                                  : 2;
+  int inputs = e.batch_inputs();
+  if (last || (name == abi::kTrainStep && fn.inputs_size() == inputs + 1))
+    inputs = fn.inputs_size();
   if (fn.inputs_size() != inputs || fn.outputs_size() < 2)
     throw entry_error(name, "has " + std::to_string(fn.inputs_size()) +
                                 " inputs and " +
@@ -58,6 +63,18 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
   e.T = int(tokens.shape(1));
   if (!is(ex.tensor(fn.inputs(1)), program::I32, {e.B, e.T}))
     throw entry_error(name, "takes targets that are not [B,T] i32");
+  // The extras follow the targets (abi::kInputAttr).
+  if (e.token_types >= 0 &&
+      (e.token_types < 2 || e.token_types >= e.batch_inputs() ||
+       !is(ex.tensor(fn.inputs(e.token_types)), program::I32, {e.B, e.T})))
+    throw entry_error(name, "takes token types that are not [B,T] i32 after "
+                            "the targets");
+  if (e.key_lengths >= 0 &&
+      (e.key_lengths < 2 || e.key_lengths >= e.batch_inputs() ||
+       e.key_lengths == e.token_types ||
+       !is(ex.tensor(fn.inputs(e.key_lengths)), program::I32, {e.B})))
+    throw entry_error(name, "takes key lengths that are not [B] i32 after "
+                            "the targets");
   if (!is(ex.tensor(fn.outputs(0)), program::F32, {}) ||
       !is(ex.tensor(fn.outputs(1)), program::I32, {}))
     throw entry_error(name, "does not return a loss sum and a count first");
@@ -81,6 +98,38 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
                     " columns for a vocabulary of " + std::to_string(e.vocab));
   }
   return e;
+}
+
+Batch::Batch(const ModelEntry &entry) {
+  size_t n = size_t(entry.B) * entry.T;
+  inputs.resize(n);
+  targets.resize(n);
+  if (entry.token_types >= 0)
+    token_types.resize(n);
+  if (entry.key_lengths >= 0)
+    key_lengths.resize(size_t(entry.B));
+}
+
+BatchExtras Batch::extras() {
+  BatchExtras e;
+  if (!token_types.empty())
+    e.token_types = token_types.data();
+  if (!key_lengths.empty())
+    e.key_lengths = key_lengths.data();
+  return e;
+}
+
+void set_batch(Executor &ex, const ModelEntry &entry, const Batch &batch) {
+  const program::Function &fn = *entry.fn;
+  auto set = [&](int input, const std::vector<int> &v) {
+    ex.set_input(fn, input, v.data(), v.size() * sizeof(int));
+  };
+  set(0, batch.inputs);
+  set(1, batch.targets);
+  if (entry.token_types >= 0)
+    set(entry.token_types, batch.token_types);
+  if (entry.key_lengths >= 0)
+    set(entry.key_lengths, batch.key_lengths);
 }
 
 void check_loss_entry(Executor &ex, const ModelEntry &entry) {
@@ -219,21 +268,22 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   int64_t batches = int64_t(batcher->batches_per_epoch());
   if (max_batches > 0)
     batches = std::min(batches, max_batches);
-  size_t n = size_t(entry.B) * entry.T;
-  std::vector<int> inputs(n), targets(n);
+  Batch batch(entry);
   double totals[3] = {0.0, 0.0, 0.0}; // loss sum, count, correct
   std::unique_ptr<PipelineRunner> pipe;
   if (ex.program().pp() > 1)
     pipe = std::make_unique<PipelineRunner>(ex);
   for (int64_t b = 0; b < batches; ++b) {
-    together(comm, [&] { batcher->next(inputs.data(), targets.data()); });
+    together(comm, [&] {
+      batcher->next(batch.inputs.data(), batch.targets.data(), batch.extras());
+    });
     if (pipe)
-      pipe->eval(inputs.data(), targets.data(), totals);
+      pipe->eval(batch.inputs.data(), batch.targets.data(), totals);
     else
-      run_loss_entry(ex, entry, inputs.data(), targets.data(), RunOptions{},
-                     totals);
+      run_loss_entry(ex, entry, batch, RunOptions{}, totals);
     if (masked)
-      totals[2] += double(count_correct(ex, entry, targets.data(), ignore));
+      totals[2] +=
+          double(count_correct(ex, entry, batch.targets.data(), ignore));
   }
   // Every rank of a TP group holds the same loss; DP ranks hold disjoint
   // windows; only the last pipeline stage computes it.
@@ -249,12 +299,9 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   return r;
 }
 
-void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
-                    const int *targets, const RunOptions &options,
-                    double totals[2]) {
-  size_t n = size_t(entry.B) * entry.T;
-  ex.set_input(*entry.fn, 0, inputs, n * sizeof(int));
-  ex.set_input(*entry.fn, 1, targets, n * sizeof(int));
+void run_loss_entry(Executor &ex, const ModelEntry &entry, const Batch &batch,
+                    const RunOptions &options, double totals[2]) {
+  set_batch(ex, entry, batch);
   ex.run(*entry.fn, options);
   float sum = 0.0f;
   int32_t count = 0;
@@ -290,13 +337,13 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
     throw std::runtime_error("the logits of '" + entry.fn->name() +
                              "' are neither whole nor vocabulary-parallel");
   size_t n = size_t(entry.B) * entry.T;
-  std::vector<int> inputs(n), targets(n);
+  Batch batch(entry);
   std::unique_ptr<TokenFile> file;
   together(comm, [&] {
     file = std::make_unique<TokenFile>(data);
     TokenBatcher batcher(*file, entry.B, entry.T, comm.dp_rank(),
                          comm.dp_size(), entry.vocab);
-    batcher.next(inputs.data(), targets.data());
+    batcher.next(batch.inputs.data(), batch.targets.data(), batch.extras());
   });
   // A pipeline's last stage holds the logits; it hands them to world rank
   // 0 on the first.
@@ -304,10 +351,9 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
   const bool holds = !pipelined || comm.pp_rank() == comm.pp_size() - 1;
   if (pipelined) {
     double totals[2] = {0.0, 0.0};
-    PipelineRunner(ex).eval(inputs.data(), targets.data(), totals);
+    PipelineRunner(ex).eval(batch.inputs.data(), batch.targets.data(), totals);
   } else {
-    ex.set_input(*entry.fn, 0, inputs.data(), n * sizeof(int));
-    ex.set_input(*entry.fn, 1, targets.data(), n * sizeof(int));
+    set_batch(ex, entry, batch);
     ex.run(*entry.fn);
   }
   size_t width = size_t(entry.logits_width);

@@ -13,6 +13,7 @@
 
 #include "runtime/comm/Comm.h"
 #include "runtime/exec/Executor.h"
+#include "runtime/io/TokenFile.h"
 
 #include <cstdint>
 #include <memory>
@@ -22,9 +23,6 @@
 #include <vector>
 
 namespace tpc {
-
-class Batcher;
-class TokenFile;
 
 /// Thrown on the ranks that did not fail themselves when another rank
 /// failed; that rank reports the error.
@@ -56,8 +54,9 @@ template <typename Step> void together(Comm &comm, Step &&step) {
 }
 
 /// A language-model entry point as the driver uses it:
-/// fn(tokens [B,T] i32, targets [B,T] i32) -> (loss sum f32, count i32
-/// [, logits [B,T,Vl] f32]).
+/// fn(tokens [B,T] i32, targets [B,T] i32[, token types [B,T] i32][, key
+/// lengths [B] i32]) -> (loss sum f32, count i32 [, logits [B,T,Vl] f32]),
+/// the extras where the program records them (an encoder's).
 struct ModelEntry {
   const program::Function *fn = nullptr;
   int B = 0, T = 0;
@@ -65,7 +64,26 @@ struct ModelEntry {
   int logits = -1;      // output index of the logits, -1 when absent
   int logits_width = 0; // local columns
   bool vocab_parallel = false;
+  int token_types = -1; // input index of the token types, -1 when absent
+  int key_lengths = -1; // input index of the key lengths, -1 when absent
+  /// The inputs a batch fills: tokens, targets and the extras.
+  int batch_inputs() const {
+    return 2 + (token_types >= 0) + (key_lengths >= 0);
+  }
 };
+
+/// One micro-batch of an entry: tokens and targets [B,T], and buffers for
+/// the extras the entry takes (empty where it does not).
+struct Batch {
+  std::vector<int> inputs, targets, token_types, key_lengths;
+  explicit Batch(const ModelEntry &entry);
+  /// Where a batcher writes the extras: null for those the entry does not
+  /// take.
+  BatchExtras extras();
+};
+
+/// Writes `batch` into the entry's inputs.
+void set_batch(Executor &ex, const ModelEntry &entry, const Batch &batch);
 
 /// Throws naming the function and what does not match the convention.
 ModelEntry describe_entry(const Executor &ex, const std::string &name);
@@ -73,11 +91,10 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name);
 /// Prepares what running `entry` runs on this rank (a pipelined program's
 /// stage), so that a bad program fails before the first batch.
 void check_loss_entry(Executor &ex, const ModelEntry &entry);
-/// Runs the entry on one micro-batch of B windows (inputs and targets
-/// [B,T]) and adds its loss sum and target count to `totals`.
-void run_loss_entry(Executor &ex, const ModelEntry &entry, const int *inputs,
-                    const int *targets, const RunOptions &options,
-                    double totals[2]);
+/// Runs the entry on one micro-batch of B windows and adds its loss sum and
+/// target count to `totals`.
+void run_loss_entry(Executor &ex, const ModelEntry &entry, const Batch &batch,
+                    const RunOptions &options, double totals[2]);
 
 /// `--masks FILE --mask-id ID`: masked-language-model batches
 /// (MaskedBatcher) instead of next-token windows; or `--mlm

@@ -103,13 +103,15 @@ void check_training(Executor &ex, const TrainConfig &c,
 bool scales_loss(Executor &ex) {
   if (ex.program().pp() > 1)
     return PipelineRunner(ex).scales_loss();
-  const program::Function &fn = ex.function(abi::kTrainStep);
-  if (fn.inputs_size() != 3)
+  ModelEntry entry = describe_entry(ex, abi::kTrainStep);
+  const program::Function &fn = *entry.fn;
+  int scale = entry.batch_inputs(); // the loss scale follows the batch
+  if (fn.inputs_size() != scale + 1)
     return false;
-  const program::Tensor &t = ex.tensor(fn.inputs(2));
+  const program::Tensor &t = ex.tensor(fn.inputs(scale));
   if (t.shape_size() != 0 || t.dtype() != program::F32)
-    throw std::runtime_error("train_step's third input, the loss scale, must "
-                             "be an f32 scalar");
+    throw std::runtime_error("train_step's input after the batch, the loss "
+                             "scale, must be an f32 scalar");
   return true;
 }
 
@@ -183,8 +185,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                ? std::string("no checkpoint was written by this run")
                : "the last good checkpoint is " + out.last_checkpoint;
   };
-  size_t n = size_t(entry.B) * entry.T;
-  std::vector<int> inputs(n), targets(n);
+  Batch batch(entry);
   uint64_t global = uint64_t(comm.dp_size()) * entry.B * entry.T;
   bool saved = false; // the newest state is in save_dir
   // The first step creates primitives and touches fresh memory: a profile
@@ -235,7 +236,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       r.loss_scale = st.loss_scale;
       seed = float(st.loss_scale / positions);
       if (!pipe)
-        ex.set_input(*entry.fn, 2, &seed, sizeof(seed));
+        ex.set_input(*entry.fn, entry.batch_inputs(), &seed, sizeof(seed));
     }
     double totals[2] = {0.0, 0.0}; // loss sum, count
     std::vector<std::vector<int>> all_inputs, all_targets;
@@ -245,15 +246,16 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         if (c.random_windows)
           batcher->seek(mix(c.seed ^ mix(micro)) %
                         batcher->batches_per_epoch() * global);
-        batcher->next(inputs.data(), targets.data());
+        batcher->next(batch.inputs.data(), batch.targets.data(),
+                      batch.extras());
       });
       if (c.ignore_token >= 0)
-        for (int &t : targets)
+        for (int &t : batch.targets)
           if (t == c.ignore_token)
             t = ignore;
       if (pipe) {
-        all_inputs.push_back(inputs);
-        all_targets.push_back(targets);
+        all_inputs.push_back(batch.inputs);
+        all_targets.push_back(batch.targets);
         continue;
       }
       RunOptions options;
@@ -265,7 +267,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       // step reduces after it too, on every rank alike.
       options.last_micro_batch = c.overlap_grad_reduce && k == accum - 1 &&
                                  !gradient_overflow_planned(step + 1);
-      run_loss_entry(ex, entry, inputs.data(), targets.data(), options, totals);
+      run_loss_entry(ex, entry, batch, options, totals);
     }
     if (pipe)
       pipe->train_step(all_inputs, all_targets,

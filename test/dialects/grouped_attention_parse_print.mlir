@@ -36,3 +36,12 @@ func.func @kv_replicated(%q: tensor<2x8x16xf32>, %k: tensor<2x8x32xf32>, %v: ten
   %a = tpc.grouped_attention %q, %k, %v heads 1 kv_heads 2 causal rope 1.0e+04 head_parallel kv_replicated : tensor<2x8x16xf32>, tensor<2x8x32xf32>
   return %a : tensor<2x8x16xf32>
 }
+
+// A key padding mask: one key length per sequence (BERT).
+// CHECK-LABEL: func.func @key_lengths
+// CHECK-SAME: (%[[Q:.*]]: tensor<2x8x32xf32>, %[[K:.*]]: tensor<2x8x32xf32>, %[[V:.*]]: tensor<2x8x32xf32>, %[[L:.*]]: tensor<2xi32>)
+func.func @key_lengths(%q: tensor<2x8x32xf32>, %k: tensor<2x8x32xf32>, %v: tensor<2x8x32xf32>, %len: tensor<2xi32>) -> tensor<2x8x32xf32> {
+  // CHECK: tpc.grouped_attention %[[Q]], %[[K]], %[[V]] key_lengths %[[L]] : tensor<2xi32> heads 4 kv_heads 4 : tensor<2x8x32xf32>, tensor<2x8x32xf32>
+  %a = tpc.grouped_attention %q, %k, %v key_lengths %len : tensor<2xi32> heads 4 kv_heads 4 : tensor<2x8x32xf32>, tensor<2x8x32xf32>
+  return %a : tensor<2x8x32xf32>
+}

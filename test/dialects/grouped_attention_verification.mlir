@@ -101,3 +101,19 @@ func.func @kv_replicated_alone(%q: tensor<2x8x16xf32>, %k: tensor<2x8x32xf32>, %
   %a = tpc.grouped_attention %q, %k, %v heads 1 kv_heads 2 causal kv_replicated : tensor<2x8x16xf32>, tensor<2x8x32xf32>
   return
 }
+
+// -----
+
+func.func @key_lengths_rank(%q: tensor<2x8x32xf32>, %len: tensor<2x8xi32>) {
+  // expected-error @+1 {{'tpc.grouped_attention' op key_lengths must have rank 1, got tensor<2x8xi32>}}
+  %a = tpc.grouped_attention %q, %q, %q key_lengths %len : tensor<2x8xi32> heads 4 kv_heads 4 : tensor<2x8x32xf32>, tensor<2x8x32xf32>
+  return
+}
+
+// -----
+
+func.func @key_lengths_batch(%q: tensor<2x8x32xf32>, %len: tensor<3xi32>) {
+  // expected-error @+1 {{'tpc.grouped_attention' op key_lengths tensor<3xi32> must hold one length per sequence of q tensor<2x8x32xf32>}}
+  %a = tpc.grouped_attention %q, %q, %q key_lengths %len : tensor<3xi32> heads 4 kv_heads 4 : tensor<2x8x32xf32>, tensor<2x8x32xf32>
+  return
+}

@@ -38,6 +38,7 @@ public:
 
   ElementType dtype() const override { return S::dtype; }
   bool attention_recomputes() const override { return true; }
+  bool attention_takes_key_lengths() const override { return true; }
 
   // kernels/Elementwise.cpp
   void fill(void *out, float value, size_t n) const override;

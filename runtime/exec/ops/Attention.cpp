@@ -202,6 +202,19 @@ Attention grouped_attention_of(OpContext &c, int q_operand) {
   std::vector<int64_t> kv = {q[0], q[1], int64_t(kv_heads) * cfg.HS};
   c.expect_shape(c.shape(c.in(q_operand + 1)), kv, "k");
   c.expect_shape(c.shape(c.in(q_operand + 2)), kv, "v");
+  // The optional key lengths follow v: a key padding mask of (B) i32.
+  if (c.num_inputs() > q_operand + 3) {
+    int lengths = c.in(q_operand + 3);
+    if (c.dtype(lengths) != ElementType::I32)
+      throw c.error("takes key_lengths that are not i32");
+    c.expect_shape(c.shape(lengths), {q[0]}, "key_lengths");
+    if (!c.kernels().attention_takes_key_lengths())
+      throw c.error("takes key_lengths (a key padding mask), which the " +
+                    c.s.device.name() +
+                    " attention kernels do not take yet (the CUDA path does "
+                    "not take padding masks yet); run it on the CPU backend");
+    cfg.key_lengths = c.i32(lengths);
+  }
   return a;
 }
 

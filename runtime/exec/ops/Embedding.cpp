@@ -61,42 +61,41 @@ Thunk position_embedding(OpContext &c) {
   };
 }
 
-// out (B,T,C) = table[0]: every token of type 0. table (S,C) with S >= 1.
-// One rank-1 product with the ones vector, as bias_add's.
+// out (B,T,C) = table[ids]: the rows of each token's type, table (S,C)
+// replicated; a type outside [0, S) gives zeros.
 Thunk token_type_embedding(OpContext &c) {
   auto table = c.shape(c.in(0)), ids = c.shape(c.in(1));
   if (table.size() != 2 || ids.size() != 2 || table[0] < 1)
     throw c.error("expects table [S >= 1, C] and ids [B, T], got " +
                   shape_string(table) + " and " + shape_string(ids));
-  int N = int(ids[0] * ids[1]), C = int(table[1]);
-  c.expect_shape(c.shape(c.out(0)), {ids[0], ids[1], C}, "the result");
+  int B = int(ids[0]), T = int(ids[1]), C = int(table[1]), S = int(table[0]);
+  c.expect_shape(c.shape(c.out(0)), {B, T, C}, "the result");
   const Kernels &k = c.kernels();
-  c.s.reserve_ones(k, N);
-  ExecState *s = &c.s;
-  void *out = c.ptr(c.out(0)), *row = c.ptr(c.in(0));
-  return [&k, s, out, row, N, C](const RunOptions &) {
-    k.gemm(false, false, N, C, 1, 1.0f, s->ones(k.dtype()), 1, row, C, 0.0f,
-           out, C);
+  void *out = c.ptr(c.out(0)), *rows = c.ptr(c.in(0));
+  const int *types = c.i32(c.in(1));
+  return [&k, out, rows, types, B, T, C, S](const RunOptions &) {
+    k.embedding_forward(out, types, rows, B, T, C, 0, S);
   };
 }
 
-// dtable (S,C): row 0 = the sum of dout (B,T,C) over B and T, rows 1.. zero.
+// dtable (S,C) = scatter-add of dout (B,T,C) by the types ids (B,T).
 Thunk token_type_embedding_grad(OpContext &c) {
-  auto dout = c.shape(c.in(0)), table = c.shape(c.out(0));
+  auto dout = c.shape(c.in(0)), ids = c.shape(c.in(1)),
+       table = c.shape(c.out(0));
   if (dout.size() != 3 || table.size() != 2 || table[0] < 1 ||
       table[1] != dout[2])
     throw c.error("expects dout [B, T, C] and an [S >= 1, C] result, got " +
                   shape_string(dout) + " and " + shape_string(table));
-  int N = int(dout[0] * dout[1]), C = int(dout[2]);
+  c.expect_shape(ids, {dout[0], dout[1]}, "ids");
+  int B = int(dout[0]), T = int(dout[1]), C = int(dout[2]), S = int(table[0]);
   const Kernels &k = c.kernels();
-  c.s.reserve_ones(k, N);
-  ExecState *s = &c.s;
+  Device *dev = &c.s.device;
   void *dw = c.ptr(c.out(0)), *d = c.ptr(c.in(0));
+  const int *types = c.i32(c.in(1));
   size_t bytes = c.bytes(c.out(0));
-  return [&k, s, dw, d, bytes, N, C](const RunOptions &) {
-    s->device.zero(dw, bytes);
-    k.gemm(false, false, 1, C, N, 1.0f, s->ones(k.dtype()), N, d, C, 0.0f, dw,
-           C);
+  return [&k, dev, dw, d, types, bytes, B, T, C, S](const RunOptions &) {
+    dev->zero(dw, bytes);
+    k.embedding_backward(dw, d, types, B, T, C, 0, S);
   };
 }
 

@@ -165,16 +165,24 @@ BlockScratch &block_scratch(size_t n) {
   return s;
 }
 
-/// Rows [t0, t0 + R) of one (sequence, query head): their key ranges, the
-/// union [slo, shi) of them, and their row pointers into a (B,T,stride)
-/// operand.
+/// The keys of sequence b that are not padding: [0, key_lengths[b]).
+int real_keys(const AttentionConfig &cfg, int b) {
+  if (!cfg.key_lengths)
+    return cfg.T;
+  return std::clamp(cfg.key_lengths[b], 0, cfg.T);
+}
+
+/// Rows [t0, t0 + R) of one (sequence, query head): their key ranges (below
+/// `keys`, the sequence's real keys), the union [slo, shi) of them, and
+/// their row pointers into a (B,T,stride) operand.
 template <int R> struct QueryBlock {
   int lo[R] = {}, hi[R] = {};
   int slo = 0, shi = 0;
-  QueryBlock(AttentionMask mask, int window, int T, int t0) {
+  QueryBlock(AttentionMask mask, int window, int T, int t0, int keys) {
     slo = T;
     for (int r = 0; r < R; ++r) {
       key_range(mask, window, T, t0 + r, lo[r], hi[r]);
+      hi[r] = std::min(hi[r], keys);
       if (lo[r] < hi[r]) {
         slo = std::min(slo, lo[r]);
         shi = std::max(shi, hi[r]);
@@ -223,7 +231,7 @@ TPC_ALWAYS_INLINE void block_forward(MutRows out, float *att, Rows q,
                                      AttentionMask mask, int b, int h, int t0) {
   const int T = cfg.T, NH = cfg.NH, HS = cfg.HS;
   const DropoutDraw draw(cfg.dropout);
-  const QueryBlock<R> blk(mask, cfg.window, T, t0);
+  const QueryBlock<R> blk(mask, cfg.window, T, t0, real_keys(cfg, b));
   BlockScratch &bs = block_scratch(size_t(R) * T);
   const float *qr[R];
   head_rows<R>(qr, q, t0);
@@ -315,7 +323,7 @@ block_backward(MutRows dq, MutRows dk, MutRows dv, Rows dout, Rows q, Rows k,
   const int T = cfg.T, NH = cfg.NH, HS = cfg.HS;
   const float scale = 1.0f / std::sqrt(float(HS));
   const DropoutDraw draw(cfg.dropout);
-  const QueryBlock<R> blk(mask, cfg.window, T, t0);
+  const QueryBlock<R> blk(mask, cfg.window, T, t0, real_keys(cfg, b));
   if (blk.shi <= blk.slo)
     return;
   BlockScratch &bs = block_scratch(size_t(R) * T);
