@@ -434,27 +434,25 @@ FailureOr<StepTime> tpc::predictLayout(ModuleOp module, CompileOptions &options,
                                        const Cluster &cluster,
                                        const StepModelOptions &model) {
   std::optional<CostReport> flat;
-  FailureOr<StepProfile> profile =
-      compileProfile(module, options, cluster, flat);
-  if (failed(profile))
-    return failure();
-  llvm::Expected<StepTime> t =
-      predictStepTime(*profile, options, cluster, model);
-  if (!t)
-    return module.emitError(llvm::toString(t.takeError()));
-  if (options.recompute == "full") {
-    CompileOptions none = options;
-    none.recompute = "none";
-    FailureOr<StepProfile> plain = compileProfile(module, none, cluster, flat);
-    if (failed(plain))
+  auto predict = [&](CompileOptions &o) -> FailureOr<StepTime> {
+    FailureOr<StepProfile> profile = compileProfile(module, o, cluster, flat);
+    if (failed(profile))
       return failure();
-    llvm::Expected<StepTime> without =
-        predictStepTime(*plain, none, cluster, model);
-    if (!without)
-      return module.emitError(llvm::toString(without.takeError()));
-    t->recompute = std::max(0.0, t->compute - without->compute);
-  }
-  return *t;
+    llvm::Expected<StepTime> t = predictStepTime(*profile, o, cluster, model);
+    if (!t)
+      return module.emitError(llvm::toString(t.takeError()));
+    return *t;
+  };
+  FailureOr<StepTime> t = predict(options);
+  if (failed(t) || options.recompute != "full")
+    return t;
+  CompileOptions none = options;
+  none.recompute = "none";
+  FailureOr<StepTime> without = predict(none);
+  if (failed(without))
+    return failure();
+  t->recompute = std::max(0.0, t->compute - without->compute);
+  return t;
 }
 
 std::string tpc::describeLayout(const CompileOptions &o) {

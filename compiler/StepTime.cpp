@@ -41,8 +41,7 @@ class Reader {
 public:
   Reader(ModuleOp module, const CompileOptions &o, const Cluster &c)
       : o(o), c(c), symbols(module) {
-    peak = c.peakFlops.at(stringifyPrecision(o.precision).str()) *
-           c.gemmEfficiency;
+    dtype = stringifyPrecision(o.precision).str();
   }
 
   /// The gradient (or, for a gather, parameter) bytes of a bucket.
@@ -61,11 +60,12 @@ public:
     return bytes;
   }
 
-  /// A roofline: the matrix products at the GEMM efficiency of the peak,
-  /// everything moving its bytes through HBM once.
+  /// A roofline: the matrix products at the cluster's GEMM efficiency for
+  /// their size, everything moving its bytes through HBM once.
   double roofline(Operation *op) {
     OpCostFigures cost = opCost(op);
-    return std::max(cost.matmulFlops / peak, cost.bytes / c.hbmBytesPerS);
+    return std::max(c.gemmSeconds(dtype, cost.matmulFlops),
+                    cost.bytes / c.hbmBytesPerS);
   }
 
   FunctionProfile read(func::FuncOp fn) {
@@ -126,7 +126,7 @@ private:
   const CompileOptions &o;
   const Cluster &c;
   SymbolTable symbols;
-  double peak = 1;
+  std::string dtype;
 };
 
 /// One function's seconds on one rank, by kind.
@@ -421,21 +421,6 @@ llvm::Expected<StepTime> tpc::predictStepTime(const StepProfile &profile,
   t.mfu = t.modelFlopsPerDevice /
           cluster.peakFlops.at(stringifyPrecision(layout.precision).str());
   return t;
-}
-
-FailureOr<StepTime> tpc::predictStepTime(ModuleOp module,
-                                         const CompileOptions &options,
-                                         const CostReport &whole,
-                                         const Cluster &cluster,
-                                         const StepModelOptions &model) {
-  FailureOr<StepProfile> profile = profileStep(module, options, whole, cluster);
-  if (failed(profile))
-    return failure();
-  llvm::Expected<StepTime> t =
-      predictStepTime(*profile, options, cluster, model);
-  if (!t)
-    return module.emitError(llvm::toString(t.takeError()));
-  return *t;
 }
 
 static std::string seconds(double s) {

@@ -127,13 +127,6 @@ llvm::Expected<StepTime> predictStepTime(const StepProfile &profile,
                                          const Cluster &cluster,
                                          const StepModelOptions &model = {});
 
-/// Both steps for the layout `module` was compiled with.
-mlir::FailureOr<StepTime> predictStepTime(mlir::ModuleOp module,
-                                          const CompileOptions &options,
-                                          const CostReport &whole,
-                                          const Cluster &cluster,
-                                          const StepModelOptions &model = {});
-
 void printStepTimeText(const StepTime &t, const Cluster &cluster,
                        llvm::raw_ostream &os);
 void printStepTimeJson(const StepTime &t, const Cluster &cluster,
