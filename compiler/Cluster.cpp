@@ -5,11 +5,39 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace tpc;
 using llvm::StringRef;
 using llvm::Twine;
+
+double tpc::interpolateGemmCurve(const GemmCurve &curve, double flops) {
+  if (flops <= curve.front().first)
+    return curve.front().second;
+  if (flops >= curve.back().first)
+    return curve.back().second;
+  auto hi = std::upper_bound(
+      curve.begin(), curve.end(), flops,
+      [](double f, const std::pair<double, double> &p) { return f < p.first; });
+  auto lo = std::prev(hi);
+  double w = std::log(flops / lo->first) / std::log(hi->first / lo->first);
+  return lo->second + w * (hi->second - lo->second);
+}
+
+double Cluster::gemmEfficiencyAt(StringRef dtype, double flops) const {
+  auto curve = gemmCurve.find(dtype.str());
+  return curve == gemmCurve.end() ? gemmEfficiency
+                                  : interpolateGemmCurve(curve->second, flops);
+}
+
+double Cluster::gemmSeconds(StringRef dtype, double flops, double gemms) const {
+  if (!(flops > 0))
+    return 0;
+  double each = flops / std::max(gemms, 1.0);
+  return flops / (peakFlops.at(dtype.str()) * gemmEfficiencyAt(dtype, each));
+}
 
 llvm::Expected<Cluster> tpc::readCluster(StringRef path) {
   auto fail = [&](const Twine &what) {
@@ -60,6 +88,39 @@ llvm::Expected<Cluster> tpc::readCluster(StringRef path) {
   for (StringRef dtype : {"fp32", "bf16", "fp16"})
     if (llvm::Error e = positive(*peaks, dtype, c.peakFlops[dtype.str()]))
       return std::move(e);
+  if (const llvm::json::Value *curves = o->get("gemm_curve")) {
+    const llvm::json::Object *perDtype = curves->getAsObject();
+    if (!perDtype)
+      return fail("'gemm_curve' must be an object of [[flops, efficiency], "
+                  "...] per dtype");
+    for (const auto &[key, value] : *perDtype) {
+      StringRef dtype = key;
+      std::string where = ("'gemm_curve." + dtype + "'").str();
+      if (!c.peakFlops.count(dtype.str()))
+        return fail(where + " names no dtype of 'peak_flops' (fp32, bf16, "
+                            "fp16)");
+      const llvm::json::Array *points = value.getAsArray();
+      if (!points || points->empty())
+        return fail(where + " must be a non-empty array of [flops, "
+                            "efficiency] points");
+      GemmCurve &curve = c.gemmCurve[dtype.str()];
+      for (const llvm::json::Value &point : *points) {
+        const llvm::json::Array *pair = point.getAsArray();
+        std::optional<double> flops, efficiency;
+        if (pair && pair->size() == 2) {
+          flops = (*pair)[0].getAsNumber();
+          efficiency = (*pair)[1].getAsNumber();
+        }
+        if (!flops || !efficiency || !(*flops > 0) ||
+            !(*efficiency > 0 && *efficiency <= 1))
+          return fail(where + " has a point that is not [flops > 0, 0 < "
+                              "efficiency <= 1]");
+        if (!curve.empty() && !(*flops > curve.back().first))
+          return fail(where + "'s points must be in increasing flops");
+        curve.emplace_back(*flops, *efficiency);
+      }
+    }
+  }
   for (auto [key, link] : {std::make_pair("intra_node", &c.intraNode),
                            std::make_pair("inter_node", &c.interNode)}) {
     const llvm::json::Object *l = o->getObject(key);
