@@ -36,7 +36,8 @@ struct CommandOptions {
   std::string data, load, save, out;
   int64_t max_batches = 0;
   bool json = false;
-  MaskOptions masks; // eval --masks, --mask-id
+  bool quick = false; // calibrate
+  MaskOptions masks;  // eval --masks, --mask-id
   // train
   TrainConfig train;
   std::string optimizer, log, plot;
@@ -75,6 +76,7 @@ void add_generate_flags(CLI::App &app, CommandOptions &opt);
 /// --mlm, --mlm-probability, --sop and --vocab-dir of train and eval, after
 /// their --masks.
 void add_mlm_flags(CLI::App &app, MaskOptions &masks);
+void add_calibrate_flags(CLI::App &app, CommandOptions &opt);
 
 // The commands; each returns the process's exit status and throws on
 // error (see run_program).
@@ -86,6 +88,9 @@ int forward_command(Session &s, const CommandOptions &opt);
 int train_command(Session &s, const CommandOptions &opt);
 int gradcheck_command(Session &s, const CommandOptions &opt);
 int generate_command(Session &s, const CommandOptions &opt);
+/// Measures the machine (GEMMs, memory bandwidth, collectives) through the
+/// backend of opt.backend; reads no program.
+int calibrate_command(Comm &comm, const CommandOptions &opt);
 
 /// The weights of --load, or the initial weights of --seed without it; a
 /// collective that fails on every rank together. `training` also restores

@@ -88,6 +88,16 @@ int run_program(Comm &comm, const CommandOptions &opt) {
     }
     return 1;
   };
+  if (opt.command == "calibrate") {
+    try {
+      return calibrate_command(comm, opt);
+    } catch (const std::exception &e) {
+      report(e);
+      if (comm.world_size() > 1)
+        comm.abort(1);
+      return 1;
+    }
+  }
 
   program::Program prog;
   try {

@@ -25,8 +25,9 @@ int main(int argc, char **argv) {
                "<command>`, or `./model.tpc <command>`."};
   cli::configure(app);
   app.require_subcommand(1);
-  app.add_option("program", opt.program, "The program file from tpc-compile")
-      ->required();
+  CLI::Option *program = app.add_option(
+      "program", opt.program,
+      "The program file from tpc-compile (every command but calibrate)");
   app.add_option("--backend", opt.backend,
                  "Device backend: cpu, or cuda in a build with the CUDA "
                  "toolkit")
@@ -98,6 +99,11 @@ int main(int argc, char **argv) {
        "attention op, logits gathered over tp), then --tokens sampled "
        "tokens; world rank 0 streams them to stdout, tokens/s goes to stderr",
        add_generate_flags},
+      {"calibrate",
+       "Measure this machine for the planner: GEMM rates per dtype by "
+       "shape, memory bandwidth and, under mpirun, all-reduce and "
+       "send/recv (no program; `tpc-plan calibrate` writes a cluster file)",
+       add_calibrate_flags},
   };
   for (const Subcommand &s : subcommands) {
     CLI::App *sub = app.add_subcommand(s.name, s.description);
@@ -110,6 +116,10 @@ int main(int argc, char **argv) {
   if (int status = cli::parse(app, argc, argv, root); status >= 0)
     return status;
   opt.command = app.get_subcommands().front()->get_name();
+  if (opt.program.empty() && opt.command != "calibrate") {
+    CLI::RequiredError missing(program->get_name());
+    return root ? app.exit(missing) : missing.get_exit_code();
+  }
   opt.train.seed = opt.seed;
   return run_program(comm, opt);
 }
