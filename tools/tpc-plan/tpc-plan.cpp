@@ -10,6 +10,7 @@
 #include "compiler/StepTime.h"
 #include "dialects/tpc/TpcDialect.h"
 #include "tools/common/Cli.h"
+#include "tools/tpc-plan/Calibrate.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -482,8 +483,12 @@ int main(int argc, char **argv) {
                    "compute with fp32 master weights and Adam")
       ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
       ->capture_default_str();
+  tpc::CalibrateOptions calibrateOptions;
+  CLI::App *calibrate = tpc::addCalibrateCommand(app, calibrateOptions);
   if (int status = tpc::cli::parse(app, argc, argv); status >= 0)
     return status;
+  if (calibrate->parsed())
+    return tpc::runCalibrate(calibrateOptions);
   if (compute->parsed())
     return runCompute();
   if (optimal->parsed())
