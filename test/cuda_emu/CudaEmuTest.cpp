@@ -1245,6 +1245,11 @@ std::string describe(const AttentionConfig &cfg) {
     os << ", heads from " << cfg.head_offset << " of " << cfg.nh_global;
   if (cfg.kv_replicated)
     os << ", KV replicated";
+  if (cfg.key_lengths) {
+    os << ", key lengths";
+    for (int b = 0; b < cfg.B; ++b)
+      os << " " << cfg.key_lengths[b];
+  }
   os << ")";
   return os.str();
 }
@@ -1383,8 +1388,24 @@ TYPED_TEST(Attention, GroupedQuery) {
   AttentionConfig replicated = on_rank(attention(2, 7, 2, 6), 2, 4, 0);
   replicated.KVH = 2;
   replicated.kv_replicated = true;
+  // BERT's key padding mask: a sequence without real keys (its outputs are
+  // zero) and one whose keys from 23 on are padding, bidirectional with
+  // dropout; and, causal, one length past T and one of 5.
+  Buf<int> lengths(4);
+  lengths[0] = 0;
+  lengths[1] = 23;
+  lengths[2] = 40;
+  lengths[3] = 5;
+  AttentionConfig padded =
+      with_dropout(attention(2, 37, 4, 6, AttentionMask::Bidirectional), 0.1f);
+  padded.KVH = 2;
+  padded.key_lengths = lengths.data();
+  AttentionConfig padded_causal = with_rope(attention(2, 37, 2, 6), 0);
+  padded_causal.KVH = 2;
+  padded_causal.key_lengths = lengths.data() + 2;
   uint32_t seed = 400;
-  for (const AttentionConfig &cfg : {gqa, mqa, replicated}) {
+  for (const AttentionConfig &cfg :
+       {gqa, mqa, replicated, padded, padded_causal}) {
     const std::string what = describe(cfg);
     const size_t rows = size_t(cfg.B) * cfg.T, C = size_t(cfg.C()),
                  Ckv = size_t(cfg.C_kv());

@@ -28,6 +28,9 @@ public:
   /// The attention backward recomputes the probabilities with its own
   /// GEMMs (kernels/Attention.cu): nothing (B,NH,T,T) outlives a call.
   bool attention_recomputes() const override { return true; }
+  /// The training attention's row kernels apply AttentionConfig's key
+  /// padding mask; decoding has none.
+  bool attention_takes_key_lengths() const override { return true; }
 
   // kernels/Elementwise.cu
   void fill(void *out, float value, size_t n) const override;

@@ -12,8 +12,10 @@
 // RoPE is on), and per (sequence, KV head) strided-batched cuBLASLt GEMMs
 // in T with fp32 accumulation take S = scale q k^T for the KV head's group
 // of query heads at once ((n T, HS) by (HS, T)). A fused kernel per row
-// masks S, takes its softmax in fp32 and writes the probabilities P back
-// in T, dropped for O = P v. Scratch: q, k, v, P (B,NH,T,T) and O in T.
+// masks S (and the padding keys of a key padding mask, which grouped
+// attention may have), takes its softmax in fp32 and writes the
+// probabilities P back in T, dropped for O = P v. Scratch: q, k, v, P
+// (B,NH,T,T) and O in T.
 // The backward saves nothing from the forward: it recomputes P
 // (Kernels::attention_recomputes), takes dP = dout v^T, a fused row
 // kernel turns it into dS = P (drop(dP) - sum P drop(dP)) and P into its
@@ -74,6 +76,9 @@ struct Geometry {
   uint64_t drop_seed = 0, drop_stream = 0;
   int batch_offset = 0;
   int T = 0; // cfg.T: the extent of the global probability index
+  // Training's key padding mask, (B) i32 on the device: sequence b sees
+  // keys below key_lengths[b] only. Null: every key is real.
+  const int *key_lengths = nullptr;
 };
 
 /// Rows of one operand: head `head` of position s of sequence b starts at
@@ -505,8 +510,9 @@ __global__ void from_heads_kernel(TD *dst, size_t dst_stride, bool accumulate,
   }
 }
 
-/// The warp's row (b, h, t) of a (B,NH,T,T) tensor, and its keys [lo, hi);
-/// false past the last row (the whole warp).
+/// The warp's row (b, h, t) of a (B,NH,T,T) tensor, and its keys [lo, hi)
+/// (the real ones, under a key padding mask); false past the last row (the
+/// whole warp).
 struct Row {
   int b, h, t, lo, hi;
   size_t index; // (b * NH + h) * T + t
@@ -522,6 +528,8 @@ __device__ __forceinline__ bool warp_row(const Geometry &g, Row &r) {
   r.h = int(bh % g.NH);
   r.b = int(bh / g.NH);
   key_range(g, r.t, r.lo, r.hi);
+  if (g.key_lengths)
+    r.hi = imin(r.hi, imax(g.key_lengths[r.b], 0));
   return true;
 }
 
@@ -633,6 +641,7 @@ Geometry geometry(const AttentionConfig &cfg, int Tq, int Tk,
   }
   g.batch_offset = cfg.batch_offset;
   g.T = cfg.T;
+  g.key_lengths = cfg.key_lengths;
   return g;
 }
 
