@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""The planner's step-time model against published Megatron-LM runs.
+
+Narayanan et al. 2021, "Efficient Large-Scale Language Model Training on GPU
+Clusters Using Megatron-LM" (SC21), Table 1: GPT models of 1.7B to 1T
+parameters (sequence 2048, vocabulary 51,200) trained on DGX A100 nodes
+(8 x A100 80GB) in mixed precision with full activation recompute, and the
+achieved TFLOP/s per GPU of each. For each row this script
+
+  - writes the model with tpc-model gpt2 (its layers, hidden size, heads),
+  - predicts the step of the paper's layout (tp, pp, dp = GPUs / (tp pp),
+    micro-batch 1, the rest of the batch as micro-batches, 1F1B, full
+    recompute, fp16) with `tpc-plan time --cluster
+    compiler/clusters/a100-80gb-sxm.json`,
+  - turns it into TFLOP/s per GPU by the paper's own count of a step,
+    96 B s l h^2 (1 + s / 6h + V / 16 l h), which includes the recomputed
+    forward, and prints it beside the published figure with the error,
+  - lets `tpc-plan auto` choose a layout for the same GPUs and global batch
+    and says whether the model predicts it faster, and by how much.
+
+The paper gives no micro-batch size or schedule per row; micro-batch 1 and
+1F1B are this script's assumptions. Builds nothing: it runs tpc-model and
+tpc-plan from <build-dir>/bin.
+
+Usage: /usr/bin/python3 bench/planner_published.py [--rows 1.7B,18.4B,...]
+                                        [--no-auto] [--json FILE]
+                                        [--build-dir DIR] [--work-dir DIR]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CLUSTER = os.path.join(ROOT, 'compiler', 'clusters', 'a100-80gb-sxm.json')
+SEQ, VOCAB = 2048, 51200
+
+# name, heads, hidden, layers, tp, pp, GPUs, global batch, TFLOP/s per GPU
+TABLE1 = [
+    ('1.7B', 24, 2304, 24, 1, 1, 32, 512, 137),
+    ('3.6B', 32, 3072, 30, 2, 1, 64, 512, 138),
+    ('7.5B', 32, 4096, 36, 4, 1, 128, 512, 142),
+    ('18.4B', 48, 6144, 40, 8, 1, 256, 1024, 135),
+    ('39.1B', 64, 8192, 48, 8, 2, 512, 1536, 138),
+    ('76.1B', 80, 10240, 60, 8, 4, 1024, 1792, 140),
+    ('145.6B', 96, 12288, 80, 8, 8, 1536, 2304, 148),
+    ('310.1B', 128, 16384, 96, 8, 16, 1920, 2160, 155),
+    ('529.6B', 128, 20480, 105, 8, 35, 2520, 2520, 163),
+    ('1008.0B', 160, 25600, 128, 8, 64, 3072, 3072, 163),
+]
+DEFAULT_ROWS = '1.7B,7.5B,18.4B,39.1B,145.6B,1008.0B'
+
+
+def paper_flops(batch, layers, hidden):
+    """The paper's FLOPs of one iteration with full recompute (its eq. 3)."""
+    s, l, h, v = SEQ, layers, hidden, VOCAB
+    return 96.0 * batch * s * l * h * h * (1 + s / (6.0 * h) + v / (16.0 * l * h))
+
+
+def run(cmd):
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit('planner_published: %s failed:\n%s' % (' '.join(cmd), result.stderr))
+    return result.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('--rows', default=DEFAULT_ROWS,
+                        help='Table 1 rows by size, comma-separated, or "all"')
+    parser.add_argument('--no-auto', action='store_true',
+                        help='skip tpc-plan auto')
+    parser.add_argument('--json', help='also write the figures to FILE')
+    parser.add_argument('--build-dir', default=os.path.join(ROOT, 'build'))
+    parser.add_argument('--work-dir')
+    args = parser.parse_args()
+    bindir = os.path.join(args.build_dir, 'bin')
+    model_tool, plan = os.path.join(bindir, 'tpc-model'), os.path.join(bindir, 'tpc-plan')
+    for tool in (model_tool, plan):
+        if not os.access(tool, os.X_OK):
+            sys.exit('planner_published: %s not found; build it first (ninja -C %s '
+                     'tpc-model tpc-plan)' % (tool, args.build_dir))
+    wanted = [r[0] for r in TABLE1] if args.rows == 'all' else args.rows.split(',')
+    rows = [r for r in TABLE1 if r[0] in wanted]
+    if len(rows) != len(wanted):
+        sys.exit('planner_published: unknown row in --rows; the rows are %s'
+                 % ', '.join(r[0] for r in TABLE1))
+    work = args.work_dir or tempfile.mkdtemp(prefix='planner_published.')
+    os.makedirs(work, exist_ok=True)
+
+    results = []
+    print('%-8s %3s %3s %5s %5s %9s %9s %7s   %s' % (
+        'model', 'tp', 'pp', 'GPUs', 'batch', 'published', 'predicted', 'error',
+        'tpc-plan auto (same GPUs and batch)'))
+    for name, heads, hidden, layers, tp, pp, gpus, batch, published in rows:
+        model = os.path.join(work, 'gpt-%s.mlir' % name)
+        run([model_tool, 'gpt2', '--layers', str(layers), '--hidden', str(hidden),
+             '--heads', str(heads), '--vocab', str(VOCAB), '--seq', str(SEQ), '-o', model])
+        dp = gpus // (tp * pp)
+        micro = batch // dp
+        cmd = [plan, 'time', model, '--cluster', CLUSTER, '--tp', str(tp), '--pp', str(pp),
+               '--dp', str(dp), '--micro-batch', '1', '--micro-batches', str(micro),
+               '--seq', str(SEQ), '--precision', 'fp16', '--recompute', 'full', '--json']
+        step = json.loads(run(cmd))
+        predicted = paper_flops(batch, layers, hidden) / step['step_seconds'] / gpus / 1e12
+        error = predicted / published - 1
+        row = {'model': name, 'heads': heads, 'hidden': hidden, 'layers': layers, 'tp': tp,
+               'pp': pp, 'gpus': gpus, 'batch': batch, 'published_tflops': published,
+               'predicted_tflops': predicted, 'error': error,
+               'step_seconds': step['step_seconds'], 'breakdown': step['breakdown_seconds']}
+        choice = ''
+        if not args.no_auto:
+            start = time.time()
+            found = json.loads(run([plan, 'auto', model, '--cluster', CLUSTER, '--devices',
+                                    str(gpus), '--global-batch', str(batch), '--seq', str(SEQ),
+                                    '--precision', 'fp16', '--top', '1', '--json']))
+            best = found['layouts'][0]
+            row['auto'] = best
+            row['auto_search_seconds'] = time.time() - start
+            speedup = step['step_seconds'] / best['step_seconds']
+            row['auto_speedup'] = speedup
+            choice = 'tp %d pp %d V %d dp %d b %d %s%s%s%s: %.2fx' % (
+                best['tp'], best['pp'], best['virtual_stages'], best['dp'], best['micro_batch'],
+                best['schedule'] or '-', ' SP' if best['sequence_parallel'] else '',
+                ' recompute' if best['recompute'] == 'full' else '',
+                ' ZeRO' if best['distributed_optimizer'] else '', speedup)
+        results.append(row)
+        print('%-8s %3d %3d %5d %5d %9.0f %9.0f %+6.1f%%   %s' % (
+            name, tp, pp, gpus, batch, published, predicted, 100 * error, choice), flush=True)
+    mean = sum(abs(r['error']) for r in results) / len(results)
+    print('mean |error| %.1f%% over %d rows' % (100 * mean, len(results)))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'rows': results, 'mean_abs_error': mean}, f, indent=2)
+
+
+if __name__ == '__main__':
+    main()
