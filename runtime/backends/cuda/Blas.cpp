@@ -77,6 +77,14 @@ Blas::~Blas() {
 
 // Key: type, C's type, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, the
 // operands' common alignment, tf32.
+Blas::Key Blas::key_of(ElementType type, ElementType c_type, bool trans_a,
+                       bool trans_b, int M, int N, int K, int lda, int ldb,
+                       int ldc, bool bias, uint32_t align) const {
+  return std::make_tuple(int(type), int(c_type), trans_a, trans_b, M, N, K, lda,
+                         ldb, ldc, bias, int(align),
+                         tf32_ && type == ElementType::F32);
+}
+
 Blas::Plan *Blas::plan(const Key &key) {
   auto it = plans_.find(key);
   if (it != plans_.end())
@@ -176,19 +184,8 @@ bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
   for (const void *p : {B, static_cast<const void *>(C), bias})
     if (p)
       align = std::min(align, alignment(p));
-  Key key{int(type),
-          int(type),
-          trans_a,
-          trans_b,
-          M,
-          N,
-          K,
-          lda,
-          ldb,
-          ldc,
-          bias != nullptr,
-          int(align),
-          tf32_ && type == ElementType::F32};
+  const Key key = key_of(type, type, trans_a, trans_b, M, N, K, lda, ldb, ldc,
+                         bias != nullptr, align);
   Plan *p = plan(key);
   if (!p) {
     if (bias)
@@ -224,19 +221,8 @@ void Blas::gemm_batched(ElementType type, ElementType c_type, bool trans_a,
     for (size_t bytes : {size_t(stride_a) * size, size_t(stride_b) * size,
                          size_t(stride_c) * c_size})
       align = std::min(align, alignment(reinterpret_cast<const void *>(bytes)));
-  Key key{int(type),
-          int(c_type),
-          trans_a,
-          trans_b,
-          M,
-          N,
-          K,
-          lda,
-          ldb,
-          ldc,
-          false,
-          int(align),
-          tf32_ && type == ElementType::F32};
+  const Key key = key_of(type, c_type, trans_a, trans_b, M, N, K, lda, ldb, ldc,
+                         false, align);
   Plan *p = plan(key);
   if (!p)
     no_algorithm(type, M, N, K, lda, ldb, ldc, align);

@@ -60,6 +60,9 @@ private:
   struct Plan;
   using Key = std::tuple<int, int, bool, bool, int, int, int, int, int, int,
                          bool, int, bool>;
+  Key key_of(ElementType type, ElementType c_type, bool trans_a, bool trans_b,
+             int M, int N, int K, int lda, int ldb, int ldc, bool bias,
+             uint32_t align) const;
   /// Null when the heuristic has no algorithm for the key.
   Plan *plan(const Key &key);
 
