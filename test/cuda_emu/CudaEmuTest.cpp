@@ -29,6 +29,10 @@
 //    tensor: a result that cancels (a gradient accumulated onto an
 //    opposite value, a softmax gradient at the target) carries the absolute
 //    fp32 error of its terms, not a relative one.
+//  - The training attention in 16-bit storage, which rounds its scores,
+//    probabilities and their gradients to the storage type for its GEMMs
+//    where the CPU keeps them in fp32: also 2 ulps of the storage type at
+//    the largest magnitude of the expected tensor (close_attention).
 // Exact where nothing is summed or both sides do the same arithmetic:
 // fills, casts, copies, dropout (the kept values and above all the masks)
 // and the loss outputs.
