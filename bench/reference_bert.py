@@ -525,6 +525,49 @@ def cmd_eval(args):
     print(json.dumps(evaluate(model, batches_of(args, model.vocab), args.max_batches)))
 
 
+class SavedBatches:
+    """The batches tpc-run eval --save-batches wrote: per batch, int32
+    inputs, targets and token types [B, T], then key lengths [B] (padding
+    ends each row). next() gives (inputs, labels, types, attention_mask)
+    with Hugging Face's 0/1 attention mask; a negative target is ignored."""
+
+    def __init__(self, path, B, T):
+        data = np.fromfile(path, dtype='<i4')
+        size = 3 * B * T + B
+        if data.size == 0 or data.size % size:
+            raise SystemExit('%s: %d int32 values are not whole batches of %d (B=%d, T=%d)'
+                             % (path, data.size, size, B, T))
+        self.batches = data.reshape(-1, size)
+        self.B, self.T, self.position = B, T, 0
+
+    def per_epoch(self):
+        return len(self.batches)
+
+    def next(self):
+        B, T = self.B, self.T
+        row = torch.from_numpy(self.batches[self.position].astype(np.int64))
+        self.position = (self.position + 1) % len(self.batches)
+        inputs, labels, types = (row[k * B * T:(k + 1) * B * T].view(B, T) for k in range(3))
+        lengths = row[3 * B * T:]
+        mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
+        return inputs, labels.masked_fill(labels < 0, IGNORE), types, mask
+
+
+def cmd_eval_batches(args):
+    model = model_of(args)
+    batches = SavedBatches(args.batches, args.batch, args.seq)
+    total, predicted, correct = 0.0, 0, 0
+    with torch.no_grad():
+        for _ in range(batches.per_epoch()):
+            x, labels, types, mask = batches.next()
+            s, n, c = model.masked_lm(x, labels, types, mask)
+            total += float(s)
+            predicted += n
+            correct += c
+    print(json.dumps({'loss': total / max(predicted, 1), 'accuracy': correct / max(predicted, 1),
+                      'predicted': predicted, 'batches': batches.per_epoch()}))
+
+
 def cmd_train(args):
     torch.manual_seed(args.seed)
     model = model_of(args, args.dropout)
@@ -983,6 +1026,9 @@ def add_model_args(p):
     p.add_argument('--gelu', default='exact', choices=['exact', 'tanh'])
     p.add_argument('--norm-eps', type=float, default=1e-12, help='LayerNorm eps')
     p.add_argument('--threads', type=int, default=0)
+
+
+def add_data_args(p):
     p.add_argument('--data', required=True, help='an llm.c token file')
     p.add_argument('--masks', required=True, help='one byte per token: 1 where predicted')
     p.add_argument('--mask-id', type=int, required=True)
@@ -1015,9 +1061,18 @@ def main(argv):
     masks.add_argument('-o', required=True)
     ev = sub.add_parser('eval', help='masked-LM loss and accuracy')
     add_model_args(ev)
+    add_data_args(ev)
     ev.add_argument('--max-batches', type=int, default=0)
+    eb = sub.add_parser('eval-batches', help='masked-LM loss and accuracy of saved batches '
+                        '(tpc-run eval --save-batches): token types and padding included')
+    add_model_args(eb)
+    eb.add_argument('--batches', required=True,
+                    help='int32 inputs, targets, token types [B,T] and key lengths [B] per batch')
+    eb.add_argument('--batch', type=int, required=True)
+    eb.add_argument('--seq', type=int, required=True)
     tr = sub.add_parser('train', help='AdamW steps on the masked-LM loss')
     add_model_args(tr)
+    add_data_args(tr)
     ref.add_train_args(tr)
     tr.add_argument('--save', default='', help='write the trained weights here')
     tr.add_argument('--dropout', type=float, default=0.0,
@@ -1028,8 +1083,8 @@ def main(argv):
     args = ap.parse_args(argv)
     if getattr(args, 'threads', 0) > 0:
         torch.set_num_threads(args.threads)
-    {'init': cmd_init, 'masks': cmd_masks, 'eval': cmd_eval, 'train': cmd_train,
-     'selftest': cmd_selftest}[args.command](args)
+    {'init': cmd_init, 'masks': cmd_masks, 'eval': cmd_eval, 'eval-batches': cmd_eval_batches,
+     'train': cmd_train, 'selftest': cmd_selftest}[args.command](args)
 
 
 if __name__ == '__main__':

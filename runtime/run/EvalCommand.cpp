@@ -27,6 +27,11 @@ void add_eval_flags(CLI::App &app, CommandOptions &opt) {
   masks->needs(mask_id);
   mask_id->needs(masks);
   add_mlm_flags(app, opt.masks);
+  app.add_option("--save-batches", opt.masks.save_batches,
+                 "Write the batches evaluated (data-parallel rank 0's) to "
+                 "this file as int32 inputs, targets, token types [B,T] and "
+                 "key lengths [B] per batch, for a reference to run the same "
+                 "rows");
 }
 
 void add_mlm_flags(CLI::App &app, MaskOptions &masks) {

@@ -10,7 +10,8 @@
 namespace tpc {
 
 GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
-                           double eps, double atol, double rtol) {
+                           double eps, double atol, double rtol,
+                           const MaskOptions &masks) {
   // A step of eps moves a 16-bit working copy by nothing or by a whole
   // rounding step, so finite differences say nothing about the gradient.
   for (const program::Parameter &p : ex.program().parameters())
@@ -28,9 +29,8 @@ GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
   Batch batch(train);
   together(comm, [&] {
     TokenFile file(data);
-    TokenBatcher batcher(file, train.B, train.T, comm.dp_rank(), comm.dp_size(),
-                         train.vocab);
-    batcher.next(batch.inputs.data(), batch.targets.data(), batch.extras());
+    make_batcher(ex, train, file, masks)
+        ->next(batch.inputs.data(), batch.targets.data(), batch.extras());
   });
   for (const ModelEntry *e : {&train, &forward})
     set_batch(ex, *e, batch);

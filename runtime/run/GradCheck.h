@@ -10,6 +10,7 @@
 #define TPC_RUNTIME_RUN_GRADCHECK_H
 
 #include "runtime/exec/Executor.h"
+#include "runtime/run/Run.h"
 
 #include <string>
 
@@ -22,12 +23,14 @@ struct GradCheckResult {
 };
 
 /// Compares train_step's gradients of the loss sum of the first batch of
-/// `data` (dropout off) with central differences of `forward`'s loss sum
+/// `data` (dropout off; masked-LM batches under `masks`, with their token
+/// types and padding) with central differences of `forward`'s loss sum
 /// (steps eps and eps/2, Richardson-extrapolated) at `per_param` elements
 /// of every parameter. Split parameters are
 /// perturbed on tp rank 0 only, replicated ones on every rank.
 GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
-                           double eps, double atol, double rtol);
+                           double eps, double atol, double rtol,
+                           const MaskOptions &masks = {});
 
 } // namespace tpc
 

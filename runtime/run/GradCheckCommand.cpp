@@ -18,12 +18,22 @@ void add_gradcheck_flags(CLI::App &app, CommandOptions &opt) {
       ->capture_default_str();
   app.add_option("--rtol", opt.rtol, "Relative tolerance")
       ->capture_default_str();
+  auto *masks = app.add_option("--masks", opt.masks.path,
+                               "Check on a masked-LM batch (BERT): the mask "
+                               "file of --data, as eval --masks reads it");
+  auto *mask_id = app.add_option("--mask-id", opt.masks.mask_id,
+                                 "The input id of a predicted position");
+  masks->needs(mask_id);
+  mask_id->needs(masks);
+  add_mlm_flags(app, opt.masks);
 }
 
 int gradcheck_command(Session &s, const CommandOptions &opt) {
   load_weights(s, opt, false);
-  GradCheckResult r =
-      grad_check(s.ex, opt.data, opt.per_param, opt.fd_eps, opt.atol, opt.rtol);
+  MaskOptions masks = opt.masks;
+  masks.seed = opt.seed;
+  GradCheckResult r = grad_check(s.ex, opt.data, opt.per_param, opt.fd_eps,
+                                 opt.atol, opt.rtol, masks);
   if (s.root)
     std::printf("gradcheck: %d elements, worst error %.3f of the tolerance "
                 "(%s)\n",

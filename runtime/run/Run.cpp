@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 
 namespace tpc {
@@ -247,6 +248,22 @@ int64_t count_correct(Executor &ex, const ModelEntry &entry, const int *targets,
     correct += targets[row] != ignore && arg[row] == -targets[row];
   return correct;
 }
+
+/// Appends `batch` to `out` (evaluate's save_batches).
+void save_batch(std::FILE *out, const ModelEntry &entry, const Batch &batch,
+                const std::string &path) {
+  size_t n = size_t(entry.B) * entry.T;
+  std::vector<int> types = batch.token_types, lengths = batch.key_lengths;
+  if (types.empty())
+    types.assign(n, 0);
+  if (lengths.empty())
+    lengths.assign(size_t(entry.B), entry.T);
+  for (const std::vector<int> *v :
+       std::initializer_list<const std::vector<int> *>{
+           &batch.inputs, &batch.targets, &types, &lengths})
+    if (std::fwrite(v->data(), sizeof(int), v->size(), out) != v->size())
+      throw std::runtime_error("cannot write " + path);
+}
 } // namespace
 
 EvalResult evaluate(Executor &ex, const ModelEntry &entry,
@@ -269,6 +286,12 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   if (max_batches > 0)
     batches = std::min(batches, max_batches);
   Batch batch(entry);
+  std::unique_ptr<std::FILE, int (*)(std::FILE *)> saved(nullptr, std::fclose);
+  if (!masks.save_batches.empty() && comm.world_rank() == 0) {
+    saved.reset(std::fopen(masks.save_batches.c_str(), "wb"));
+    if (!saved)
+      throw std::runtime_error("cannot write " + masks.save_batches);
+  }
   double totals[3] = {0.0, 0.0, 0.0}; // loss sum, count, correct
   std::unique_ptr<PipelineRunner> pipe;
   if (ex.program().pp() > 1)
@@ -277,6 +300,8 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
     together(comm, [&] {
       batcher->next(batch.inputs.data(), batch.targets.data(), batch.extras());
     });
+    if (saved)
+      save_batch(saved.get(), entry, batch, masks.save_batches);
     if (pipe)
       pipe->eval(batch.inputs.data(), batch.targets.data(), totals);
     else

@@ -108,6 +108,9 @@ struct MaskOptions {
   bool sentence_order = false;
   std::string vocab_dir; // of vocab.txt; empty: bert-uncased's default
   uint64_t seed = 0;
+  /// Eval: data-parallel rank 0 writes each batch it runs here, so that
+  /// an independent reference can run the same rows (empty: none).
+  std::string save_batches;
 };
 
 /// The batches of `file` for `entry` on this rank: next-token windows,
@@ -127,7 +130,10 @@ struct EvalResult {
 
 /// Mean loss over the first `max_batches` global batches (all the file's
 /// when <= 0), each dp * B windows of T+1 tokens, or of T tokens with the
-/// predicted positions of `masks`.
+/// predicted positions of `masks`. With masks.save_batches, each batch of
+/// data-parallel rank 0 is appended to that file as int32: inputs [B,T],
+/// targets [B,T], token types [B,T] and key lengths [B] (types 0 and full
+/// lengths where the entry takes none).
 EvalResult evaluate(Executor &ex, const ModelEntry &entry,
                     const std::string &data, int64_t max_batches,
                     const MaskOptions &masks = {});
