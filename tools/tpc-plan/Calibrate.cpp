@@ -76,6 +76,10 @@ CLI::App *tpc::addCalibrateCommand(CLI::App &app, CalibrateOptions &options) {
                   "(devices_per_node; the collectives need 2 or more)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  sub->add_option("--threads", options.threads,
+                  "Threads per rank, as the runs to plan will use (default: "
+                  "tpc-run's, the cores shared by the ranks)")
+      ->check(CLI::PositiveNumber);
   sub->add_option("--tpc-run", options.tpcRun,
                   "The tpc-run to measure with (default: the one beside "
                   "tpc-plan, else on PATH)");
@@ -105,10 +109,10 @@ int tpc::runCalibrate(const CalibrateOptions &options) {
                   " (openmpi-bin), or --mpirun PATH, or --ranks 1");
     args = {*mpirun, "-np", std::to_string(options.ranks)};
   }
-  for (StringRef a :
-       {StringRef(tpcRun), StringRef("--backend"), StringRef(options.backend),
-        StringRef("calibrate"), StringRef("--json")})
-    args.push_back(a.str());
+  args.insert(args.end(), {tpcRun, "--backend", options.backend});
+  if (options.threads > 0)
+    args.insert(args.end(), {"--threads", std::to_string(options.threads)});
+  args.insert(args.end(), {"calibrate", "--json"});
   if (options.quick)
     args.push_back("--quick");
 

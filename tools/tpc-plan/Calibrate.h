@@ -19,6 +19,7 @@ namespace tpc {
 struct CalibrateOptions {
   std::string output;
   int64_t ranks = 1;
+  int64_t threads = 0; // tpc-run's default when 0
   std::string tpcRun, mpirun = "mpirun", backend = "cpu";
   bool quick = false;
 };
