@@ -345,9 +345,11 @@ llvm::Expected<SearchResult> Searcher::run() {
     std::string refused;
     for (auto &[tp, why] : rejected)
       refused += llvm::formatv("; tp {0} is not possible: {1}", tp, why).str();
+    if (smallestBytes < 0 && smallestBound < 0)
+      return error(llvm::formatv("no layout of {0} devices compiles{1}",
+                                 s.devices, refused));
     std::string footprint =
-        smallestBytes >= 0 &&
-                (smallestBound < 0 || smallestBytes <= smallestBound)
+        smallestBytes >= 0
             ? llvm::formatv("{0}, at {1}", humanBytes(smallestBytes),
                             describeLayout(smallest))
                   .str()
