@@ -286,9 +286,9 @@ llvm::Expected<SearchResult> Searcher::run() {
     }
     if (refused.count(tp))
       continue;
-    // Sequence parallelism splits the same collectives' bytes in halves
-    // and the work between blocks by tp: never slower and never larger, so
-    // it is the structure compiled wherever the sequence allows it.
+    // Sequence parallelism sends the all-reduces' bytes as halves and
+    // divides the activations and the work between blocks by tp: it is the
+    // structure compiled wherever the sequence allows it.
     structure.sequenceParallel = tp > 1 && *base.seq % tp == 0;
     std::vector<int64_t> chunks = {1};
     for (int64_t v : {2, 4})
