@@ -76,13 +76,15 @@ Blas::~Blas() {
 }
 
 // Key: type, C's type, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, the
-// operands' common alignment, tf32.
+// operands' common alignment, tf32, the batch count and its three strides.
 Blas::Key Blas::key_of(ElementType type, ElementType c_type, bool trans_a,
                        bool trans_b, int M, int N, int K, int lda, int ldb,
-                       int ldc, bool bias, uint32_t align) const {
+                       int ldc, bool bias, uint32_t align,
+                       const Batch &batch) const {
   return std::make_tuple(int(type), int(c_type), trans_a, trans_b, M, N, K, lda,
                          ldb, ldc, bias, int(align),
-                         tf32_ && type == ElementType::F32);
+                         tf32_ && type == ElementType::F32, batch.count,
+                         batch.stride_a, batch.stride_b, batch.stride_c);
 }
 
 Blas::Plan *Blas::plan(const Key &key) {
@@ -90,8 +92,8 @@ Blas::Plan *Blas::plan(const Key &key) {
   if (it != plans_.end())
     return it->second.get();
   const CublasLtApi &api = cublaslt();
-  auto [t, ct, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, align, tf32] =
-      key;
+  auto [t, ct, trans_a, trans_b, M, N, K, lda, ldb, ldc, bias, align, tf32,
+        count, stride_a, stride_b, stride_c] = key;
   ElementType type = ElementType(t);
   cudaDataType_t dt = data_type(type), c_dt = data_type(ElementType(ct));
   auto p = std::make_unique<Plan>();
@@ -124,6 +126,21 @@ Blas::Plan *Blas::plan(const Key &key) {
   cublasCheck(
       api.layout_create(&p->b, dt, trans_a ? M : K, trans_a ? K : M, lda));
   cublasCheck(api.layout_create(&p->c, c_dt, N, M, ldc));
+  if (count > 1) {
+    // One call for the batch: each layout steps by its operand's stride
+    // (the first operand is B, the second A).
+    int32_t members = count;
+    for (auto [layout, stride] :
+         {std::make_pair(p->a, stride_b), std::make_pair(p->b, stride_a),
+          std::make_pair(p->c, stride_c)}) {
+      int64_t offset = stride;
+      cublasCheck(api.layout_set(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                 &members, sizeof(members)));
+      cublasCheck(api.layout_set(layout,
+                                 CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                                 &offset, sizeof(offset)));
+    }
+  }
 
   cublasLtMatmulPreference_t pref = nullptr;
   cublasCheck(api.pref_create(&pref));
@@ -185,7 +202,7 @@ bool Blas::gemm(ElementType type, bool trans_a, bool trans_b, int M, int N,
     if (p)
       align = std::min(align, alignment(p));
   const Key key = key_of(type, type, trans_a, trans_b, M, N, K, lda, ldb, ldc,
-                         bias != nullptr, align);
+                         bias != nullptr, align, Batch());
   Plan *p = plan(key);
   if (!p) {
     if (bias)
@@ -221,22 +238,17 @@ void Blas::gemm_batched(ElementType type, ElementType c_type, bool trans_a,
     for (size_t bytes : {size_t(stride_a) * size, size_t(stride_b) * size,
                          size_t(stride_c) * c_size})
       align = std::min(align, alignment(reinterpret_cast<const void *>(bytes)));
+  Batch strided;
+  if (batch > 1)
+    strided = Batch{batch, stride_a, stride_b, stride_c};
   const Key key = key_of(type, c_type, trans_a, trans_b, M, N, K, lda, ldb, ldc,
-                         false, align);
+                         false, align, strided);
   Plan *p = plan(key);
   if (!p)
     no_algorithm(type, M, N, K, lda, ldb, ldc, align);
-  const CublasLtApi &api = cublaslt();
-  const auto *a = static_cast<const char *>(A);
-  const auto *b = static_cast<const char *>(B);
-  auto *c = static_cast<char *>(C);
-  for (int i = 0; i < batch; ++i)
-    cublasCheck(api.matmul(handle_, p->desc, &alpha,
-                           b + size_t(i) * size_t(stride_b) * size, p->a,
-                           a + size_t(i) * size_t(stride_a) * size, p->b, &beta,
-                           c + size_t(i) * size_t(stride_c) * c_size, p->c,
-                           c + size_t(i) * size_t(stride_c) * c_size, p->c,
-                           &p->algo, workspace_, workspace_bytes_, stream_));
+  cublasCheck(cublaslt().matmul(handle_, p->desc, &alpha, B, p->a, A, p->b,
+                                &beta, C, p->c, C, p->c, &p->algo, workspace_,
+                                workspace_bytes_, stream_));
 }
 
 } // namespace tpc::cuda

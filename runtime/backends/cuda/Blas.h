@@ -58,11 +58,17 @@ public:
 
 private:
   struct Plan;
+  /// A strided batch: the count and A's, B's and C's strides in elements
+  /// (1, 0, 0, 0 for one GEMM).
+  struct Batch {
+    int count = 1;
+    int64_t stride_a = 0, stride_b = 0, stride_c = 0;
+  };
   using Key = std::tuple<int, int, bool, bool, int, int, int, int, int, int,
-                         bool, int, bool>;
+                         bool, int, bool, int, int64_t, int64_t, int64_t>;
   Key key_of(ElementType type, ElementType c_type, bool trans_a, bool trans_b,
              int M, int N, int K, int lda, int ldb, int ldc, bool bias,
-             uint32_t align) const;
+             uint32_t align, const Batch &batch) const;
   /// Null when the heuristic has no algorithm for the key.
   Plan *plan(const Key &key);
 

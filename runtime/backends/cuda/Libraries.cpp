@@ -81,6 +81,7 @@ const CublasLtApi &cublaslt() {
         B(desc_set, cublasLtMatmulDescSetAttribute);
         B(layout_create, cublasLtMatrixLayoutCreate);
         B(layout_destroy, cublasLtMatrixLayoutDestroy);
+        B(layout_set, cublasLtMatrixLayoutSetAttribute);
         B(pref_create, cublasLtMatmulPreferenceCreate);
         B(pref_destroy, cublasLtMatmulPreferenceDestroy);
         B(pref_set, cublasLtMatmulPreferenceSetAttribute);

@@ -29,6 +29,7 @@ struct CublasLtApi {
   decltype(&cublasLtMatmulDescSetAttribute) desc_set;
   decltype(&cublasLtMatrixLayoutCreate) layout_create;
   decltype(&cublasLtMatrixLayoutDestroy) layout_destroy;
+  decltype(&cublasLtMatrixLayoutSetAttribute) layout_set;
   decltype(&cublasLtMatmulPreferenceCreate) pref_create;
   decltype(&cublasLtMatmulPreferenceDestroy) pref_destroy;
   decltype(&cublasLtMatmulPreferenceSetAttribute) pref_set;
