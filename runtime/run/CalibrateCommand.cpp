@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -49,29 +50,35 @@ class Calibration {
 public:
   Calibration(Comm &comm, Backend &backend, bool quick)
       : comm_(comm), backend_(backend), reps_(quick ? 1 : kReps),
-        quick_(quick) {}
+        min_sample_(quick ? 0 : kMinSample), quick_(quick) {}
 
   static constexpr int kReps = 7;
+  static constexpr double kMinSample = 0.02; // seconds
 
-  /// The median of reps_ timed calls of each of `fns` after one untimed
-  /// call, the slowest rank's. The calls take turns, one of each per round,
-  /// so that a slow stretch of a shared machine falls on all of them alike
-  /// rather than on a few; every rank starts each call together.
+  /// The median over reps_ samples of the seconds of one call of each of
+  /// `fns`, the slowest rank's. A sample times as many calls as last
+  /// kMinSample together, so that a call of microseconds and one of tens of
+  /// milliseconds are exposed alike to the other processes of a shared
+  /// machine (the median of single short calls would leave out every
+  /// preempted one, where a long call always has its share). The samples
+  /// take turns, one of each fn per round, so that a slow stretch falls on
+  /// all of them alike; every rank starts each sample together.
   std::vector<double> time(const std::vector<std::function<void()>> &fns) {
-    for (const auto &fn : fns)
-      fn();
-    backend_.synchronize();
+    std::vector<double> once(fns.size());
+    for (size_t i = 0; i < fns.size(); ++i) {
+      fns[i](); // warm-up: caches, a library's plan for the shape
+      backend_.synchronize();
+      once[i] = seconds_of(fns[i], 1);
+    }
+    // Every rank makes the same calls, which collectives need.
+    comm_.all_reduce(once.data(), once.size(), ReduceOp::Max, Group::World);
+    std::vector<int> calls(fns.size());
+    for (size_t i = 0; i < fns.size(); ++i)
+      calls[i] = int(std::clamp(std::ceil(min_sample_ / once[i]), 1.0, 1e6));
     std::vector<std::vector<double>> t(fns.size());
     for (int r = 0; r < reps_; ++r)
-      for (size_t i = 0; i < fns.size(); ++i) {
-        comm_.barrier();
-        auto start = std::chrono::steady_clock::now();
-        fns[i]();
-        backend_.synchronize();
-        t[i].push_back(std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - start)
-                           .count());
-      }
+      for (size_t i = 0; i < fns.size(); ++i)
+        t[i].push_back(seconds_of(fns[i], calls[i]) / calls[i]);
     std::vector<double> medians;
     for (std::vector<double> &each : t) {
       std::nth_element(each.begin(), each.begin() + each.size() / 2,
@@ -158,6 +165,18 @@ public:
   }
 
 private:
+  /// Seconds of `calls` calls of fn, started with every rank.
+  double seconds_of(const std::function<void()> &fn, int calls) {
+    comm_.barrier();
+    auto start = std::chrono::steady_clock::now();
+    for (int c = 0; c < calls; ++c)
+      fn();
+    backend_.synchronize();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  }
+
   /// A device buffer freed when it goes.
   struct Buffer {
     Buffer(Backend &backend, size_t bytes)
@@ -192,6 +211,7 @@ private:
   Comm &comm_;
   Backend &backend_;
   int reps_;
+  double min_sample_;
   bool quick_;
 };
 
