@@ -42,12 +42,11 @@ std::string tpc::layoutText(LayoutAttr layout) {
   return lt == std::string::npos ? s : s.substr(lt);
 }
 
-ParamOp tpc::getReadParam(Value value) {
+ParamOp tpc::getReadParam(Value value, SymbolTableCollection &symbols) {
   auto read = value.getDefiningOp<GetParamOp>();
   if (!read)
     return {};
-  return SymbolTable::lookupNearestSymbolFrom<ParamOp>(read,
-                                                       read.getNameAttr());
+  return symbols.lookupNearestSymbolFrom<ParamOp>(read, read.getNameAttr());
 }
 
 namespace {
@@ -81,27 +80,29 @@ Operation *skipDropoutsForward(Value value,
 }
 
 /// A linear whose weight (and bias, if any) are parameters read directly.
-bool readsParams(LinearOp linear) {
-  return getReadParam(linear.getWeight()) &&
-         (!linear.getBias() || getReadParam(linear.getBias()));
+bool readsParams(LinearOp linear, SymbolTableCollection &symbols) {
+  return getReadParam(linear.getWeight(), symbols) &&
+         (!linear.getBias() || getReadParam(linear.getBias(), symbols));
 }
 
 /// The column-parallel linear that produces `value`, if it is one.
-LinearOp columnProducer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
+LinearOp columnProducer(Value value, SmallVectorImpl<DropoutOp> &dropouts,
+                        SymbolTableCollection &symbols) {
   Value produced = skipDropoutsBack(value, dropouts);
   if (!produced)
     return {};
   auto linear = produced.getDefiningOp<LinearOp>();
-  if (!linear || !readsParams(linear))
+  if (!linear || !readsParams(linear, symbols))
     return {};
   return linear;
 }
 
 /// The row-parallel linear that consumes `value` as its input, if it is one.
-LinearOp rowConsumer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
+LinearOp rowConsumer(Value value, SmallVectorImpl<DropoutOp> &dropouts,
+                     SymbolTableCollection &symbols) {
   SmallVector<DropoutOp> after;
   auto linear = dyn_cast_or_null<LinearOp>(skipDropoutsForward(value, after));
-  if (!linear || !getReadParam(linear.getWeight()))
+  if (!linear || !getReadParam(linear.getWeight(), symbols))
     return {};
   Value input = after.empty() ? value : after.back().getResult();
   if (linear.getInput() != input)
@@ -110,34 +111,36 @@ LinearOp rowConsumer(Value value, SmallVectorImpl<DropoutOp> &dropouts) {
   return linear;
 }
 
-std::optional<TpBlock> matchBlock(Operation *op) {
+std::optional<TpBlock> matchBlock(Operation *op,
+                                  SymbolTableCollection &symbols) {
   TpBlock block;
   block.core = op;
   if (auto gelu = dyn_cast<GeluOp>(op)) {
     block.kind = BlockKind::Mlp;
-    if (LinearOp fc = columnProducer(gelu.getInput(), block.dropouts))
+    if (LinearOp fc = columnProducer(gelu.getInput(), block.dropouts, symbols))
       block.columns.push_back(fc);
   } else if (auto attention = dyn_cast<SelfAttentionOp>(op)) {
     block.kind = BlockKind::SelfAttention;
-    if (LinearOp qkv = columnProducer(attention.getQkv(), block.dropouts))
+    if (LinearOp qkv =
+            columnProducer(attention.getQkv(), block.dropouts, symbols))
       block.columns.push_back(qkv);
   } else if (auto swiglu = dyn_cast<SwiGluOp>(op)) {
     block.kind = BlockKind::Mlp;
-    LinearOp gate = columnProducer(swiglu.getGate(), block.dropouts);
-    LinearOp up = columnProducer(swiglu.getUp(), block.dropouts);
+    LinearOp gate = columnProducer(swiglu.getGate(), block.dropouts, symbols);
+    LinearOp up = columnProducer(swiglu.getUp(), block.dropouts, symbols);
     if (gate && up && gate != up)
       block.columns.append({gate, up});
   } else if (auto grouped = dyn_cast<GroupedAttentionOp>(op)) {
     block.kind = BlockKind::SelfAttention;
-    LinearOp q = columnProducer(grouped.getQ(), block.dropouts);
-    LinearOp k = columnProducer(grouped.getK(), block.dropouts);
-    LinearOp v = columnProducer(grouped.getV(), block.dropouts);
+    LinearOp q = columnProducer(grouped.getQ(), block.dropouts, symbols);
+    LinearOp k = columnProducer(grouped.getK(), block.dropouts, symbols);
+    LinearOp v = columnProducer(grouped.getV(), block.dropouts, symbols);
     if (q && k && v && q != k && k != v && q != v)
       block.columns.append({q, k, v});
   } else if (auto cross = dyn_cast<CrossAttentionOp>(op)) {
     block.kind = BlockKind::CrossAttention;
-    LinearOp q = columnProducer(cross.getQuery(), block.dropouts);
-    LinearOp kv = columnProducer(cross.getKv(), block.dropouts);
+    LinearOp q = columnProducer(cross.getQuery(), block.dropouts, symbols);
+    LinearOp kv = columnProducer(cross.getKv(), block.dropouts, symbols);
     if (q && kv && q != kv)
       block.columns.append({q, kv});
   } else {
@@ -145,7 +148,7 @@ std::optional<TpBlock> matchBlock(Operation *op) {
   }
   if (block.columns.empty())
     return std::nullopt;
-  block.row = rowConsumer(op->getResult(0), block.dropouts);
+  block.row = rowConsumer(op->getResult(0), block.dropouts, symbols);
   if (!block.row)
     return std::nullopt;
   return block;
@@ -185,11 +188,12 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward,
   MLIRContext *ctx = forward.getContext();
   MegatronModel model;
   model.forward = forward;
+  SymbolTableCollection symbols;
 
   // Blocks, in program order; a linear belongs to at most one block.
   llvm::DenseSet<Operation *> claimed;
   forward.walk([&](Operation *op) {
-    std::optional<TpBlock> block = matchBlock(op);
+    std::optional<TpBlock> block = matchBlock(op, symbols);
     if (!block)
       return;
     SmallVector<Operation *> linears = {block->row};
@@ -214,17 +218,18 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward,
     if (ShapedType::isDynamic(vocab))
       return;
     if (auto linear = logits.getDefiningOp<LinearOp>()) {
-      if (readsParams(linear) && !claimed.count(linear))
+      if (readsParams(linear, symbols) && !claimed.count(linear))
         model.losses.push_back({linear, loss, vocab});
     } else if (auto lookup = logits.getDefiningOp<EmbeddingOp>()) {
-      if (getReadParam(lookup.getTable()) && !lookup.getVocabParallel())
+      if (getReadParam(lookup.getTable(), symbols) &&
+          !lookup.getVocabParallel())
         model.losses.push_back({lookup, loss, vocab});
     }
   });
 
   // Token embeddings over the same vocabulary.
   forward.walk([&](EmbeddingOp lookup) {
-    if (lookup.getVocabParallel() || !getReadParam(lookup.getTable()))
+    if (lookup.getVocabParallel() || !getReadParam(lookup.getTable(), symbols))
       return;
     int64_t rows = lookup.getTable().getType().getDimSize(0);
     bool isBigram = false, overVocab = false;
@@ -268,8 +273,7 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward,
       }
       // A transposed weight is [out, in]: its output features are dim 0.
       int64_t outDim = column.getTransposed() ? 0 : 1;
-      demand(column->getOpOperand(1),
-             LayoutAttr::getSplit(ctx, outDim, blocks),
+      demand(column->getOpOperand(1), LayoutAttr::getSplit(ctx, outDim, blocks),
              what + " weight of the " + name);
       if (column.getBias())
         demand(column->getOpOperand(2), LayoutAttr::getSplit(ctx, 0, blocks),
@@ -302,7 +306,7 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward,
   // One layout per parameter, whoever reads it.
   bool conflict = false;
   forward.walk([&](GetParamOp read) {
-    ParamOp param = getReadParam(read.getResult());
+    ParamOp param = getReadParam(read.getResult(), symbols);
     if (!param)
       return;
     for (OpOperand &use : read.getResult().getUses()) {
@@ -442,8 +446,8 @@ LogicalResult tpc::checkDivisibility(const MegatronModel &model, int64_t tp) {
   for (const SplitProblem &p : splitProblems) {
     int64_t piece = p.extent / p.blocks;
     InFlightDiagnostic diag = p.reader->emitOpError("");
-    diag << "cannot split the " << p.role << " @" << ParamOp(p.param).getSymName()
-         << ": ";
+    diag << "cannot split the " << p.role << " @"
+         << ParamOp(p.param).getSymName() << ": ";
     if (p.blocks > 1)
       diag << "each of the " << p.blocks << " blocks of dimension " << p.dim
            << " (" << piece << " of " << p.extent << ")";

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -45,8 +46,9 @@ mlir::FailureOr<mlir::func::FuncOp> getForward(mlir::ModuleOp module);
 /// A layout as a tpc.param writes it, e.g. `<split 1 blocks 3>`.
 std::string layoutText(LayoutAttr layout);
 
-/// The parameter `value` reads when it is a tpc.get_param result, else null.
-ParamOp getReadParam(mlir::Value value);
+/// The parameter `value` reads when it is a tpc.get_param result, else null;
+/// `symbols` caches the module's symbol table across calls.
+ParamOp getReadParam(mlir::Value value, mlir::SymbolTableCollection &symbols);
 
 enum class BlockKind { Mlp, SelfAttention, CrossAttention };
 

@@ -101,11 +101,12 @@ LogicalResult PartitionPass::checkLayoutsPresent(const MegatronModel &model) {
 
 LogicalResult PartitionPass::checkOtherFunctions(func::FuncOp forward) {
   bool ok = true;
+  SymbolTableCollection symbols;
   for (auto func : getOperation().getOps<func::FuncOp>()) {
     if (func == forward)
       continue;
     func.walk([&](GetParamOp read) {
-      ParamOp param = getReadParam(read.getResult());
+      ParamOp param = getReadParam(read.getResult(), symbols);
       if (!param || !param.getLayoutAttr() ||
           param.getLayoutAttr().isReplicated())
         return;
@@ -211,9 +212,10 @@ void PartitionPass::runOnOperation() {
         << "; give it a layout that divides or remove the layout";
     return signalPassFailure();
   }
+  SymbolTableCollection symbols;
   for (auto func : module.getOps<func::FuncOp>()) {
     func.walk([&](GetParamOp read) {
-      if (ParamOp param = getReadParam(read.getResult()))
+      if (ParamOp param = getReadParam(read.getResult(), symbols))
         read.getResult().setType(*param.getLocalType(tp));
     });
     if (!func.isExternal() && failed(refreshResultTypes(func)))

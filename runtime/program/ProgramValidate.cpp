@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 #include <map>
+#include <queue>
 #include <set>
 #include <sstream>
 #include <vector>
@@ -43,6 +44,11 @@ std::string check_arena(const program::Program &prog,
     int64_t last_use;
   };
   std::map<int64_t, Live> live;
+  // (last use, offset) of each live entry, soonest first: a step retires
+  // the dead without walking everything live.
+  std::priority_queue<std::pair<int64_t, int64_t>,
+                      std::vector<std::pair<int64_t, int64_t>>, std::greater<>>
+      expiring;
   std::vector<char> defined(prog.tensors_size(), 0);
   // A pipeline chunk's inputs lie in its arena, written before it runs.
   for (int32_t id : f.inputs())
@@ -61,8 +67,14 @@ std::string check_arena(const program::Program &prog,
       }
     }
     // Inputs read for the last time by an earlier instruction are dead.
-    for (auto it = live.begin(); it != live.end();)
-      it = it->second.last_use < k ? live.erase(it) : std::next(it);
+    while (!expiring.empty() && expiring.top().first < k) {
+      auto [when, offset] = expiring.top();
+      expiring.pop();
+      auto it = live.find(offset);
+      // The entry may have gone already (an in-place result took its bytes).
+      if (it != live.end() && it->second.last_use == when)
+        live.erase(it);
+    }
     for (int32_t id : inst.outputs()) {
       const program::Tensor &t = prog.tensors(id);
       // A gradient tensor names a runtime-owned buffer outside the arena:
@@ -126,8 +138,9 @@ std::string check_arena(const program::Program &prog,
         return msg.str();
       }
       auto use = last_use.find(id);
-      live[t.offset()] =
-          Live{stop, id, use == last_use.end() ? k : use->second};
+      int64_t until = use == last_use.end() ? k : use->second;
+      live[t.offset()] = Live{stop, id, until};
+      expiring.emplace(until, t.offset());
     }
   }
   for (int32_t id : f.outputs()) {
