@@ -27,12 +27,14 @@ rows, 300 steps, AdamW lr 1e-3 with 30 warm-up steps, cosine to 1e-4,
 weight decay 0.01 and the gradient norm clipped at 1 as BERT's): on
 this 2-core machine two ranks at tp 2 with one thread each trained the
 12-layer model 1.85x as fast as one rank with two threads (2.8 s against
-5.2 s a step, the same losses), and measured at tp 2 a step took about
-1.6 s at 6 layers, 2.3 s at 12 and 3.0 s at 24 while other jobs shared the
-cores (the 30,522-row masked-LM output layer is a large part of every
-step at hidden 256). One seed is 300 x 2 x (1.6 + 2.3 + 3.0) s = 69 min
-of training plus about 3 min of evaluation and start-up: under 90
-minutes, with room for a busier machine; each further seed adds as much.
+5.2 s a step, the same losses), so runs use tp 2. Probes of 5 steps at tp 2,
+while other jobs kept 5 to 8 processes runnable, took 1.6 s a step at 6
+layers, 2.8 s at 12 and 3.0 s at 24 (the 30,522-row masked-LM output layer
+is a large part of every step at hidden 256). One seed is then
+300 x 2 x (1.6 + 2.8 + 3.0) s = 74 min of training plus about 3 min of
+evaluation and start-up: under 90 minutes; each further seed adds as much.
+A busier machine takes longer (the first full run, with 10 processes
+runnable, needed 2.1 s a step at 6 layers).
 
 Builds nothing: it runs tpc-model, tpc-compile, tpc-run and tpc-data from
 <build-dir>/bin (default: build/ at the repository root) and mpirun for tp
@@ -72,12 +74,12 @@ QUICK = {'depths': [1, 2], 'hidden': 32, 'heads': 4, 'seq': 32, 'batch': 2,
 
 PAPER = """\
 What the paper reports (Shoeybi et al. 2019, Megatron-LM, Section 5.3 and
-Figure 7): with BERT's original layout (post-norm), growing the model beyond
-BERT-large (336M parameters) degraded it, and training a 752M model showed
-instabilities; rearranging the layer normalization and the residual
-connections (pre-norm) removed those instabilities, gave a lower training
-loss, and let BERT improve with size: the pre-norm 336M, 1.3B and 3.9B
-models did better the larger they were."""
+Figure 7): growing BERT beyond BERT-large (336M parameters) had been found
+to degrade it; with the original layout (post-norm) the paper's 752M model
+trained with instabilities, and rearranging the layer normalization and the
+residual connections (pre-norm) removed them and reached a lower training
+loss (Figure 7: 336M and 752M models). With the rearranged layout the 336M,
+1.3B and 3.9B models did better the larger they were."""
 
 
 def run(cmd, log, env=None):
