@@ -272,7 +272,7 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   Comm &comm = ex.comm();
   std::unique_ptr<TokenFile> file;
   std::unique_ptr<Batcher> batcher;
-  const bool masked = !masks.path.empty() || masks.mlm;
+  const bool masked = masks.masked();
   together(comm, [&] {
     file = std::make_unique<TokenFile>(data);
     batcher = make_batcher(ex, entry, *file, masks);

@@ -108,6 +108,8 @@ struct MaskOptions {
   bool sentence_order = false;
   std::string vocab_dir; // of vocab.txt; empty: bert-uncased's default
   uint64_t seed = 0;
+  /// Masked-LM batches (a mask file or --mlm) rather than next-token ones.
+  bool masked() const { return !path.empty() || mlm; }
   /// Eval: data-parallel rank 0 writes each batch it runs here, so that
   /// an independent reference can run the same rows (empty: none).
   std::string save_batches;

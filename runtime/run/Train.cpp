@@ -298,7 +298,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                           checkpoint_note());
     // Masked-LM batches compute every position but predict few: their
     // throughput counts the positions, as for next-token batches.
-    r.tokens = c.masks.path.empty() ? int64_t(totals[1]) : int64_t(positions);
+    r.tokens = c.masks.masked() ? int64_t(positions) : int64_t(totals[1]);
     // The schedule and AdamW's t count applied updates: a step skipped by
     // loss scaling moves neither (as PyTorch's GradScaler skips
     // optimizer.step()).

@@ -184,8 +184,9 @@ Thunk self_attention_grad(OpContext &c) {
 }
 
 /// Grouped-query attention over q (B,T,NH*HS), k and v (B,T,KVH*HS)
-/// starting at operand `q_operand`.
-Attention grouped_attention_of(OpContext &c, int q_operand) {
+/// starting at operand `q_operand`; with `lengths`, the optional key
+/// lengths follow v.
+Attention grouped_attention_of(OpContext &c, int q_operand, bool lengths) {
   auto q = c.shape(c.in(q_operand));
   Attention a = attention(c, q, int(q.back()));
   AttentionConfig &cfg = a.cfg;
@@ -203,24 +204,24 @@ Attention grouped_attention_of(OpContext &c, int q_operand) {
   c.expect_shape(c.shape(c.in(q_operand + 1)), kv, "k");
   c.expect_shape(c.shape(c.in(q_operand + 2)), kv, "v");
   // The optional key lengths follow v: a key padding mask of (B) i32.
-  if (c.num_inputs() > q_operand + 3) {
-    int lengths = c.in(q_operand + 3);
-    if (c.dtype(lengths) != ElementType::I32)
+  if (lengths && c.num_inputs() > q_operand + 3) {
+    int ids = c.in(q_operand + 3);
+    if (c.dtype(ids) != ElementType::I32)
       throw c.error("takes key_lengths that are not i32");
-    c.expect_shape(c.shape(lengths), {q[0]}, "key_lengths");
+    c.expect_shape(c.shape(ids), {q[0]}, "key_lengths");
     if (!c.kernels().attention_takes_key_lengths())
       throw c.error("takes key_lengths (a key padding mask), which the " +
                     c.s.device.name() +
                     " attention kernels do not take yet (the CUDA path does "
                     "not take padding masks yet); run it on the CPU backend");
-    cfg.key_lengths = c.i32(lengths);
+    cfg.key_lengths = c.i32(ids);
   }
   return a;
 }
 
 // q (B,T,NH*HS), k, v (B,T,KVH*HS) -> out (B,T,NH*HS).
 Thunk grouped_attention(OpContext &c) {
-  Attention a = grouped_attention_of(c, 0);
+  Attention a = grouped_attention_of(c, 0, true);
   c.expect_result_like(0, 0);
   a.cfg.mask =
       c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
@@ -237,7 +238,7 @@ Thunk grouped_attention(OpContext &c) {
 
 // Recomputes the probabilities (and their dropout), then dq, dk, dv.
 Thunk grouped_attention_grad(OpContext &c) {
-  Attention a = grouped_attention_of(c, 1);
+  Attention a = grouped_attention_of(c, 1, true);
   a.cfg.mask =
       c.flag("causal") ? AttentionMask::Causal : AttentionMask::Bidirectional;
   c.expect_shape(c.shape(c.in(0)), c.shape(c.in(1)), "dout");
@@ -367,7 +368,7 @@ Thunk decode_grouped_attention(OpContext &c) {
   auto q = c.shape(c.in(0));
   if (q.size() != 3 || q[1] != 1)
     throw c.error("expects q [B, 1, C], got " + shape_string(q));
-  Attention a = grouped_attention_of(c, 0);
+  Attention a = grouped_attention_of(c, 0, false);
   a.cfg.mask = AttentionMask::Causal;
   c.expect_shape(c.shape(c.out(0)), q, "the result");
   int capacity = c.count("capacity");
