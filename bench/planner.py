@@ -136,7 +136,7 @@ def auto_choice(tpc_plan, model, T, cluster, log):
     if subprocess.run([tpc_plan, 'auto', '--help'], capture_output=True).returncode != 0:
         return None
     cmd = [tpc_plan, 'auto', model, '--devices', str(RANKS), '--global-batch', str(GLOBAL),
-           '--seq', str(T), '--cluster', cluster, '--top', '1', '--json']
+           '--seq', str(T), '--cluster', cluster, '--json']
     p = subprocess.run(cmd, capture_output=True, text=True)
     with open(log, 'a') as f:
         f.write('$ ' + ' '.join(cmd) + '\n' + p.stdout + p.stderr)
