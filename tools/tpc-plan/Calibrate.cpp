@@ -186,6 +186,9 @@ int tpc::runCalibrate(const CalibrateOptions &options) {
   const int64_t ranks = options.ranks;
   std::optional<tpc::Link> link = linkOf(*m, "all_reduce");
   std::optional<tpc::Link> message = linkOf(*m, "send_recv");
+  if (ranks > 1 && !link)
+    return fail("`" + command +
+                "` printed no all-reduce fit with a positive bandwidth");
   // One rank measures no collective; a copy between two ranks of one host
   // goes through its memory.
   tpc::Link intra = link.value_or(tpc::Link{*bandwidth, 0});
