@@ -19,6 +19,9 @@ using namespace mlir;
 using namespace tpc;
 
 namespace {
+/// The fastest derived layouts compiled exactly before the best are chosen.
+constexpr int64_t kExactlyCompiled = 5;
+
 /// Compiles a copy of `source` with `options` and reads its profile. A
 /// pipelined program's report needs the model's figures without stages:
 /// `flat` is the report of tp's layout without them, compiled here when
@@ -373,9 +376,13 @@ llvm::Expected<SearchResult> Searcher::run() {
            std::tie(b.time.seconds, b.time.memoryBytes);
   };
   std::stable_sort(candidates.begin(), candidates.end(), faster);
-  const size_t tries = size_t(3 * std::max<int64_t>(1, s.top));
-  for (size_t k = 0; k < candidates.size() && k < tries &&
-                     int64_t(result.best.size()) < s.top;
+  // The exact compiles can reorder the derived ranking, so as many are
+  // compiled whatever --top asks for: the first choice of `--top 1` (and of
+  // tpc-compile --auto) is the first of the default list.
+  const int64_t pool = std::max<int64_t>(s.top, kExactlyCompiled);
+  const size_t tries = size_t(3 * pool);
+  for (size_t k = 0;
+       k < candidates.size() && k < tries && int64_t(result.best.size()) < pool;
        ++k) {
     const Layout &candidate = candidates[k];
     std::string why;
@@ -416,6 +423,8 @@ llvm::Expected<SearchResult> Searcher::run() {
     result.best.push_back({candidate.options, *t});
   }
   std::stable_sort(result.best.begin(), result.best.end(), faster);
+  if (int64_t(result.best.size()) > s.top)
+    result.best.resize(size_t(s.top));
   if (result.best.empty())
     return error("the fastest layouts the model predicted do not fit once "
                  "compiled exactly; give the device more memory headroom");

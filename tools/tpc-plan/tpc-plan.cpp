@@ -499,6 +499,6 @@ int main(int argc, char **argv) {
     return runMemory();
   if (autoCmd->parsed())
     return runAuto();
-  return fail("give a command: compute, optimal, time or memory (see "
-              "--help)");
+  return fail("give a command: compute, optimal, time, memory, auto or "
+              "calibrate (see --help)");
 }
