@@ -1,6 +1,7 @@
 """What the benchmarks share: the tools of a build, mpirun, the
 environment their MPI jobs run in, logged commands and a work directory. Each function exits naming the bench
 (`who`) when something is missing."""
+import json
 import os
 import shutil
 import subprocess
@@ -57,3 +58,13 @@ def work_dir(given, prefix):
     work = given or tempfile.mkdtemp(prefix=prefix)
     os.makedirs(work, exist_ok=True)
     return work, os.path.join(work, 'commands.log'), lambda name: os.path.join(work, name)
+
+
+def steps_of(path, count=None, who=None):
+    """The steps of a tpc-run JSON-lines log; with `count`, exactly that many
+    (the run ends otherwise, naming the log)."""
+    with open(path) as f:
+        steps = [json.loads(line) for line in f if line.startswith('{')]
+    if count is not None and len(steps) != count:
+        sys.exit('%s: %s: expected %d steps, found %d' % (who, path, count, len(steps)))
+    return steps

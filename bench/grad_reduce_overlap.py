@@ -35,7 +35,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import benchutil  # noqa: E402
-from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir, steps_of  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'vocab': 50257, 'B': 1, 'T': 64,
         'name': 'GPT-2 124M'}
@@ -58,11 +58,6 @@ def write_tokens(path, count, vocab, seed):
     with open(path, 'wb') as f:
         f.write(struct.pack('<256i', *([20240520, 1, count] + [0] * 253)))
         f.write(struct.pack('<%dH' % count, *tokens))
-
-
-def steps_of(path):
-    with open(path) as f:
-        return [json.loads(l) for l in f if l.startswith('{')]
 
 
 def main(argv):

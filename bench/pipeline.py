@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import benchutil  # noqa: E402
-from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir, steps_of  # noqa: E402
 
 WHO = 'pipeline'
 P = 2
@@ -56,14 +56,6 @@ QUICK = {'layers': 4, 'hidden': 32, 'heads': 2, 'vocab': 64, 'T': 16, 'B': 1,
          'micro_batches': '2,4', 'steps': 1, 'rounds': 1}
 # (label, --schedule, --virtual-stages)
 SCHEDULES = [('1f1b', '1f1b', 1), ('zb-h1', 'zb-h1', 1), ('interleaved, 2 virtual stages', 'interleaved', 2)]
-
-
-def steps_of(path, count):
-    with open(path) as f:
-        s = [json.loads(l) for l in f if l.startswith('{')]
-    if len(s) != count:
-        sys.exit('%s: %s: expected %d steps, found %d' % (WHO, path, count, len(s)))
-    return s
 
 
 def seconds(step):
@@ -131,7 +123,7 @@ def main(argv):
         if ranks > 1:
             cmd = [mpirun, '--oversubscribe', '-np', str(ranks)] + cmd
         run(cmd, env)
-        return steps_of(out, total)
+        return steps_of(out, total, WHO)
 
     # Rounds over every run, so that a slow stretch of the shared machine
     # weighs on all of them alike.

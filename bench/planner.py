@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import benchutil  # noqa: E402
-from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir, steps_of  # noqa: E402
 
 WHO = 'planner'
 RANKS = 2
@@ -120,14 +120,6 @@ def spearman(xs, ys):
     num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
     den = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
     return num / den if den else 0.0
-
-
-def steps_of(path, count):
-    with open(path) as f:
-        s = [json.loads(l) for l in f if l.startswith('{')]
-    if len(s) != count:
-        sys.exit('%s: %s: expected %d steps, found %d' % (WHO, path, count, len(s)))
-    return s
 
 
 def auto_choice(tpc_plan, model, T, cluster, log):
@@ -240,7 +232,7 @@ def main(argv):
                 if ranks > 1:
                     cmd = [mpirun, '-np', str(ranks)] + cmd
                 run(cmd)
-                s = steps_of(out, total)
+                s = steps_of(out, total, WHO)
                 timed.setdefault(i, []).extend(x['tokens'] / x['tokens_per_s'] for x in s[args.warmup:])
         measured = {i: statistics.median(t) for i, t in timed.items()}
 

@@ -58,7 +58,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import reference_gpt2 as ref  # noqa: E402
 import benchutil  # noqa: E402
-from benchutil import mpi_env, mpirun_of, tools_of, work_dir  # noqa: E402
+from benchutil import mpi_env, mpirun_of, tools_of, work_dir, steps_of  # noqa: E402
 
 FULL = {'model': ['--preset', '124m'], 'heads': 12, 'vocab': 50257, 'B': 4, 'T': 256,
         'name': 'GPT-2 124M'}
@@ -69,11 +69,6 @@ QUICK = {'model': ['--layers', '2', '--hidden', '64', '--heads', '4', '--vocab',
 
 def run(cmd, log, env=None):
     return benchutil.run(cmd, log, 'train_step', env)[0]
-
-
-def steps_of(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.startswith('{')]
 
 
 def summarize(steps, warmup):
