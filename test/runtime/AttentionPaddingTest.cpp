@@ -157,8 +157,10 @@ TEST(PaddedAttention, BackwardMatchesFiniteDifferences) {
     Qkv x = inputs(cfg, 33);
     auto dy = random_vector(size_t(B) * T * C, 35);
     std::vector<float> att;
+    // A copy: lambdas capture structured bindings only from C++20 on.
+    const bool keep = saved;
     auto objective = [&] {
-      return weighted(forward(x, cfg, saved ? &att : nullptr), dy);
+      return weighted(forward(x, cfg, keep ? &att : nullptr), dy);
     };
     objective();
     std::vector<float> dq(x.q.size(), 0.0f), dk(x.k.size(), 0.0f),
