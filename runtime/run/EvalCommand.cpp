@@ -50,7 +50,8 @@ void add_mlm_flags(CLI::App &app, MaskOptions &masks) {
       ->needs(mlm);
   app.add_flag("--sop", masks.sentence_order,
                "With --mlm: A and B swap in half the rows, whose "
-               "sentence-order label is then 1")
+               "sentence-order label is then 1 (the batches carry the labels; "
+               "no program computes the sentence-order loss yet)")
       ->needs(mlm);
   app.add_option("--vocab-dir", masks.vocab_dir,
                  "With --mlm: the directory of BERT's vocab.txt, which gives "

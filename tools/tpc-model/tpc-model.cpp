@@ -224,8 +224,7 @@ int main(int argc, char **argv) {
                        "fields");
   llamaCmd->add_option("--layers", layers, "Transformer layers");
   llamaCmd->add_option("--hidden", hidden, "Hidden size");
-  llamaCmd->add_option("--heads", heads,
-                       "Query heads; must divide --hidden");
+  llamaCmd->add_option("--heads", heads, "Query heads; must divide --hidden");
   llamaCmd->add_option("--vocab", vocab, "Vocabulary size");
   llamaCmd->add_option("--seq", seq,
                        "Context length (max_position_embeddings): the longest "
@@ -239,7 +238,8 @@ int main(int argc, char **argv) {
     sub->add_option("--kv-heads", kvHeads,
                     "Key/value heads (grouped-query attention); must divide "
                     "--heads; equal to --heads is multi-head attention, 1 "
-                    "multi-query" + only);
+                    "multi-query" +
+                        only);
     sub->add_option("--intermediate", intermediate,
                     "Width of the SwiGLU MLP (intermediate_size)" + only);
     sub->add_option("--norm-eps", normEps, "RMSNorm epsilon (1e-5)" + only);
@@ -346,9 +346,11 @@ int main(int argc, char **argv) {
                       "the attention probabilities (default: 0)");
   bertCmd
       ->add_option("--head", bertHead,
-                   "pretraining: the masked-LM head, the pooler and the "
-                   "2-way sentence-order head (BertForPreTraining; default); "
-                   "mlm: the masked-LM head alone (BertForMaskedLM)")
+                   "pretraining: the masked-LM head, plus the pooler's and "
+                   "the 2-way sentence-order head's parameters "
+                   "(BertForPreTraining's checkpoints; default; their loss is "
+                   "not computed yet); mlm: the masked-LM head alone "
+                   "(BertForMaskedLM)")
       ->check(CLI::IsMember({"pretraining", "mlm"}));
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, llamaCmd, bertCmd, bigramCmd}) {
     sub->add_option("--batch", batch,
