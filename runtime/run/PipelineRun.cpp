@@ -171,10 +171,13 @@ void PipelineRunner::add_loss(const program::Function &fn, int slot,
   totals[1] += count;
 }
 
-void PipelineRunner::train_step(const std::vector<std::vector<int>> &inputs,
-                                const std::vector<std::vector<int>> &targets,
+void PipelineRunner::train_step(const std::vector<Batch> &batches,
                                 uint64_t first_micro, uint64_t seed,
                                 float loss_scale, double totals[2]) {
+  if (int(batches.size()) != micro_batches_)
+    throw std::runtime_error(
+        "the pipeline's schedule runs " + std::to_string(micro_batches_) +
+        " micro-batches a step, not " + std::to_string(batches.size()));
   const int last = int(chunks_.size()) - 1;
   const size_t n = size_t(B_) * size_t(T_);
   // Receives posted and not yet waited for, by (kind, chunk, micro).
@@ -200,8 +203,8 @@ void PipelineRunner::train_step(const std::vector<std::vector<int>> &inputs,
       post_all(*k.f, c, slot, pending[{false, c, m}]);
       break;
     case Action::FORWARD:
-      write(*k.f, 0, slot, inputs[size_t(m)].data(), n * sizeof(int));
-      write(*k.f, 1, slot, targets[size_t(m)].data(), n * sizeof(int));
+      write(*k.f, 0, slot, batches[size_t(m)].inputs.data(), n * sizeof(int));
+      write(*k.f, 1, slot, batches[size_t(m)].targets.data(), n * sizeof(int));
       if (scales_loss_)
         write(*k.f, 2, slot, &loss_scale, sizeof(loss_scale));
       wait(false, c, m);

@@ -15,6 +15,7 @@
 #define TPC_RUNTIME_RUN_PIPELINERUN_H
 
 #include "runtime/exec/Executor.h"
+#include "runtime/run/Run.h"
 
 #include <map>
 #include <tuple>
@@ -38,14 +39,12 @@ public:
   /// The last chunk's eval function, which returns the loss and logits.
   const program::Function &last_eval() const { return *chunks_.back().e; }
 
-  /// One training step: micro-batch m's tokens and targets ([B,T] each) at
-  /// inputs[m], targets[m]; dropout's step of micro-batch m is
-  /// first_micro + m. `loss_scale`: the fp16 seed of the loss gradient. The
-  /// last stage adds the loss sum and count to `totals`.
-  void train_step(const std::vector<std::vector<int>> &inputs,
-                  const std::vector<std::vector<int>> &targets,
-                  uint64_t first_micro, uint64_t seed, float loss_scale,
-                  double totals[2]);
+  /// One training step over micro-batches `batches` (the schedule's
+  /// count); dropout's step of micro-batch m is first_micro + m.
+  /// `loss_scale`: the fp16 seed of the loss gradient. The last stage adds
+  /// the loss sum and count to `totals`.
+  void train_step(const std::vector<Batch> &batches, uint64_t first_micro,
+                  uint64_t seed, float loss_scale, double totals[2]);
   /// One micro-batch through every chunk's eval function, in chunk order;
   /// the last stage adds the loss sum and count to `totals` and leaves the
   /// logits in last_eval()'s output.

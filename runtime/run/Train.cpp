@@ -185,7 +185,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                ? std::string("no checkpoint was written by this run")
                : "the last good checkpoint is " + out.last_checkpoint;
   };
-  Batch batch(entry);
+  std::vector<Batch> batches(size_t(accum), Batch{entry});
   uint64_t global = uint64_t(comm.dp_size()) * entry.B * entry.T;
   bool saved = false; // the newest state is in save_dir
   // The first step creates primitives and touches fresh memory: a profile
@@ -239,9 +239,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         ex.set_input(*entry.fn, entry.batch_inputs(), &seed, sizeof(seed));
     }
     double totals[2] = {0.0, 0.0}; // loss sum, count
-    std::vector<std::vector<int>> all_inputs, all_targets;
+    // The step's micro-batches are read before any runs: a pipeline's
+    // schedule takes them all at once.
     for (int k = 0; k < accum; ++k) {
       uint64_t micro = uint64_t(step) * uint64_t(accum) + uint64_t(k);
+      Batch &batch = batches[size_t(k)];
       together(comm, [&] {
         if (c.random_windows)
           batcher->seek(mix(c.seed ^ mix(micro)) %
@@ -253,11 +255,9 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         for (int &t : batch.targets)
           if (t == c.ignore_token)
             t = ignore;
-      if (pipe) {
-        all_inputs.push_back(batch.inputs);
-        all_targets.push_back(batch.targets);
-        continue;
-      }
+    }
+    for (int k = 0; k < accum && !pipe; ++k) {
+      uint64_t micro = uint64_t(step) * uint64_t(accum) + uint64_t(k);
       RunOptions options;
       options.training = true;
       options.seed = c.seed;
@@ -267,11 +267,11 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       // step reduces after it too, on every rank alike.
       options.last_micro_batch = c.overlap_grad_reduce && k == accum - 1 &&
                                  !gradient_overflow_planned(step + 1);
-      run_loss_entry(ex, entry, batch, options, totals);
+      run_loss_entry(ex, entry, batches[size_t(k)], options, totals);
     }
     if (pipe)
-      pipe->train_step(all_inputs, all_targets,
-                       uint64_t(step) * uint64_t(accum), c.seed, seed, totals);
+      pipe->train_step(batches, uint64_t(step) * uint64_t(accum), c.seed, seed,
+                       totals);
     if (gradient_overflow_injected(comm.world_rank(), step + 1))
       ex.inject_gradient_overflow();
     // TP ranks hold the same loss; DP ranks hold disjoint windows; the last
