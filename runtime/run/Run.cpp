@@ -127,10 +127,26 @@ void set_batch(Executor &ex, const ModelEntry &entry, const Batch &batch) {
   };
   set(0, batch.inputs);
   set(1, batch.targets);
-  if (entry.token_types >= 0)
-    set(entry.token_types, batch.token_types);
-  if (entry.key_lengths >= 0)
-    set(entry.key_lengths, batch.key_lengths);
+  for_each_batch_extra(fn, batch,
+                       [&](int input, const void *data, size_t bytes) {
+                         ex.set_input(fn, input, data, bytes);
+                       });
+}
+
+void for_each_batch_extra(const program::Function &fn, const Batch &batch,
+                          const std::function<void(int input, const void *data,
+                                                   size_t bytes)> &write) {
+  auto extra = [&](int input, const std::vector<int> &v) {
+    if (v.empty())
+      throw std::runtime_error("'" + fn.name() + "' takes input " +
+                               std::to_string(input) +
+                               " from the batch, which does not hold it");
+    write(input, v.data(), v.size() * sizeof(int));
+  };
+  if (fn.has_token_types_input())
+    extra(fn.token_types_input(), batch.token_types);
+  if (fn.has_key_lengths_input())
+    extra(fn.key_lengths_input(), batch.key_lengths);
 }
 
 void check_loss_entry(Executor &ex, const ModelEntry &entry) {

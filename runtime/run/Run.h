@@ -16,6 +16,7 @@
 #include "runtime/io/TokenFile.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -84,6 +85,12 @@ struct Batch {
 
 /// Writes `batch` into the entry's inputs.
 void set_batch(Executor &ex, const ModelEntry &entry, const Batch &batch);
+/// Calls write(input, data, bytes) for each extra of `batch` that `fn`
+/// takes, at the input index the program records for it (tokens and
+/// targets excluded).
+void for_each_batch_extra(const program::Function &fn, const Batch &batch,
+                          const std::function<void(int input, const void *data,
+                                                   size_t bytes)> &write);
 
 /// Throws naming the function and what does not match the convention.
 ModelEntry describe_entry(const Executor &ex, const std::string &name);
