@@ -164,9 +164,17 @@ func::FuncOp PipelinePass::emit(ModuleOp module, Location loc, StringRef name,
   for (Value v : part.results)
     results.push_back(map.lookupOrDefault(v));
   func::ReturnOp::create(builder, loc, results);
-  for (auto [i, from] : llvm::enumerate(part.argFrom))
-    if (from)
+  // The step's own arguments keep their attributes (a batch input's
+  // abi::kInputAttr, which tpc-export records); kept ones say where from.
+  for (auto [i, v, from] : llvm::enumerate(part.args, part.argFrom)) {
+    if (from) {
       fn.setArgAttr(i, abi::kFromAttr, from);
+    } else if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto source = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (DictionaryAttr attrs = source.getArgAttrDict(arg.getArgNumber()))
+        fn.setArgAttrs(i, attrs);
+    }
+  }
   fn->setAttr(
       abi::kChunkFunctionAttr,
       builder.getDictionaryAttr({

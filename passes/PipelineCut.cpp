@@ -114,18 +114,6 @@ struct PipelineCutPass : public tpc::impl::PipelineCutBase<PipelineCutPass> {
           << abi::kTrainStep;
       return signalPassFailure();
     }
-    // The chunk functions and the runtime's schedule carry tokens and
-    // targets only: an encoder's token types and key lengths would not
-    // reach the chunks that read them.
-    for (BlockArgument arg : forward.getArguments())
-      if (auto what = forward.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
-                                                           abi::kInputAttr)) {
-        forward.emitOpError("takes the batch's ")
-            << what.getValue() << " (argument " << arg.getArgNumber()
-            << "), which pipeline chunks do not take yet; compile without "
-               "--pp";
-        return signalPassFailure();
-      }
     Block &body = forward.getBody().front();
     SmallVector<Operation *> ops;
     for (Operation &op : body.without_terminator())

@@ -1,5 +1,4 @@
 // RUN: tpc-opt %s --tpc-specialize=batch=2 --tpc-autodiff=loss-scale=true | FileCheck %s
-// RUN: not tpc-opt %s --tpc-specialize="batch=2 seq=4" --tpc-pipeline-cut="stages=2" 2>&1 | FileCheck %s --check-prefix=PP
 
 // An encoder's forward takes token types [B,T] and key lengths [B] after
 // the targets, marked with tpc.input. tpc-specialize fixes B in both;
@@ -18,7 +17,6 @@ tpc.param @types : tensor<2x8xf32> init <normal, std = 0.02>
 // CHECK: tpc.grouped_attention_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} key_lengths %[[LEN]]
 // CHECK: tpc.token_type_embedding_grad %{{.*}}, %[[TYPES]] : tensor<2x?x8xf32>, tensor<2x?xi32> -> tensor<2x8xf32>
 
-// PP: error: 'func.func' op takes the batch's token_types (argument 2), which pipeline chunks do not take yet; compile without --pp
 func.func @forward(%tokens: tensor<?x?xi32>, %targets: tensor<?x?xi32>,
                    %types: tensor<?x?xi32> {tpc.input = "token_types"},
                    %lengths: tensor<?xi32> {tpc.input = "key_lengths"})
