@@ -98,10 +98,16 @@ PipelineRunner::PipelineRunner(Executor &ex) : ex_(ex) {
       throw std::runtime_error("pipeline chunk " + std::to_string(c) +
                                " lacks a function; recompile the program");
   }
+  // A forward takes what its eval takes (the batch: tokens, targets and
+  // an encoder's extras), then an fp16 program's loss scale.
   const program::Function &f0 = *chunks_[0].f;
-  int data = f0.inputs_size();
-  if (data < 2)
-    throw std::runtime_error("'" + f0.name() + "' takes no tokens and targets");
+  int data = chunks_[0].e->inputs_size();
+  if (data < 2 || f0.inputs_size() < data || f0.inputs_size() > data + 1)
+    throw std::runtime_error(
+        "'" + f0.name() + "' takes " + std::to_string(f0.inputs_size()) +
+        " inputs and '" + chunks_[0].e->name() + "' " + std::to_string(data) +
+        "; a forward takes the batch (tokens, targets "
+        "and extras), then the loss scale");
   const program::Tensor &tokens = prog.tensors(f0.inputs(0));
   if (tokens.shape_size() != 2)
     throw std::runtime_error("'" + f0.name() +
@@ -109,7 +115,9 @@ PipelineRunner::PipelineRunner(Executor &ex) : ex_(ex) {
                              "[B,T]");
   B_ = int(tokens.shape(0));
   T_ = int(tokens.shape(1));
-  scales_loss_ = data == 3;
+  scales_loss_ = f0.inputs_size() == data + 1;
+  if (scales_loss_)
+    loss_scale_input_ = data;
   apply_ = &ex.function(abi::stage_apply_step(comm.pp_rank()));
   actions_ = &p.stage_actions(comm.pp_rank());
   for (const Action &a : actions_->actions())
@@ -139,6 +147,20 @@ void PipelineRunner::write(const program::Function &fn, int input, int slot,
                              std::to_string(ex_.tensor_bytes(id)) +
                              " bytes, not " + std::to_string(bytes));
   ex_.backend().copy_host_to_device(ex_.slot_ptr(id, slot), host, bytes);
+}
+
+void PipelineRunner::write_batch(const program::Function &fn, int slot,
+                                 const Batch &batch) {
+  write(fn, 0, slot, batch.inputs.data(), batch.inputs.size() * sizeof(int));
+  write(fn, 1, slot, batch.targets.data(), batch.targets.size() * sizeof(int));
+  for_each_batch_extra(fn, batch,
+                       [&](int input, const void *data, size_t bytes) {
+                         write(fn, input, slot, data, bytes);
+                       });
+}
+
+bool PipelineRunner::holds_last() const {
+  return stage_of(int(chunks_.size()) - 1) == ex_.comm().pp_rank();
 }
 
 void PipelineRunner::send_all(const program::Function &fn, int slot) {
@@ -179,7 +201,6 @@ void PipelineRunner::train_step(const std::vector<Batch> &batches,
         "the pipeline's schedule runs " + std::to_string(micro_batches_) +
         " micro-batches a step, not " + std::to_string(batches.size()));
   const int last = int(chunks_.size()) - 1;
-  const size_t n = size_t(B_) * size_t(T_);
   // Receives posted and not yet waited for, by (kind, chunk, micro).
   std::map<std::tuple<bool, int, int>, std::vector<RecvHandle>> pending;
   auto wait = [&](bool grad, int c, int m) {
@@ -203,10 +224,9 @@ void PipelineRunner::train_step(const std::vector<Batch> &batches,
       post_all(*k.f, c, slot, pending[{false, c, m}]);
       break;
     case Action::FORWARD:
-      write(*k.f, 0, slot, batches[size_t(m)].inputs.data(), n * sizeof(int));
-      write(*k.f, 1, slot, batches[size_t(m)].targets.data(), n * sizeof(int));
+      write_batch(*k.f, slot, batches[size_t(m)]);
       if (scales_loss_)
-        write(*k.f, 2, slot, &loss_scale, sizeof(loss_scale));
+        write(*k.f, loss_scale_input_, slot, &loss_scale, sizeof(loss_scale));
       wait(false, c, m);
       ex_.run(*k.f, options, slot);
       if (c == last)
@@ -242,16 +262,13 @@ void PipelineRunner::train_step(const std::vector<Batch> &batches,
                              "function waited for");
 }
 
-void PipelineRunner::eval(const int *inputs, const int *targets,
-                          double totals[2]) {
+void PipelineRunner::eval(const Batch &batch, double totals[2]) {
   const int me = ex_.comm().pp_rank();
-  const size_t n = size_t(B_) * size_t(T_);
   for (int c = 0; c < int(chunks_.size()); ++c) {
     if (stage_of(c) != me)
       continue;
     const program::Function &e = *chunks_[size_t(c)].e;
-    write(e, 0, 0, inputs, n * sizeof(int));
-    write(e, 1, 0, targets, n * sizeof(int));
+    write_batch(e, 0, batch);
     std::vector<RecvHandle> received;
     post_all(e, c, 0, received);
     for (RecvHandle h : received)

@@ -48,7 +48,9 @@ public:
   /// One micro-batch through every chunk's eval function, in chunk order;
   /// the last stage adds the loss sum and count to `totals` and leaves the
   /// logits in last_eval()'s output.
-  void eval(const int *inputs, const int *targets, double totals[2]);
+  void eval(const Batch &batch, double totals[2]);
+  /// Whether this rank runs the last chunk (holds the loss and logits).
+  bool holds_last() const;
 
 private:
   /// A function's recv or send instruction: the tensor that receives or
@@ -72,6 +74,9 @@ private:
   }
   void write(const program::Function &fn, int input, int slot, const void *host,
              size_t bytes);
+  /// Writes `batch` (tokens, targets and the extras `fn` takes) into
+  /// `fn`'s inputs in slot `slot`.
+  void write_batch(const program::Function &fn, int slot, const Batch &batch);
   /// Sends `fn`'s messages from activation slot `slot`.
   void send_all(const program::Function &fn, int slot);
   /// Posts the receives of chunk `chunk`'s function `fn` into slot `slot`.
@@ -82,6 +87,7 @@ private:
   Executor &ex_;
   int stages_ = 1, micro_batches_ = 1, B_ = 0, T_ = 0;
   bool scales_loss_ = false;
+  int loss_scale_input_ = -1; // of each chunk's forward, after the batch
   std::vector<Chunk> chunks_;
   std::map<const program::Function *, Messages> messages_;
   const program::Function *apply_ = nullptr;

@@ -186,13 +186,16 @@ std::unique_ptr<Batcher> make_mlm_batcher(Executor &ex, const ModelEntry &entry,
   if (!masks.path.empty())
     throw std::runtime_error("--mlm draws the masked positions itself; give "
                              "it or --masks, not both");
-  if (ex.program().pp() > 1)
-    throw std::runtime_error("--mlm does not run pipelined programs yet; "
-                             "compile without pipeline stages");
-  const auto &body = entry.fn->body();
-  if (std::none_of(body.begin(), body.end(), [](const program::Instruction &i) {
-        return i.op() == op::kTokenTypeEmbedding;
-      }))
+  // A pipelined program embeds on its first chunk, not in the entry (the
+  // last chunk's eval).
+  const auto &functions = ex.program().functions();
+  if (std::none_of(
+          functions.begin(), functions.end(), [](const program::Function &fn) {
+            return std::any_of(fn.body().begin(), fn.body().end(),
+                               [](const program::Instruction &i) {
+                                 return i.op() == op::kTokenTypeEmbedding;
+                               });
+          }))
     throw std::runtime_error(
         "--mlm makes BERT's pre-training batches ([CLS] A [SEP] B [SEP] "
         "with token types), but entry point '" +
@@ -220,9 +223,6 @@ std::unique_ptr<Batcher> make_batcher(Executor &ex, const ModelEntry &entry,
   if (masks.path.empty())
     return std::make_unique<TokenBatcher>(
         file, entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
-  if (ex.program().pp() > 1)
-    throw std::runtime_error("--masks does not run pipelined programs yet; "
-                             "compile without pipeline stages");
   return std::make_unique<MaskedBatcher>(
       file, masks.path, masks.mask_id, int(ex.program().model().ignore_index()),
       entry.B, entry.T, comm.dp_rank(), comm.dp_size(), entry.vocab);
@@ -319,17 +319,17 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
     if (saved)
       save_batch(saved.get(), entry, batch, masks.save_batches);
     if (pipe)
-      pipe->eval(batch.inputs.data(), batch.targets.data(), totals);
+      pipe->eval(batch, totals);
     else
       run_loss_entry(ex, entry, batch, RunOptions{}, totals);
-    if (masked)
+    if (masked && (!pipe || pipe->holds_last()))
       totals[2] +=
           double(count_correct(ex, entry, batch.targets.data(), ignore));
   }
   // Every rank of a TP group holds the same loss; DP ranks hold disjoint
-  // windows; only the last pipeline stage computes it.
+  // windows; only the last pipeline stage computes it and the logits.
   if (pipe)
-    comm.all_reduce(totals, 2, ReduceOp::Sum, Group::PP);
+    comm.all_reduce(totals, 3, ReduceOp::Sum, Group::PP);
   comm.all_reduce(totals, 3, ReduceOp::Sum, Group::DP);
   EvalResult r;
   r.tokens = int64_t(totals[1]);
@@ -392,7 +392,7 @@ std::vector<float> forward_logits(Executor &ex, const ModelEntry &entry,
   const bool holds = !pipelined || comm.pp_rank() == comm.pp_size() - 1;
   if (pipelined) {
     double totals[2] = {0.0, 0.0};
-    PipelineRunner(ex).eval(batch.inputs.data(), batch.targets.data(), totals);
+    PipelineRunner(ex).eval(batch, totals);
   } else {
     set_batch(ex, entry, batch);
     ex.run(*entry.fn);
