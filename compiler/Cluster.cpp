@@ -128,12 +128,34 @@ llvm::Expected<Cluster> tpc::readCluster(StringRef path) {
       return fail(Twine("'") + key +
                   "' must be an object with bytes_per_s "
                   "and latency_s");
-    if (llvm::Error e = positive(*l, "bytes_per_s", link->bytesPerS))
+    auto ring = [&](const llvm::json::Object &from, const Twine &where,
+                    RingFit &into) -> llvm::Error {
+      if (llvm::Error e = positive(from, "bytes_per_s", into.bytesPerS))
+        return e;
+      std::optional<double> latency = from.getNumber("latency_s");
+      if (!latency || *latency < 0)
+        return fail("'" + where + ".latency_s' must be a number >= 0");
+      into.latencyS = *latency;
+      return llvm::Error::success();
+    };
+    RingFit all;
+    if (llvm::Error e = ring(*l, key, all))
       return std::move(e);
-    std::optional<double> latency = l->getNumber("latency_s");
-    if (!latency || *latency < 0)
-      return fail(Twine("'") + key + ".latency_s' must be a number >= 0");
-    link->latencyS = *latency;
+    link->bytesPerS = all.bytesPerS;
+    link->latencyS = all.latencyS;
+    for (auto [half, into] :
+         {std::make_pair("reduce_scatter", &link->reduceScatter),
+          std::make_pair("all_gather", &link->allGather)}) {
+      const llvm::json::Value *fit = l->get(half);
+      if (!fit)
+        continue;
+      const llvm::json::Object *h = fit->getAsObject();
+      if (!h)
+        return fail(Twine("'") + key + "." + half +
+                    "' must be an object with bytes_per_s and latency_s");
+      if (llvm::Error e = ring(*h, Twine(key) + "." + half, into->emplace()))
+        return std::move(e);
+    }
   }
   return c;
 }

@@ -5,7 +5,9 @@
 // node, memory per device, peak FLOP/s per dtype, HBM bandwidth, the
 // fraction of the peak a GEMM reaches (one figure, or per dtype a curve of
 // it against the GEMM's FLOPs, as `tpc-plan calibrate` measures it), and
-// the bandwidth and latency of the links inside a node and between nodes.
+// the bandwidth and latency of the links inside a node and between nodes
+// (with, where measured, fits of their reduce-scatters and all-gathers of
+// their own).
 // The step-time model and the planner read it.
 //
 //===----------------------------------------------------------------------===//
@@ -18,15 +20,35 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tpc {
 
+/// One collective's time by the alpha-beta model: `latencyS` per ring step
+/// and the bytes a ring sends over `bytesPerS`.
+struct RingFit {
+  double bytesPerS = 0;
+  double latencyS = 0;
+};
+
+/// A link's all-reduce ring (and message) fit, and where they were measured
+/// apart, the fits of its reduce-scatters and all-gathers: an MPI library
+/// runs each collective by an algorithm of its own, which need not move a
+/// byte at an all-reduce's rate. Without them, both are half the
+/// all-reduce's ring.
 struct Link {
   double bytesPerS = 0;
   double latencyS = 0;
+  std::optional<RingFit> reduceScatter, allGather;
+
+  RingFit allReduceFit() const { return {bytesPerS, latencyS}; }
+  RingFit reduceScatterFit() const {
+    return reduceScatter.value_or(allReduceFit());
+  }
+  RingFit allGatherFit() const { return allGather.value_or(allReduceFit()); }
 };
 
 /// The fraction of the peak a GEMM reaches against its FLOPs: points in

@@ -18,13 +18,19 @@ using namespace tpc;
 
 /// Ring collectives over `g` ranks of a link: an all-reduce sends
 /// 2 (g - 1) / g of the tensor in 2 (g - 1) steps, a reduce-scatter or an
-/// all-gather half of that.
+/// all-gather half of that, each at the link's fit of its kind.
 double RingTraffic::seconds(int64_t g, const Link &link) const {
   if (g <= 1)
     return 0;
   double steps = double(g - 1), share = steps / double(g);
-  return (2 * share * allReduceBytes + share * halfBytes) / link.bytesPerS +
-         steps * double(2 * allReduces + halves) * link.latencyS;
+  auto ring = [&](const RingFit &fit, double bytes, int64_t count,
+                  double hops) {
+    return hops * (share * bytes / fit.bytesPerS +
+                   steps * double(count) * fit.latencyS);
+  };
+  return ring(link.allReduceFit(), allReduceBytes, allReduces, 2) +
+         ring(link.reduceScatterFit(), scatterBytes, scatters, 1) +
+         ring(link.allGatherFit(), gatherBytes, gathers, 1);
 }
 
 namespace {
@@ -70,33 +76,50 @@ public:
 
   FunctionProfile read(func::FuncOp fn) {
     FunctionProfile p;
-    auto ring = [&](Group g, double bytes, bool half, int64_t count = 1) {
+    enum Kind { allReduce, scatter, gather };
+    auto ring = [&](Group g, double bytes, Kind kind, int64_t count = 1) {
       RingTraffic &r = p.groups[size_t(g)];
-      (half ? r.halfBytes : r.allReduceBytes) += bytes;
-      (half ? r.halves : r.allReduces) += count;
+      (kind == allReduce ? r.allReduceBytes
+       : kind == scatter ? r.scatterBytes
+                         : r.gatherBytes) += bytes;
+      (kind == allReduce ? r.allReduces
+       : kind == scatter ? r.scatters
+                         : r.gathers) += count;
     };
+    auto copy = [&](double bytes) { p.compute += bytes / c.hbmBytesPerS; };
     fn.walk([&](Operation *op) {
       llvm::TypeSwitch<Operation *>(op)
           .Case<GetParamOp, GetGradOp, FillOp, FOp, RecvOp, SendOp,
                 func::ReturnOp, func::FuncOp>([](Operation *) {})
-          .Case(
-              [&](GOp g) { ring(Group::tp, tensorBytes(g.getType()), false); })
-          .Case([&](AllReduceOp a) {
-            ring(a.getGroup(), tensorBytes(a.getType()), false);
+          .Case([&](GOp g) {
+            ring(Group::tp, tensorBytes(g.getType()), allReduce);
           })
+          .Case([&](AllReduceOp a) {
+            ring(a.getGroup(), tensorBytes(a.getType()), allReduce);
+          })
+          // The runtime gathers into a scratch buffer and copies the
+          // pieces into place, packs a reduce-scatter's input rank by rank
+          // and copies a plain scatter's share (runtime/exec/ops/
+          // Collectives.cpp): each copy reads and writes its bytes.
           .Case([&](AllGatherOp a) {
-            ring(a.getGroup(), tensorBytes(a.getType()), true);
+            ring(a.getGroup(), tensorBytes(a.getType()), gather);
+            copy(2 * tensorBytes(a.getType()));
           })
           .Case([&](SeqScatterOp s) {
-            if (s.getReduce())
-              ring(Group::tp, tensorBytes(s.getInput().getType()), true);
+            if (!s.getReduce()) {
+              copy(2 * tensorBytes(s.getType()));
+              return;
+            }
+            ring(Group::tp, tensorBytes(s.getInput().getType()), scatter);
+            copy(2 * tensorBytes(s.getInput().getType()));
           })
           .Case([&](SeqGatherOp s) {
-            ring(Group::tp, tensorBytes(s.getType()), true);
+            ring(Group::tp, tensorBytes(s.getType()), gather);
+            copy(2 * tensorBytes(s.getType()));
           })
           .Case([&](BucketAllReduceOp b) {
             if (b.getGroup() != Group::dp) {
-              ring(b.getGroup(), bucketBytes(b.getParams(), true), false);
+              ring(b.getGroup(), bucketBytes(b.getParams(), true), allReduce);
               return;
             }
             p.bucketGradientBytes += bucketBytes(b.getParams(), true);
@@ -114,8 +137,15 @@ public:
             // Inside the fused loss: all-reduces of the rows' max, sum of
             // exponentials and target logit, one f32 per target each.
             double values = tensorBytes(loss.getTargets().getType());
-            ring(Group::tp, 3 * values, false, 3);
+            ring(Group::tp, 3 * values, allReduce, 3);
             p.compute += roofline(loss);
+          })
+          .Case<AdamWUpdateOp, SgdUpdateOp>([&](Operation *update) {
+            // The program gives each update a whole parameter, which the
+            // runtime shards under the distributed optimizer.
+            double seconds = roofline(update);
+            p.compute += seconds;
+            p.update += seconds;
           })
           .Default([&](Operation *other) { p.compute += roofline(other); });
     });
@@ -171,7 +201,8 @@ public:
   double comm(const FunctionProfile &f, Group g, double bytesScale) const {
     RingTraffic r = f.groups[size_t(g)];
     r.allReduceBytes *= bytesScale;
-    r.halfBytes *= bytesScale;
+    r.scatterBytes *= bytesScale;
+    r.gatherBytes *= bytesScale;
     return r.seconds(sizeOf(g), linkOf(g));
   }
 
@@ -190,28 +221,42 @@ public:
   /// overlapped reduction can hide.
   Parts apply(const FunctionProfile &f, double &reduce) const {
     Parts t;
-    t.compute = f.compute;
     // The distributed optimizer updates 1/dp of the parameters.
-    if (o.distributedOptimizer && !p.distributedOptimizer)
-      t.compute /= double(o.dp);
-    else if (!o.distributedOptimizer && p.distributedOptimizer)
-      t.compute *= double(p.dp);
+    t.compute = f.compute - f.update +
+                (o.distributedOptimizer ? f.update / double(o.dp) : f.update);
     t.tp = comm(f, Group::tp, 1);
     const Link &link = linkOf(Group::dp);
     RingTraffic gradients, parameters;
+    double copies = 0;
     if (o.distributedOptimizer) {
-      gradients.halfBytes = f.bucketGradientBytes;
-      gradients.halves = f.buckets;
-      parameters.halfBytes = f.bucketParameterBytes;
-      parameters.halves = f.buckets;
+      gradients.scatterBytes = f.bucketGradientBytes;
+      gradients.scatters = f.buckets;
+      parameters.gatherBytes = f.bucketParameterBytes;
+      parameters.gathers = f.buckets;
+      copies = shardCopyBytes(f) / c.hbmBytesPerS;
     } else {
       gradients.allReduceBytes = f.bucketGradientBytes;
       gradients.allReduces = f.buckets;
     }
     reduce = gradients.seconds(o.dp, link);
-    t.dp = comm(f, Group::dp, 1) + reduce + parameters.seconds(o.dp, link);
+    t.dp = comm(f, Group::dp, 1) + reduce + parameters.seconds(o.dp, link) +
+           copies;
     t.other = comm(f, Group::pp, 1) + comm(f, Group::embedding, 1);
     return t;
+  }
+
+  /// The bytes the distributed optimizer's buckets move through memory
+  /// besides the collectives (runtime/exec/ops/Collectives.cpp), where an
+  /// all-reduce works in place: after a reduce-scatter, the rank's summed
+  /// shard is copied into the gradients and the rest of them zeroed (the
+  /// gradients written once, the shard read); before an all-gather, the
+  /// rank's updated parameters are packed into one shard (read and
+  /// written), and after it the gathered bucket is copied back into every
+  /// parameter (read and written).
+  double shardCopyBytes(const FunctionProfile &f) const {
+    double shard = 1.0 / double(o.dp);
+    return f.bucketGradientBytes * (1 + shard) +
+           2 * f.bucketParameterBytes * (1 + shard);
   }
 
   /// The part of a reduction of `buckets` taking `reduce` seconds that

@@ -70,18 +70,23 @@ struct StepModelOptions {
   bool overlapGradReduce = false;
 };
 
-/// The collectives of one process group in one function: ring all-reduces
-/// and ring halves (reduce-scatters, all-gathers), their bytes summed.
+/// The collectives of one process group in one function: ring all-reduces,
+/// reduce-scatters and all-gathers, their bytes summed (a tensor's whole
+/// bytes, before a scatter or after a gather).
 struct RingTraffic {
-  double allReduceBytes = 0, halfBytes = 0;
-  int64_t allReduces = 0, halves = 0;
-  /// Seconds over `g` ranks of `link` by the alpha-beta model.
+  double allReduceBytes = 0, scatterBytes = 0, gatherBytes = 0;
+  int64_t allReduces = 0, scatters = 0, gathers = 0;
+  /// Seconds over `g` ranks of `link` by the alpha-beta model, each kind
+  /// of collective by the link's fit of it.
   double seconds(int64_t g, const Link &link) const;
 };
 
 /// One function of a compiled program, once.
 struct FunctionProfile {
-  double compute = 0;                ///< seconds on the roofline
+  double compute = 0; ///< seconds on the roofline
+  /// Of compute: the per-parameter optimizer updates over all the rank's
+  /// parameters, of which the distributed optimizer runs 1/dp.
+  double update = 0;
   std::array<RingTraffic, 4> groups; ///< by tpc::Group
   /// apply_step's bucketed gradient reduction over dp: the gradient and
   /// compute-type parameter bytes of its buckets (an all-reduce each, or a

@@ -4,11 +4,13 @@
 // measured through the backend's own kernel tables and collectives, so that
 // the figures are those of the kernels a program runs: the GEMM rate per
 // dtype over shapes from small to large, the memory bandwidth of a
-// memory-bound kernel and, under mpirun with two ranks or more, all-reduce
-// and send/recv times at several sizes fitted to latency + bytes /
-// bandwidth. Every rank measures at once (a training step keeps them all
-// busy) and a figure is the slowest rank's. `tpc-plan calibrate` turns the
-// JSON form into a cluster file.
+// memory-bound kernel and, under mpirun with two ranks or more, the times
+// of all-reduces, reduce-scatters, all-gathers and send/recv at several
+// sizes, each fitted to latency + bytes / bandwidth (an MPI library runs
+// each collective by its own algorithm, so the three rings need not move a
+// byte at the same rate). Every rank measures at once (a training step keeps
+// them all busy) and a figure is the slowest rank's. `tpc-plan calibrate` turns
+// the JSON form into a cluster file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -143,6 +145,17 @@ public:
     return points_of(time(calls), 1.0);
   }
 
+  /// f32 reduce-scatters over the world of tensors of sizes() bytes, each
+  /// rank receiving its 1/g of the sum.
+  std::vector<SizePoint> reduce_scatters(Collectives &coll) {
+    return halves(coll, true);
+  }
+  /// f32 all-gathers over the world into tensors of sizes() bytes, each
+  /// rank giving its 1/g.
+  std::vector<SizePoint> all_gathers(Collectives &coll) {
+    return halves(coll, false);
+  }
+
   /// One message's time from rank 0 to rank 1: half a round trip.
   std::vector<SizePoint> messages(Collectives &coll) {
     const int rank = comm_.world_rank();
@@ -190,6 +203,34 @@ private:
   void *buffer(std::vector<std::unique_ptr<Buffer>> &into, size_t bytes) {
     into.push_back(std::make_unique<Buffer>(backend_, bytes));
     return into.back()->ptr;
+  }
+
+  /// The ring halves; a point's bytes are the whole tensor's, as an
+  /// all-reduce's are.
+  std::vector<SizePoint> halves(Collectives &coll, bool scatter) {
+    const size_t g = size_t(comm_.world_size());
+    std::vector<std::unique_ptr<Buffer>> buffers;
+    std::vector<std::function<void()>> calls;
+    std::vector<double> whole;
+    for (size_t bytes : sizes()) {
+      size_t n = std::max<size_t>(1, bytes / sizeof(float) / g);
+      void *all = buffer(buffers, n * g * sizeof(float));
+      void *part = buffer(buffers, n * sizeof(float));
+      backend_.zero(all, n * g * sizeof(float));
+      backend_.zero(part, n * sizeof(float));
+      whole.push_back(double(n * g * sizeof(float)));
+      calls.push_back([&coll, scatter, all, part, n] {
+        if (scatter)
+          coll.reduce_scatter(all, part, n, ElementType::F32, Group::World);
+        else
+          coll.all_gather(part, all, n, ElementType::F32, Group::World);
+      });
+    }
+    std::vector<double> seconds = time(calls);
+    std::vector<SizePoint> points;
+    for (size_t i = 0; i < seconds.size(); ++i)
+      points.push_back({whole[i], seconds[i]});
+    return points;
   }
 
   /// Message sizes from 4 KiB to 64 MiB.
@@ -293,8 +334,8 @@ int calibrate_command(Comm &comm, const CommandOptions &opt) {
     if (backend->kernels(dtype))
       gemms.emplace_back(dtype, cal.gemms(dtype));
   SizePoint memory = cal.bandwidth();
-  std::vector<SizePoint> reduces, sends;
-  LinkFit reduceFit, sendFit;
+  std::vector<SizePoint> reduces, scatters, gathers, sends;
+  LinkFit reduceFit, scatterFit, gatherFit, sendFit;
   const int g = comm.world_size();
   if (g > 1) {
     std::unique_ptr<Collectives> coll = make_collectives(*backend, comm);
@@ -302,6 +343,11 @@ int calibrate_command(Comm &comm, const CommandOptions &opt) {
     // steps, as the step-time model counts it.
     reduces = cal.all_reduces(*coll);
     reduceFit = fit(reduces, 2.0 * (g - 1) / g, 2.0 * (g - 1));
+    // A reduce-scatter or an all-gather, half of that ring.
+    scatters = cal.reduce_scatters(*coll);
+    scatterFit = fit(scatters, double(g - 1) / g, double(g - 1));
+    gathers = cal.all_gathers(*coll);
+    gatherFit = fit(gathers, double(g - 1) / g, double(g - 1));
     sends = cal.messages(*coll);
     sendFit = fit(sends, 1.0, 1.0);
   }
@@ -325,6 +371,10 @@ int calibrate_command(Comm &comm, const CommandOptions &opt) {
       std::printf("all-reduce over %d ranks: %.1f us per ring step, %.2f "
                   "GB/s\n",
                   g, 1e6 * reduceFit.latency, reduceFit.bytes_per_s / 1e9);
+      std::printf("reduce-scatter: %.1f us per ring step, %.2f GB/s\n",
+                  1e6 * scatterFit.latency, scatterFit.bytes_per_s / 1e9);
+      std::printf("all-gather: %.1f us per ring step, %.2f GB/s\n",
+                  1e6 * gatherFit.latency, gatherFit.bytes_per_s / 1e9);
       std::printf("send/recv: %.1f us, %.2f GB/s\n", 1e6 * sendFit.latency,
                   sendFit.bytes_per_s / 1e9);
     }
@@ -352,6 +402,8 @@ int calibrate_command(Comm &comm, const CommandOptions &opt) {
               g > 1 ? "," : "");
   if (g > 1) {
     print_points("all_reduce", reduces, reduceFit, false);
+    print_points("reduce_scatter", scatters, scatterFit, false);
+    print_points("all_gather", gathers, gatherFit, false);
     print_points("send_recv", sends, sendFit, true);
   }
   std::printf("}\n");

@@ -2,7 +2,8 @@
 //
 // The efficiency curve's interpolation (linear in log FLOPs, clamped at the
 // ends) against hand-computed values, the GEMM time the step-time model
-// takes from it, and readCluster's errors for a bad curve.
+// takes from it, readCluster's errors for a bad curve, and a link's
+// reduce-scatter and all-gather fits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +57,12 @@ TEST(GemmCurve, TimesAGemmFromItsFlops) {
   EXPECT_EQ(c.gemmSeconds("fp32", 0), 0);
 }
 
-/// A cluster file whose "gemm_curve" is `curve`, read back.
-llvm::Expected<Cluster> readWithCurve(const std::string &curve) {
+const char *kIntraNode = R"({"bytes_per_s": 1e9, "latency_s": 1e-6})";
+
+/// A cluster file whose "gemm_curve" is `curve` and "intra_node" `intra`,
+/// read back.
+llvm::Expected<Cluster> readWithCurve(const std::string &curve,
+                                      const std::string &intra = kIntraNode) {
   llvm::SmallString<128> path;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("cluster", "json", path))
@@ -69,8 +74,9 @@ llvm::Expected<Cluster> readWithCurve(const std::string &curve) {
     os << R"({"name": "test", "devices_per_node": 2, "memory_bytes": 1e9,
       "peak_flops": {"fp32": 1e11, "bf16": 2e11, "fp16": 2e11},
       "hbm_bytes_per_s": 1e10, "gemm_efficiency": 0.8,
-      "intra_node": {"bytes_per_s": 1e9, "latency_s": 1e-6},
-      "inter_node": {"bytes_per_s": 1e9, "latency_s": 1e-6})";
+      "inter_node": {"bytes_per_s": 1e9, "latency_s": 1e-6},
+      "intra_node": )"
+       << intra;
     if (!curve.empty())
       os << R"(, "gemm_curve": )" << curve;
     os << "}\n";
@@ -101,6 +107,40 @@ TEST(ReadCluster, WithoutACurveKeepsTheEfficiency) {
   ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
   EXPECT_TRUE(c->gemmCurve.empty());
   EXPECT_DOUBLE_EQ(c->gemmEfficiencyAt("fp32", 1e12), 0.8);
+}
+
+TEST(ReadCluster, ReadsCollectiveFits) {
+  // A link without fits of its own times every collective as a ring of its
+  // all-reduce's figures.
+  llvm::Expected<Cluster> plain = readWithCurve("");
+  ASSERT_TRUE(bool(plain)) << llvm::toString(plain.takeError());
+  EXPECT_FALSE(plain->intraNode.reduceScatter);
+  EXPECT_DOUBLE_EQ(plain->intraNode.allGatherFit().bytesPerS, 1e9);
+  EXPECT_DOUBLE_EQ(plain->intraNode.reduceScatterFit().latencyS, 1e-6);
+  llvm::Expected<Cluster> c =
+      readWithCurve("", R"({"bytes_per_s": 1e9, "latency_s": 1e-6,
+              "reduce_scatter": {"bytes_per_s": 2e8, "latency_s": 3e-6},
+              "all_gather": {"bytes_per_s": 5e8, "latency_s": 0}})");
+  ASSERT_TRUE(bool(c)) << llvm::toString(c.takeError());
+  EXPECT_DOUBLE_EQ(c->intraNode.bytesPerS, 1e9);
+  EXPECT_DOUBLE_EQ(c->intraNode.reduceScatterFit().bytesPerS, 2e8);
+  EXPECT_DOUBLE_EQ(c->intraNode.reduceScatterFit().latencyS, 3e-6);
+  EXPECT_DOUBLE_EQ(c->intraNode.allGatherFit().bytesPerS, 5e8);
+  EXPECT_FALSE(c->interNode.allGather);
+  llvm::Expected<Cluster> bad =
+      readWithCurve("", R"({"bytes_per_s": 1e9, "latency_s": 1e-6,
+              "all_gather": {"bytes_per_s": 5e8, "latency_s": -1}})");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError())
+                .find("'intra_node.all_gather.latency_s' must be a number >= "
+                      "0"),
+            std::string::npos);
+  llvm::Expected<Cluster> notObject = readWithCurve(
+      "", R"({"bytes_per_s": 1e9, "latency_s": 1e-6, "reduce_scatter": 1})");
+  ASSERT_FALSE(bool(notObject));
+  EXPECT_NE(llvm::toString(notObject.takeError())
+                .find("'intra_node.reduce_scatter' must be an object"),
+            std::string::npos);
 }
 
 TEST(ReadCluster, NamesABadCurve) {

@@ -3,7 +3,8 @@
 // Ring collectives by the alpha-beta model, and predictStepTime on step
 // profiles written by hand (no module): re-timing for another dp and link,
 // the micro-batch size scaling compute, messages and activations, the
-// distributed optimizer derived from a program compiled without it, the
+// distributed optimizer (its sharded updates, its reduce-scatters and
+// all-gathers by their own fits and its copies through memory), the
 // overlapped gradient reduction, and a pipeline's schedule simulated with
 // its slots re-derived for another micro-batch count.
 //
@@ -36,17 +37,25 @@ TEST(RingTraffic, AlphaBeta) {
   RingTraffic r;
   r.allReduceBytes = 1000;
   r.allReduces = 2;
-  r.halfBytes = 500;
-  r.halves = 1;
-  // Over 4 ranks: (2 x 3/4 x 1000 + 3/4 x 500) B at 100 B/s = 18.75 s, and
-  // 3 hops per half, 2 halves per all-reduce: 3 x (2 x 2 + 1) x 0.1 s.
-  EXPECT_DOUBLE_EQ(r.seconds(4, Link{100, 0.1}), 18.75 + 1.5);
+  r.scatterBytes = 300;
+  r.scatters = 1;
+  r.gatherBytes = 200;
+  r.gathers = 1;
+  // Over 4 ranks: (2 x 3/4 x 1000 + 3/4 x 300 + 3/4 x 200) B at 100 B/s =
+  // 18.75 s, and 3 hops per half, 2 halves per all-reduce: 3 x (2 x 2 + 1 +
+  // 1) x 0.1 s.
+  EXPECT_DOUBLE_EQ(r.seconds(4, Link{100, 0.1}), 18.75 + 1.8);
   EXPECT_DOUBLE_EQ(r.seconds(1, Link{100, 0.1}), 0);
+  // A link that measured its reduce-scatters at 50 B/s + 1 s a step and its
+  // all-gathers at 25 B/s: the all-reduces as before (15 s + 1.2 s), the
+  // scatter 3/4 x 300 / 50 + 3 x 1, the gather 3/4 x 200 / 25 + 0.
+  Link measured{100, 0.1, RingFit{50, 1}, RingFit{25, 0}};
+  EXPECT_DOUBLE_EQ(r.seconds(4, measured), 15 + 1.2 + 4.5 + 3 + 6);
 }
 
 /// train_step: 2 s of compute and one tp all-reduce of 100 B per
-/// micro-batch of 1; apply_step: 0.5 s and 4 buckets of 800 B of gradients
-/// and 800 B of parameters.
+/// micro-batch of 1; apply_step: 0.5 s, 0.4 s of it the parameters'
+/// updates, and 4 buckets of 800 B of gradients and 800 B of parameters.
 StepProfile flat() {
   StepProfile p;
   p.tp = 2;
@@ -58,6 +67,7 @@ StepProfile flat() {
   step.groups[size_t(Group::tp)].allReduces = 1;
   FunctionProfile apply;
   apply.compute = 0.5;
+  apply.update = 0.4;
   apply.bucketGradientBytes = 800;
   apply.bucketParameterBytes = 800;
   apply.buckets = 4;
@@ -108,17 +118,46 @@ TEST(StepTime, FlatMicroBatchesAndDp) {
   EXPECT_DOUBLE_EQ(predict(flat(), layout(8, 2, 3)).dpComm, 140);
 }
 
-TEST(StepTime, DistributedOptimizerDerived) {
+TEST(StepTime, DistributedOptimizer) {
   // A reduce-scatter of the gradients and an all-gather of the parameters,
-  // half a ring each: 400 / 100 + 400 / 100 = 8 s; the update and the
-  // optimizer states on 1/dp of the parameters.
+  // half a ring each: 400 / 100 + 400 / 100 = 8 s; the updates (0.4 s) on
+  // 1/dp of the parameters, the rest of apply (0.1 s) whole; the optimizer
+  // states on 1/dp of the parameters.
   CompileOptions o = layout(2, 2, 3);
   o.distributedOptimizer = true;
   StepTime t = predict(flat(), o);
   EXPECT_DOUBLE_EQ(t.dpComm, 8);
-  EXPECT_DOUBLE_EQ(t.optimizer, 0.25);
-  EXPECT_DOUBLE_EQ(t.seconds, 26.25);
+  EXPECT_DOUBLE_EQ(t.optimizer, 0.1 + 0.2);
+  EXPECT_DOUBLE_EQ(t.seconds, 26.3);
   EXPECT_EQ(t.memoryBytes, 1000 + 600 + 2 * 300);
+  // The same from a profile compiled with it: the updates are read whole
+  // either way.
+  StepProfile zero = flat();
+  zero.distributedOptimizer = true;
+  EXPECT_DOUBLE_EQ(predict(zero, o).seconds, 26.3);
+  // Without it, the whole update.
+  EXPECT_DOUBLE_EQ(predict(zero, layout(2, 2, 3)).optimizer, 0.5);
+}
+
+TEST(StepTime, DistributedOptimizerCopiesAndFits) {
+  // Memory at 100 B/s: after the reduce-scatter the gradients are written
+  // and the shard read, 800 x 1.5 B; the parameters packed into a shard and
+  // copied back, read and written, 2 x 800 x 1.5 B: 3600 B, 36 s. A link
+  // whose reduce-scatters run at 50 B/s and all-gathers at 200 B/s: 400 /
+  // 50 + 400 / 200 = 10 s.
+  Cluster c = cluster();
+  c.hbmBytesPerS = 100;
+  c.intraNode.reduceScatter = RingFit{50, 0};
+  c.intraNode.allGather = RingFit{200, 0};
+  CompileOptions o = layout(2, 2, 3);
+  o.distributedOptimizer = true;
+  llvm::Expected<StepTime> t = predictStepTime(flat(), o, c);
+  ASSERT_TRUE(bool(t));
+  EXPECT_DOUBLE_EQ(t->dpComm, 10 + 36);
+  // A plain all-reduce works in place and keeps the all-reduce's fit.
+  llvm::Expected<StepTime> plain = predictStepTime(flat(), layout(2, 2, 3), c);
+  ASSERT_TRUE(bool(plain));
+  EXPECT_DOUBLE_EQ(plain->dpComm, 8);
 }
 
 TEST(StepTime, OverlappedGradientReduction) {

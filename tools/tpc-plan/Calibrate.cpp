@@ -186,6 +186,13 @@ int tpc::runCalibrate(const CalibrateOptions &options) {
   const int64_t ranks = options.ranks;
   std::optional<tpc::Link> link = linkOf(*m, "all_reduce");
   std::optional<tpc::Link> message = linkOf(*m, "send_recv");
+  // The library's reduce-scatters and all-gathers, each by its own fit.
+  if (link) {
+    if (std::optional<tpc::Link> scatter = linkOf(*m, "reduce_scatter"))
+      link->reduceScatter = scatter->allReduceFit();
+    if (std::optional<tpc::Link> gather = linkOf(*m, "all_gather"))
+      link->allGather = gather->allReduceFit();
+  }
   if (ranks > 1 && !link)
     return fail("`" + command +
                 "` printed no all-reduce fit with a positive bandwidth");
@@ -194,7 +201,9 @@ int tpc::runCalibrate(const CalibrateOptions &options) {
   tpc::Link intra = link.value_or(tpc::Link{*bandwidth, 0});
   std::string linkSource =
       link ? formatv("intra_node is the fit of all-reduces over the {0} ranks "
-                     "to a ring (latency per ring step, bytes per second)",
+                     "to a ring (latency per ring step, bytes per second), "
+                     "and its reduce_scatter and all_gather the fits of "
+                     "those collectives to half a ring each",
                      ranks)
                  .str()
            : std::string("intra_node is the memory bandwidth with no latency, "
@@ -220,10 +229,18 @@ int tpc::runCalibrate(const CalibrateOptions &options) {
   {
     std::string backend = options.backend;
     json::OStream j(file->os(), 2);
+    auto writeFit = [&](const tpc::RingFit &f) {
+      j.attribute("bytes_per_s", f.bytesPerS);
+      j.attribute("latency_s", f.latencyS);
+    };
     auto writeLink = [&](const tpc::Link &l) {
       j.object([&] {
-        j.attribute("bytes_per_s", l.bytesPerS);
-        j.attribute("latency_s", l.latencyS);
+        writeFit(l.allReduceFit());
+        for (auto [key, fit] :
+             {std::make_pair("reduce_scatter", &l.reduceScatter),
+              std::make_pair("all_gather", &l.allGather)})
+          if (*fit)
+            j.attributeObject(key, [&] { writeFit(**fit); });
       });
     };
     j.object([&] {
@@ -272,9 +289,16 @@ int tpc::runCalibrate(const CalibrateOptions &options) {
     return fail(toString(check.takeError()));
   outs() << formatv("wrote {0}: fp32 {1:F1}, bf16 {2:F1}, fp16 {3:F1} "
                     "GFLOP/s peak, {4:F1} GB/s memory, link {5:F2} GB/s + "
-                    "{6:F1} us\n",
+                    "{6:F1} us",
                     options.output, peaks["fp32"] / 1e9, peaks["bf16"] / 1e9,
                     peaks["fp16"] / 1e9, *bandwidth / 1e9,
                     intra.bytesPerS / 1e9, 1e6 * intra.latencyS);
+  for (auto [what, fit] :
+       {std::make_pair("reduce-scatter", &intra.reduceScatter),
+        std::make_pair("all-gather", &intra.allGather)})
+    if (*fit)
+      outs() << formatv(", {0} {1:F2} GB/s + {2:F1} us", what,
+                        (*fit)->bytesPerS / 1e9, 1e6 * (*fit)->latencyS);
+  outs() << "\n";
   return 0;
 }
