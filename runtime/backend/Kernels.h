@@ -123,6 +123,12 @@ public:
   virtual void gelu_exact_backward(void *dinp, const void *inp,
                                    const void *dout, size_t n,
                                    bool accumulate) const = 0;
+  /// out = tanh(inp).
+  virtual void tanh_forward(void *out, const void *inp, size_t n) const = 0;
+  /// dinp gets dout * (1 - out^2) added when `accumulate`, else written;
+  /// `out` is tanh_forward's result (the derivative is taken from it).
+  virtual void tanh_backward(void *dinp, const void *out, const void *dout,
+                             size_t n, bool accumulate) const = 0;
   /// out (n) = silu(gate) * up; backward: dgate += dout * up * silu'(gate),
   /// dup += dout * silu(gate).
   virtual void swiglu_forward(void *out, const void *gate, const void *up,

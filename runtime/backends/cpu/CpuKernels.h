@@ -100,6 +100,9 @@ public:
   void gelu_exact_forward(void *out, const void *inp, size_t n) const override;
   void gelu_exact_backward(void *dinp, const void *inp, const void *dout,
                            size_t n, bool accumulate) const override;
+  void tanh_forward(void *out, const void *inp, size_t n) const override;
+  void tanh_backward(void *dinp, const void *out, const void *dout, size_t n,
+                     bool accumulate) const override;
   void swiglu_forward(void *out, const void *gate, const void *up,
                       size_t n) const override;
   void swiglu_backward(void *dgate, void *dup, const void *dout,

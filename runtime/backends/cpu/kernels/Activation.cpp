@@ -1,8 +1,9 @@
-//===- Activation.cpp - GELU and SwiGLU -----------------------------------===//
+//===- Activation.cpp - GELU, tanh and SwiGLU -----------------------------===//
 //
 // GPT-2's GELU, the tanh approximation:
 //   gelu(x) = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))),
 // and BERT's exact GELU, x * Phi(x) = 0.5 x (1 + erf(x / sqrt(2))).
+// tanh itself, BERT's pooler activation.
 // Llama's SwiGLU: silu(gate) * up, silu(x) = x * sigmoid(x).
 //
 //===----------------------------------------------------------------------===//
@@ -99,6 +100,31 @@ static void gelu_exact_backward_chunk(typename S::type *dinp,
   }
 }
 
+/// tanh in double, rounded to float: glibc's tanhf is off by up to 2 ulp,
+/// this by half of one. Far from zero it is 1 or -1, never inf/inf.
+template <class S>
+static void tanh_forward_chunk(typename S::type *out,
+                               const typename S::type *inp, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out[i] = S::store(static_cast<float>(std::tanh(double(S::load(inp[i])))));
+}
+
+/// tanh'(x) = 1 - y^2 for y = tanh(x), as (1 - y)(1 + y): near |y| = 1,
+/// where 1 - y^2 is small, this loses no bits to y^2's rounding.
+/// Accumulating as gelu_backward_chunk.
+template <class S, bool Accumulate>
+TPC_VECTOR_CLONES_TEMPLATE static void
+tanh_backward_chunk(typename S::type *dinp, const typename S::type *out,
+                    const typename S::type *dout, size_t n) {
+#pragma omp simd
+  for (size_t i = 0; i < n; ++i) {
+    float y = S::load(out[i]);
+    float grad = (1.0f - y) * (1.0f + y);
+    const float old = Accumulate ? S::load(dinp[i]) : 0.0f;
+    dinp[i] = S::store(old + grad * S::load(dout[i]));
+  }
+}
+
 /// 1 / (1 + e^-x) from e^-|x| <= 1: no overflow to infinity for any x, and
 /// a tiny result (not 0/0) far below zero.
 static inline float sigmoid(float x) {
@@ -183,6 +209,25 @@ void gelu_exact_backward(typename S::type *dinp, const typename S::type *inp,
 }
 
 template <class S>
+void tanh_forward(typename S::type *out, const typename S::type *inp,
+                  size_t n) {
+  in_chunks(n, [=](size_t i, size_t k) {
+    tanh_forward_chunk<S>(out + i, inp + i, k);
+  });
+}
+
+template <class S>
+void tanh_backward(typename S::type *dinp, const typename S::type *out,
+                   const typename S::type *dout, size_t n, bool accumulate) {
+  in_chunks(n, [=](size_t i, size_t k) {
+    if (accumulate)
+      tanh_backward_chunk<S, true>(dinp + i, out + i, dout + i, k);
+    else
+      tanh_backward_chunk<S, false>(dinp + i, out + i, dout + i, k);
+  });
+}
+
+template <class S>
 void swiglu_forward(typename S::type *out, const typename S::type *gate,
                     const typename S::type *up, size_t n) {
   in_chunks(n, [=](size_t i, size_t k) {
@@ -233,6 +278,17 @@ void CpuKernels<S>::gelu_exact_backward(void *dinp, const void *inp,
 }
 
 template <class S>
+void CpuKernels<S>::tanh_forward(void *out, const void *inp, size_t n) const {
+  cpu::tanh_forward<S>(typed(out), typed(inp), n);
+}
+
+template <class S>
+void CpuKernels<S>::tanh_backward(void *dinp, const void *out, const void *dout,
+                                  size_t n, bool accumulate) const {
+  cpu::tanh_backward<S>(typed(dinp), typed(out), typed(dout), n, accumulate);
+}
+
+template <class S>
 void CpuKernels<S>::swiglu_forward(void *out, const void *gate, const void *up,
                                    size_t n) const {
   cpu::swiglu_forward<S>(typed(out), typed(gate), typed(up), n);
@@ -253,6 +309,9 @@ void CpuKernels<S>::swiglu_backward(void *dgate, void *dup, const void *dout,
   template void gelu_exact_forward<S>(S::type *, const S::type *, size_t);     \
   template void gelu_exact_backward<S>(S::type *, const S::type *,             \
                                        const S::type *, size_t, bool);         \
+  template void tanh_forward<S>(S::type *, const S::type *, size_t);           \
+  template void tanh_backward<S>(S::type *, const S::type *, const S::type *,  \
+                                 size_t, bool);                                \
   template void swiglu_forward<S>(S::type *, const S::type *, const S::type *, \
                                   size_t);                                     \
   template void swiglu_backward<S>(S::type *, S::type *, const S::type *,      \
@@ -264,6 +323,10 @@ void CpuKernels<S>::swiglu_backward(void *dgate, void *dup, const void *dout,
   template void CpuKernels<S>::gelu_exact_forward(void *, const void *,        \
                                                   size_t) const;               \
   template void CpuKernels<S>::gelu_exact_backward(                            \
+      void *, const void *, const void *, size_t, bool) const;                 \
+  template void CpuKernels<S>::tanh_forward(void *, const void *, size_t)      \
+      const;                                                                   \
+  template void CpuKernels<S>::tanh_backward(                                  \
       void *, const void *, const void *, size_t, bool) const;                 \
   template void CpuKernels<S>::swiglu_forward(void *, const void *,            \
                                               const void *, size_t) const;     \

@@ -151,6 +151,14 @@ template <class S = F32Storage>
 void gelu_exact_backward(typename S::type *dinp, const typename S::type *inp,
                          const typename S::type *dout, size_t n,
                          bool accumulate = true);
+// out (n) = tanh(inp), exactly 1 or -1 far from zero; its gradient from
+// that `out`: dinp (n) += dout * (1 - out^2), or = when not `accumulate`.
+template <class S = F32Storage>
+void tanh_forward(typename S::type *out, const typename S::type *inp, size_t n);
+template <class S = F32Storage>
+void tanh_backward(typename S::type *dinp, const typename S::type *out,
+                   const typename S::type *dout, size_t n,
+                   bool accumulate = true);
 
 // SwiGLU (Llama's MLP): out (n) = silu(gate) * up, silu(x) = x * sigmoid(x).
 // Finite for any finite input: the sigmoid never forms e^|x|.

@@ -1,8 +1,8 @@
 //===- Elementwise.cu - Fills, casts, activations, dropout -----*- CUDA -*-===//
 //
 // The kernels that touch each element on its own: fill, cast, residual add,
-// scale, GELU, SwiGLU, the weighted sum of StagFormer's stacks, dropout and
-// gradient accumulation. One thread per element in grid-stride loops over
+// scale, GELU, tanh, SwiGLU, the weighted sum of StagFormer's stacks, dropout
+// and gradient accumulation. One thread per element in grid-stride loops over
 // size_t indices; fp32 arithmetic, one rounding per stored value. The only
 // reduction is the weighted sum's dalpha, summed deterministically in two
 // passes over fp32 partials in the scratch buffer. Each kernel mirrors its
@@ -118,6 +118,26 @@ __global__ void gelu_exact_backward_kernel(T *dinp, const T *inp, const T *dout,
     float grad =
         0.5f * (1.0f + erff(x * kRsqrt2)) + x * kRsqrt2Pi * expf(-0.5f * x * x);
     dinp[i] = from_float<T>(to_float(dinp[i]) + grad * to_float(dout[i]));
+  }
+}
+
+// out, inp are (n); tanhf is within 2 ulp, the CPU's double tanh within half
+template <class T>
+__global__ void tanh_forward_kernel(T *out, const T *inp, size_t n) {
+  for (size_t i = first_index(); i < n; i += grid_stride())
+    out[i] = from_float<T>(tanhf(to_float(inp[i])));
+}
+
+// dinp, out, dout are (n); tanh'(x) = (1 - y)(1 + y) from y = tanh(x);
+// dinp accumulates when `accumulate`, else is written (0 + grad * dout)
+template <class T>
+__global__ void tanh_backward_kernel(T *dinp, const T *out, const T *dout,
+                                     size_t n, bool accumulate) {
+  for (size_t i = first_index(); i < n; i += grid_stride()) {
+    float y = to_float(out[i]);
+    float grad = (1.0f - y) * (1.0f + y);
+    const float old = accumulate ? to_float(dinp[i]) : 0.0f;
+    dinp[i] = from_float<T>(old + grad * to_float(dout[i]));
   }
 }
 
@@ -337,6 +357,24 @@ void gelu_exact_backward(const Launch &l, T *dinp, const T *inp, const T *dout,
 }
 
 template <class T>
+void tanh_forward(const Launch &l, T *out, const T *inp, size_t n) {
+  if (n == 0)
+    return;
+  tanh_forward_kernel<<<grid_for(n), kThreads, 0, l.stream>>>(out, inp, n);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+template <class T>
+void tanh_backward(const Launch &l, T *dinp, const T *out, const T *dout,
+                   size_t n, bool accumulate) {
+  if (n == 0 || !dinp)
+    return;
+  tanh_backward_kernel<<<grid_for(n), kThreads, 0, l.stream>>>(dinp, out, dout,
+                                                               n, accumulate);
+  TPC_CUDA_LAUNCH_CHECK();
+}
+
+template <class T>
 void swiglu_forward(const Launch &l, T *out, const T *gate, const T *up,
                     size_t n) {
   if (n == 0)
@@ -463,6 +501,9 @@ void accumulate(const Launch &l, void *grad, ElementType grad_type, const T *x,
   template void gelu_exact_forward<T>(const Launch &, T *, const T *, size_t); \
   template void gelu_exact_backward<T>(const Launch &, T *, const T *,         \
                                        const T *, size_t);                     \
+  template void tanh_forward<T>(const Launch &, T *, const T *, size_t);       \
+  template void tanh_backward<T>(const Launch &, T *, const T *, const T *,    \
+                                 size_t, bool);                                \
   template void swiglu_forward<T>(const Launch &, T *, const T *, const T *,   \
                                   size_t);                                     \
   template void swiglu_backward<T>(const Launch &, T *, T *, const T *,        \
@@ -542,6 +583,18 @@ void CudaKernels<T>::gelu_exact_backward(void *dinp, const void *inp,
 }
 
 template <class T>
+void CudaKernels<T>::tanh_forward(void *out, const void *inp, size_t n) const {
+  cuda::tanh_forward<T>(l_, t(out), t(inp), n);
+}
+
+template <class T>
+void CudaKernels<T>::tanh_backward(void *dinp, const void *out,
+                                   const void *dout, size_t n,
+                                   bool accumulate) const {
+  cuda::tanh_backward<T>(l_, t(dinp), t(out), t(dout), n, accumulate);
+}
+
+template <class T>
 void CudaKernels<T>::swiglu_forward(void *out, const void *gate, const void *up,
                                     size_t n) const {
   cuda::swiglu_forward<T>(l_, t(out), t(gate), t(up), n);
@@ -601,6 +654,10 @@ void CudaKernels<T>::accumulate(void *grad, ElementType grad_type,
   template void CudaKernels<T>::gelu_exact_forward(void *, const void *,       \
                                                    size_t) const;              \
   template void CudaKernels<T>::gelu_exact_backward(                           \
+      void *, const void *, const void *, size_t, bool) const;                 \
+  template void CudaKernels<T>::tanh_forward(void *, const void *, size_t)     \
+      const;                                                                   \
+  template void CudaKernels<T>::tanh_backward(                                 \
       void *, const void *, const void *, size_t, bool) const;                 \
   template void CudaKernels<T>::swiglu_forward(void *, const void *,           \
                                                const void *, size_t) const;    \

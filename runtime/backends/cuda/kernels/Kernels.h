@@ -104,6 +104,13 @@ template <class T>
 void gelu_exact_backward(const Launch &l, T *dinp, const T *inp, const T *dout,
                          size_t n);
 template <class T>
+void tanh_forward(const Launch &l, T *out, const T *inp, size_t n);
+/// dinp (n) += dout * (1 - out^2), or = when not `accumulate`; `out` is
+/// tanh_forward's result.
+template <class T>
+void tanh_backward(const Launch &l, T *dinp, const T *out, const T *dout,
+                   size_t n, bool accumulate);
+template <class T>
 void swiglu_forward(const Launch &l, T *out, const T *gate, const T *up,
                     size_t n);
 template <class T>
