@@ -424,6 +424,30 @@ TYPED_TEST(Elementwise, GeluExact) {
   gpu::gelu_exact_backward<T>(l, nullptr, x.data(), dout.data(), kN);
 }
 
+TYPED_TEST(Elementwise, Tanh) {
+  TPC_EMU_LOCALS;
+  Buf<T> x = this->rnd(kN, 36, 3.0f);
+  // Saturated inputs: exactly 1 or -1, and a zero gradient.
+  const float far[] = {12.0f, -12.0f, 1e4f, -1e4f, INFINITY, -INFINITY};
+  for (size_t i = 0; i < std::size(far); ++i)
+    x[i] = from_float<T>(far[i]);
+  const Buf<T> dout = this->rnd(kN, 37);
+  Buf<T> got(kN), want(kN);
+  gpu::tanh_forward<T>(l, got.data(), x.data(), kN);
+  cpu.tanh_forward(want.data(), x.data(), kN);
+  this->close(got, want, "tanh_forward");
+
+  // Both from the CPU's output, so that only the backward kernels differ.
+  for (bool accumulate : {true, false}) {
+    Buf<T> dgot = this->rnd(kN, 38), dwant = dgot;
+    gpu::tanh_backward<T>(l, dgot.data(), want.data(), dout.data(), kN,
+                          accumulate);
+    cpu.tanh_backward(dwant.data(), want.data(), dout.data(), kN, accumulate);
+    this->close(dgot, dwant, str("tanh_backward, accumulate ", accumulate));
+  }
+  gpu::tanh_backward<T>(l, nullptr, x.data(), dout.data(), kN, true);
+}
+
 TYPED_TEST(Elementwise, SwiGLU) {
   TPC_EMU_LOCALS;
   // Gates far below zero too, where the sigmoid is tiny.
@@ -1676,6 +1700,8 @@ TYPED_TEST(Empty, LaunchNothing) {
   gpu::gelu_backward<T>(l, x, x, x, 0);
   gpu::gelu_exact_forward<T>(l, x, x, 0);
   gpu::gelu_exact_backward<T>(l, x, x, x, 0);
+  gpu::tanh_forward<T>(l, x, x, 0);
+  gpu::tanh_backward<T>(l, x, x, x, 0, true);
   gpu::swiglu_forward<T>(l, x, x, x, 0);
   gpu::swiglu_backward<T>(l, x, x, x, x, x, 0);
   gpu::weighted_sum_forward<T>(l, x, nullptr, x, 2, 0);
