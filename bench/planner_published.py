@@ -18,12 +18,21 @@ achieved TFLOP/s per GPU of each. For each row this script
   - lets `tpc-plan auto` choose a layout for the same GPUs and global batch
     and says whether the model predicts it faster, and by how much.
 
+The model is the paper's as its code ran it then (Megatron-LM's defaults):
+dropout 0.1 on the attention probabilities and the residual branches, and
+attention as separate kernels (`tpc-plan --unfused-attention`: the batched
+QK^T and PV products, the fused scale-mask-softmax and the dropout, each
+writing or reading every head's [seq, seq] scores in memory); the
+data-parallel all-reduce runs after the backward, not overlapped with it
+(no --overlap-grad-reduce). --fused also predicts each row with tpc's own
+fused attention, for comparison.
+
 The paper gives no micro-batch size or schedule per row; micro-batch 1 and
 1F1B are this script's assumptions. Builds nothing: it runs tpc-model and
 tpc-plan from <build-dir>/bin.
 
 Usage: /usr/bin/python3 bench/planner_published.py [--rows 1.7B,18.4B,...]
-                                        [--no-auto] [--json FILE]
+                                        [--no-auto] [--fused] [--json FILE]
                                         [--build-dir DIR] [--work-dir DIR]
 """
 import argparse
@@ -37,6 +46,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLUSTER = os.path.join(ROOT, 'compiler', 'clusters', 'a100-80gb-sxm.json')
 SEQ, VOCAB = 2048, 51200
+# Megatron-LM's --hidden-dropout and --attention-dropout defaults.
+DROPOUT = '0.1'
 
 # name, heads, hidden, layers, tp, pp, GPUs, global batch, TFLOP/s per GPU
 TABLE1 = [
@@ -73,6 +84,8 @@ def main():
                         help='Table 1 rows by size, comma-separated, or "all"')
     parser.add_argument('--no-auto', action='store_true',
                         help='skip tpc-plan auto')
+    parser.add_argument('--fused', action='store_true',
+                        help="also predict each row with tpc's fused attention")
     parser.add_argument('--json', help='also write the figures to FILE')
     parser.add_argument('--build-dir', default=os.path.join(ROOT, 'build'))
     parser.add_argument('--work-dir')
@@ -92,31 +105,42 @@ def main():
     os.makedirs(work, exist_ok=True)
 
     results = []
-    print('%-8s %3s %3s %5s %5s %9s %9s %7s   %s' % (
+    print('%-8s %3s %3s %5s %5s %9s %9s %7s%s   %s' % (
         'model', 'tp', 'pp', 'GPUs', 'batch', 'published', 'predicted', 'error',
+        ' %9s %7s' % ('fused', 'error') if args.fused else '',
         'tpc-plan auto (same GPUs and batch)'))
     for name, heads, hidden, layers, tp, pp, gpus, batch, published in rows:
         model = os.path.join(work, 'gpt-%s.mlir' % name)
         run([model_tool, 'gpt2', '--layers', str(layers), '--hidden', str(hidden),
-             '--heads', str(heads), '--vocab', str(VOCAB), '--seq', str(SEQ), '-o', model])
+             '--heads', str(heads), '--vocab', str(VOCAB), '--seq', str(SEQ),
+             '--dropout', DROPOUT, '-o', model])
         dp = gpus // (tp * pp)
         micro = batch // dp
         cmd = [plan, 'time', model, '--cluster', CLUSTER, '--tp', str(tp), '--pp', str(pp),
                '--dp', str(dp), '--micro-batch', '1', '--micro-batches', str(micro),
                '--seq', str(SEQ), '--precision', 'fp16', '--recompute', 'full', '--json']
-        step = json.loads(run(cmd))
+        step = json.loads(run(cmd + ['--unfused-attention']))
         predicted = paper_flops(batch, layers, hidden) / step['step_seconds'] / gpus / 1e12
         error = predicted / published - 1
         row = {'model': name, 'heads': heads, 'hidden': hidden, 'layers': layers, 'tp': tp,
                'pp': pp, 'gpus': gpus, 'batch': batch, 'published_tflops': published,
                'predicted_tflops': predicted, 'error': error,
-               'step_seconds': step['step_seconds'], 'breakdown': step['breakdown_seconds']}
+               'step_seconds': step['step_seconds'], 'breakdown': step['breakdown_seconds'],
+               'memory_bytes': step['memory_bytes']}
+        fused = ''
+        if args.fused:
+            fused_step = json.loads(run(cmd))
+            row['fused_tflops'] = paper_flops(batch, layers, hidden) / \
+                fused_step['step_seconds'] / gpus / 1e12
+            row['fused_error'] = row['fused_tflops'] / published - 1
+            fused = ' %9.0f %+6.1f%%' % (row['fused_tflops'], 100 * row['fused_error'])
         choice = ''
         if not args.no_auto:
             start = time.time()
             found = json.loads(run([plan, 'auto', model, '--cluster', CLUSTER, '--devices',
                                     str(gpus), '--global-batch', str(batch), '--seq', str(SEQ),
-                                    '--precision', 'fp16', '--top', '1', '--json']))
+                                    '--precision', 'fp16', '--top', '1', '--unfused-attention',
+                                    '--json']))
             best = found['layouts'][0]
             row['auto'] = best
             row['auto_search_seconds'] = time.time() - start
@@ -128,10 +152,14 @@ def main():
                 ' recompute' if best['recompute'] == 'full' else '',
                 ' ZeRO' if best['distributed_optimizer'] else '', speedup)
         results.append(row)
-        print('%-8s %3d %3d %5d %5d %9.0f %9.0f %+6.1f%%   %s' % (
-            name, tp, pp, gpus, batch, published, predicted, 100 * error, choice), flush=True)
+        print('%-8s %3d %3d %5d %5d %9.0f %9.0f %+6.1f%%%s   %s' % (
+            name, tp, pp, gpus, batch, published, predicted, 100 * error, fused, choice),
+            flush=True)
     mean = sum(abs(r['error']) for r in results) / len(results)
     print('mean |error| %.1f%% over %d rows' % (100 * mean, len(results)))
+    if args.fused:
+        print('with fused attention: mean |error| %.1f%%'
+              % (100 * sum(abs(r['fused_error']) for r in results) / len(results)))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': results, 'mean_abs_error': mean}, f, indent=2)

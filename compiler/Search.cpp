@@ -28,6 +28,7 @@ constexpr int64_t kExactlyCompiled = 5;
 /// unset.
 FailureOr<StepProfile> compileProfile(ModuleOp source, CompileOptions &options,
                                       const Cluster &cluster,
+                                      const StepModelOptions &model,
                                       std::optional<CostReport> &flat) {
   OwningOpRef<ModuleOp> copy = source.clone();
   if (failed(compile(*copy, options)))
@@ -40,7 +41,7 @@ FailureOr<StepProfile> compileProfile(ModuleOp source, CompileOptions &options,
       return failure();
     if (!flat)
       flat = *report;
-    return profileStep(*copy, options, *report, cluster);
+    return profileStep(*copy, options, *report, cluster, model);
   }
   if (!flat) {
     OwningOpRef<ModuleOp> whole = source.clone();
@@ -61,7 +62,7 @@ FailureOr<StepProfile> compileProfile(ModuleOp source, CompileOptions &options,
   if (failed(stages))
     return failure();
   whole.pipeline = *stages;
-  return profileStep(*copy, options, whole, cluster);
+  return profileStep(*copy, options, whole, cluster, model);
 }
 
 std::vector<int64_t> divisors(int64_t n) {
@@ -144,7 +145,7 @@ const StepProfile *Searcher::structure(const CompileOptions &options,
   });
   ++result.compiled;
   FailureOr<StepProfile> profile =
-      compileProfile(module, compiled, cluster, flat[options.tp]);
+      compileProfile(module, compiled, cluster, s.model, flat[options.tp]);
   if (failed(profile))
     return nullptr;
   it->second = std::move(*profile);
@@ -396,7 +397,7 @@ llvm::Expected<SearchResult> Searcher::run() {
       exact.microBatches = 0;
     ++result.compiled;
     FailureOr<StepProfile> profile =
-        compileProfile(module, exact, cluster, flat[exact.tp]);
+        compileProfile(module, exact, cluster, s.model, flat[exact.tp]);
     if (failed(profile))
       continue;
     llvm::Expected<StepTime> t =
@@ -446,7 +447,8 @@ FailureOr<StepTime> tpc::predictLayout(ModuleOp module, CompileOptions &options,
                                        const StepModelOptions &model) {
   std::optional<CostReport> flat;
   auto predict = [&](CompileOptions &o) -> FailureOr<StepTime> {
-    FailureOr<StepProfile> profile = compileProfile(module, o, cluster, flat);
+    FailureOr<StepProfile> profile =
+        compileProfile(module, o, cluster, model, flat);
     if (failed(profile))
       return failure();
     llvm::Expected<StepTime> t = predictStepTime(*profile, o, cluster, model);

@@ -33,6 +33,42 @@ double RingTraffic::seconds(int64_t g, const Link &link) const {
          ring(link.allGatherFit(), gatherBytes, gathers, 1);
 }
 
+// Per kernel: its products on the GEMM curve (one GEMM per head and
+// sequence), its bytes through memory, whichever is longer. Per head, the
+// scores S = Q K^T, P = softmax(S) and the dropped-out P_d are [seq, seq];
+// the forward keeps P, P_d and the dropout's byte mask for the backward.
+double tpc::unfusedAttentionSeconds(double batch, double heads, double seq,
+                                    double headDim, double elementBytes,
+                                    bool dropout, bool backward,
+                                    const Cluster &cluster,
+                                    llvm::StringRef dtype) {
+  const double gemms = batch * heads;
+  const double scores = gemms * seq * seq * elementBytes;
+  const double mask = gemms * seq * seq; // a byte per element
+  const double rows = gemms * seq * headDim * elementBytes; // a Q, K, V...
+  const double flops = 2 * gemms * seq * seq * headDim;     // one product
+  auto kernel = [&](double matmulFlops, double bytes) {
+    return std::max(cluster.gemmSeconds(dtype, matmulFlops, gemms),
+                    bytes / cluster.hbmBytesPerS);
+  };
+  if (!backward) {
+    double s = kernel(flops, 2 * rows + scores); // S = Q K^T
+    s += kernel(0, 2 * scores);                  // P = softmax(scale S + mask)
+    if (dropout)
+      s += kernel(0, 2 * scores + mask); // P_d and its mask
+    s += kernel(flops, scores + 2 * rows); // O = P_d V
+    return s;
+  }
+  double s = kernel(flops, 2 * rows + scores); // dP_d = dO V^T
+  s += kernel(flops, scores + 2 * rows);       // dV = P_d^T dO
+  if (dropout)
+    s += kernel(0, 2 * scores + mask); // dP = dP_d * mask / (1 - p)
+  s += kernel(0, 3 * scores);          // dS from dP and P
+  s += kernel(flops, scores + 2 * rows); // dQ = dS K
+  s += kernel(flops, scores + 2 * rows); // dK = dS^T Q
+  return s;
+}
+
 namespace {
 double tensorBytes(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
@@ -45,8 +81,9 @@ double tensorBytes(Type type) {
 /// Reads each function of a compiled module into a FunctionProfile.
 class Reader {
 public:
-  Reader(ModuleOp module, const CompileOptions &o, const Cluster &c)
-      : o(o), c(c), symbols(module) {
+  Reader(ModuleOp module, const CompileOptions &o, const Cluster &c,
+         const StepModelOptions &m)
+      : o(o), c(c), m(m), symbols(module) {
     dtype = stringifyPrecision(o.precision).str();
   }
 
@@ -140,6 +177,18 @@ public:
             ring(Group::tp, 3 * values, allReduce, 3);
             p.compute += roofline(loss);
           })
+          .Case([&](SelfAttentionOp a) {
+            p.compute += m.unfusedAttention
+                             ? unfused(a.getQkv(), a.getHeads(),
+                                       a.getDropout().convertToDouble(), false)
+                             : roofline(a);
+          })
+          .Case([&](SelfAttentionGradOp a) {
+            p.compute += m.unfusedAttention
+                             ? unfused(a.getQkv(), a.getHeads(),
+                                       a.getDropout().convertToDouble(), true)
+                             : roofline(a);
+          })
           .Case<AdamWUpdateOp, SgdUpdateOp>([&](Operation *update) {
             // The program gives each update a whole parameter, which the
             // runtime shards under the distributed optimizer.
@@ -153,8 +202,20 @@ public:
   }
 
 private:
+  /// A self-attention (or its gradient) of `qkv` [B, T, 3C] as unfused
+  /// kernels.
+  double unfused(Value qkv, int64_t heads, double dropout, bool backward) {
+    auto t = cast<RankedTensorType>(qkv.getType());
+    double width = double(t.getDimSize(2)) / 3;
+    return unfusedAttentionSeconds(
+        double(t.getDimSize(0)), double(heads), double(t.getDimSize(1)),
+        width / double(heads), double((t.getElementTypeBitWidth() + 7) / 8),
+        dropout > 0, backward, c, dtype);
+  }
+
   const CompileOptions &o;
   const Cluster &c;
+  const StepModelOptions &m;
   SymbolTable symbols;
   std::string dtype;
 };
@@ -288,8 +349,9 @@ public:
 FailureOr<StepProfile> tpc::profileStep(ModuleOp module,
                                         const CompileOptions &compiled,
                                         const CostReport &whole,
-                                        const Cluster &cluster) {
-  Reader reader(module, compiled, cluster);
+                                        const Cluster &cluster,
+                                        const StepModelOptions &model) {
+  Reader reader(module, compiled, cluster, model);
   StepProfile p;
   p.tp = compiled.tp;
   p.dp = compiled.dp;

@@ -68,6 +68,12 @@ struct StepModelOptions {
   /// starts each gradient bucket's data-parallel reduction as soon as the
   /// bucket is final, so all but the last bucket can hide behind it.
   bool overlapGradReduce = false;
+  /// Self-attention as Megatron-LM ran it before fused attention kernels
+  /// (2021): the batched QK^T and PV products, a fused scale-mask-softmax
+  /// and the dropout as kernels of their own, each writing or reading the
+  /// [batch, heads, seq, seq] scores and probabilities in memory, instead
+  /// of one kernel that keeps them on chip.
+  bool unfusedAttention = false;
 };
 
 /// The collectives of one process group in one function: ring all-reduces,
@@ -119,7 +125,18 @@ struct StepProfile {
 mlir::FailureOr<StepProfile> profileStep(mlir::ModuleOp module,
                                          const CompileOptions &compiled,
                                          const CostReport &whole,
-                                         const Cluster &cluster);
+                                         const Cluster &cluster,
+                                         const StepModelOptions &model = {});
+
+/// Seconds of a self-attention of `batch` x `heads` heads of `seq`
+/// positions and `headDim` as unfused kernels (StepModelOptions::
+/// unfusedAttention), the forward or the backward, on `cluster`'s
+/// roofline, with `elementBytes` per element of the scores and a dropout
+/// of the probabilities if `dropout`.
+double unfusedAttentionSeconds(double batch, double heads, double seq,
+                               double headDim, double elementBytes,
+                               bool dropout, bool backward,
+                               const Cluster &cluster, llvm::StringRef dtype);
 
 /// Predicts a step of `layout` from the profile of a program compiled with
 /// the same tp, pp, virtual stages, sequence parallelism and recompute:

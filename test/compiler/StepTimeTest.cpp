@@ -5,8 +5,9 @@
 // the micro-batch size scaling compute, messages and activations, the
 // distributed optimizer (its sharded updates, its reduce-scatters and
 // all-gathers by their own fits and its copies through memory), the
-// overlapped gradient reduction, and a pipeline's schedule simulated with
-// its slots re-derived for another micro-batch count.
+// overlapped gradient reduction, self-attention as unfused kernels, and a
+// pipeline's schedule simulated with its slots re-derived for another
+// micro-batch count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,6 +173,35 @@ TEST(StepTime, OverlappedGradientReduction) {
   StepProfile p = flat();
   p.forward[0].compute = 20;
   EXPECT_DOUBLE_EQ(predict(p, layout(2, 1, 1), overlap).dpComm, 2);
+}
+
+TEST(StepTime, UnfusedAttention) {
+  // One sequence, 2 heads of 4 positions and head dim 2, 2-byte elements:
+  // per kernel the scores are 2 x 4 x 4 x 2 = 64 B, the dropout mask 32 B,
+  // a Q (K, V, O) 2 x 4 x 2 x 2 = 32 B, a product 2 x 2 x 16 x 2 = 128
+  // FLOPs. At 100 B/s of memory every kernel is memory-bound: forward
+  // S = QK^T (Q, K, S: 128 B), softmax (128 B), dropout (160 B), P_d V (128
+  // B); backward dP_d and dV (128 B each), dropout (160 B), softmax (192
+  // B), dQ and dK (128 B each).
+  Cluster c = cluster();
+  c.hbmBytesPerS = 100;
+  EXPECT_DOUBLE_EQ(
+      unfusedAttentionSeconds(1, 2, 4, 2, 2, true, false, c, "fp16"),
+      1.28 + 1.28 + 1.6 + 1.28);
+  EXPECT_DOUBLE_EQ(
+      unfusedAttentionSeconds(1, 2, 4, 2, 2, true, true, c, "fp16"),
+      4 * 1.28 + 1.6 + 1.92);
+  // Without dropout its kernels go.
+  EXPECT_DOUBLE_EQ(
+      unfusedAttentionSeconds(1, 2, 4, 2, 2, false, false, c, "fp16"),
+      3 * 1.28);
+  // With memory free, only the products: 2 forward, 4 backward, 128 FLOPs
+  // each at 1e3 FLOP/s.
+  c.hbmBytesPerS = 1e30;
+  EXPECT_DOUBLE_EQ(
+      unfusedAttentionSeconds(1, 2, 4, 2, 2, true, false, c, "fp16"), 0.256);
+  EXPECT_DOUBLE_EQ(
+      unfusedAttentionSeconds(1, 2, 4, 2, 2, true, true, c, "fp16"), 0.512);
 }
 
 /// Two stages of one chunk each: F 1 s, B 1.5 s, W 0.5 s; apply 0.25 s;

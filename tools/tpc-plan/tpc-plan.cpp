@@ -433,10 +433,16 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   autoCmd->add_option("--max-tp", searchOptions.maxTp,
                       "Largest tp (default: the devices of one node)");
-  for (CLI::App *sub : {timeCmd, autoCmd})
+  for (CLI::App *sub : {timeCmd, autoCmd}) {
     sub->add_flag("--overlap-grad-reduce", stepModel.overlapGradReduce,
                   "Time the data-parallel reduction overlapped with the "
                   "backward, as tpc-run train --overlap-grad-reduce runs it");
+    sub->add_flag("--unfused-attention", stepModel.unfusedAttention,
+                  "Time self-attention as separate kernels that write and "
+                  "read every head's [seq, seq] scores in memory (the "
+                  "batched QK^T and PV products, softmax, dropout), as "
+                  "Megatron-LM ran it in 2021, instead of one fused kernel");
+  }
   autoCmd->add_option("--cluster", clusterFile,
                       "A cluster file (compiler/clusters/*.json)");
   autoCmd->add_option("--seq", seqLength,
