@@ -65,6 +65,27 @@ TABLE1 = [
 DEFAULT_ROWS = '1.7B,7.5B,18.4B,39.1B,145.6B,1008.0B'
 
 
+# Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+# Transformer Models", Table 3: the models of its evaluation (name, heads,
+# hidden, layers), all at tensor-parallel size 8 and sequence 2048.
+KORTHIKANTI = [
+    ('22B', 64, 6144, 48),
+    ('175B', 96, 12288, 96),
+    ('530B', 128, 20480, 105),
+    ('1T', 160, 25600, 128),
+]
+TP = 8
+
+
+def korthikanti_bytes(hidden, heads, layout):
+    """Activation bytes of one layer per sequence by the paper's Table 2 (fp16;
+    s b h times a factor): tensor parallel with selective recomputation
+    (10 + 24/t), tensor and sequence parallel with it (34/t), full
+    recomputation (2, the layer's input)."""
+    sbh = SEQ * hidden
+    return sbh * {'tp': 10 + 24.0 / TP, 'tp+sp': 34.0 / TP, 'full': 2.0}[layout]
+
+
 def paper_flops(batch, layers, hidden):
     """The paper's FLOPs of one iteration with full recompute (its eq. 3)."""
     s, l, h, v = SEQ, layers, hidden, VOCAB
@@ -86,6 +107,9 @@ def main():
                         help='skip tpc-plan auto')
     parser.add_argument('--fused', action='store_true',
                         help="also predict each row with tpc's fused attention")
+    parser.add_argument('--memory', action='store_true',
+                        help="compare tpc's activation memory per layer with "
+                        "Korthikanti et al. 2022's Table 2 instead")
     parser.add_argument('--json', help='also write the figures to FILE')
     parser.add_argument('--build-dir', default=os.path.join(ROOT, 'build'))
     parser.add_argument('--work-dir')
@@ -96,6 +120,9 @@ def main():
         if not os.access(tool, os.X_OK):
             sys.exit('planner_published: %s not found; build it first (ninja -C %s '
                      'tpc-model tpc-plan)' % (tool, args.build_dir))
+    if args.memory:
+        memory(args, model_tool, os.path.join(bindir, 'tpc-compile'))
+        return
     wanted = [r[0] for r in TABLE1] if args.rows == 'all' else args.rows.split(',')
     rows = [r for r in TABLE1 if r[0] in wanted]
     if len(rows) != len(wanted):
@@ -163,6 +190,44 @@ def main():
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': results, 'mean_abs_error': mean}, f, indent=2)
+
+
+def memory(args, model_tool, compile_tool):
+    """Per layer and sequence, the activation bytes tpc plans (the
+    difference between 8 and 4 layers of the model, tp 8, micro-batch 1,
+    fp16) against the paper's Table 2."""
+    work = args.work_dir or tempfile.mkdtemp(prefix='planner_published.')
+    os.makedirs(work, exist_ok=True)
+    print('%-6s %-6s %12s %12s %7s' % ('model', 'layout', 'paper (MB)', 'tpc (MB)', 'error'))
+    rows = []
+    for name, heads, hidden, _ in KORTHIKANTI:
+        report = {}
+        for layers in (4, 8):
+            model = os.path.join(work, 'k-%s-%d.mlir' % (name, layers))
+            run([model_tool, 'gpt2', '--layers', str(layers), '--hidden', str(hidden),
+                 '--heads', str(heads), '--vocab', str(VOCAB), '--seq', str(SEQ),
+                 '--dropout', DROPOUT, '-o', model])
+            for sp in (False, True):
+                out = json.loads(run([compile_tool, model, '--tp', str(TP), '--seq', str(SEQ),
+                                      '--micro-batch', '1', '--precision', 'fp16',
+                                      '--report=json'] + (['--sequence-parallel'] if sp else [])))
+                report[layers, sp] = out['rank']['memory_bytes']
+        per_layer = {
+            'tp': (report[8, False]['activations'] - report[4, False]['activations']) / 4,
+            'tp+sp': (report[8, True]['activations'] - report[4, True]['activations']) / 4,
+            'full': (report[8, False]['recompute_kept'] - report[4, False]['recompute_kept']) / 4,
+        }
+        for layout, tpc in per_layer.items():
+            paper = korthikanti_bytes(hidden, heads, layout)
+            rows.append({'model': name, 'layout': layout, 'paper_bytes': paper, 'tpc_bytes': tpc,
+                         'error': tpc / paper - 1})
+            print('%-6s %-6s %12.1f %12.1f %+6.1f%%' % (name, layout, paper / 1e6, tpc / 1e6,
+                                                       100 * (tpc / paper - 1)), flush=True)
+    mean = sum(abs(r['error']) for r in rows) / len(rows)
+    print('mean |error| %.1f%% over %d rows' % (100 * mean, len(rows)))
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'memory_rows': rows, 'mean_abs_error': mean}, f, indent=2)
 
 
 if __name__ == '__main__':
