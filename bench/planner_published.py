@@ -110,6 +110,10 @@ def main():
     parser.add_argument('--memory', action='store_true',
                         help="compare tpc's activation memory per layer with "
                         "Korthikanti et al. 2022's Table 2 instead")
+    parser.add_argument('--mfu-530b', action='store_true',
+                        help="predict Korthikanti et al. 2022's 530B on 2,240 GPUs (its "
+                        "abstract's MFU: 42.1%% with full recompute, 54.2%% with sequence "
+                        "parallelism and selective recompute) instead")
     parser.add_argument('--json', help='also write the figures to FILE')
     parser.add_argument('--build-dir', default=os.path.join(ROOT, 'build'))
     parser.add_argument('--work-dir')
@@ -122,6 +126,9 @@ def main():
                      'tpc-model tpc-plan)' % (tool, args.build_dir))
     if args.memory:
         memory(args, model_tool, os.path.join(bindir, 'tpc-compile'))
+        return
+    if args.mfu_530b:
+        mfu_530b(args, model_tool, plan)
         return
     wanted = [r[0] for r in TABLE1] if args.rows == 'all' else args.rows.split(',')
     rows = [r for r in TABLE1 if r[0] in wanted]
@@ -190,6 +197,49 @@ def main():
     if args.json:
         with open(args.json, 'w') as f:
             json.dump({'rows': results, 'mean_abs_error': mean}, f, indent=2)
+
+
+def mfu_530b(args, model_tool, plan):
+    """The 530B model (105 layers, hidden 20480, 128 heads) at tp 8, pp 35,
+    dp 8 on 2,240 A100s, as the paper's abstract gives its MFU: with full
+    recompute (then attention unfused, as Megatron-LM ran it) and with
+    sequence parallelism and selective recompute, which tpc expresses as
+    sequence parallelism without recompute: its fused attention keeps no
+    [seq, seq] scores and recomputes them in the backward, as selective
+    recompute does. The abstract gives no global batch: 2,240 and 1,920
+    (MT-NLG's, on the same 2,240 GPUs) both."""
+    work = args.work_dir or tempfile.mkdtemp(prefix='planner_published.')
+    os.makedirs(work, exist_ok=True)
+    name, heads, hidden, layers = KORTHIKANTI[2]
+    model = os.path.join(work, 'k-530B.mlir')
+    run([model_tool, 'gpt2', '--layers', str(layers), '--hidden', str(hidden), '--heads',
+         str(heads), '--vocab', str(VOCAB), '--seq', str(SEQ), '--dropout', DROPOUT, '-o', model])
+    gpus, pp, dp = 2240, 35, 8
+    rows = []
+    print('%-5s %-40s %9s %9s %7s %9s' % ('batch', 'layout', 'published', 'predicted', 'error',
+                                          'memory'))
+    for batch in (2240, 1920):
+        for what, published, flags in (
+                ('full recompute, unfused attention', 42.1,
+                 ['--recompute', 'full', '--unfused-attention']),
+                ('sequence parallel, no recompute', 54.2, ['--sequence-parallel'])):
+            step = json.loads(run([plan, 'time', model, '--cluster', CLUSTER, '--tp', str(TP),
+                                   '--pp', str(pp), '--dp', str(dp), '--micro-batch', '1',
+                                   '--micro-batches', str(batch // dp), '--seq', str(SEQ),
+                                   '--precision', 'fp16', '--json'] + flags))
+            # The paper's model FLOPs (its eq. 7): 72 B L s h^2 (1 + s/6h + V/12hL).
+            s, l, h, v = SEQ, layers, hidden, VOCAB
+            flops = 72.0 * batch * l * s * h * h * (1 + s / (6.0 * h) + v / (12.0 * h * l))
+            mfu = 100 * flops / step['step_seconds'] / gpus / 312e12
+            rows.append({'batch': batch, 'layout': what, 'published_mfu': published,
+                         'predicted_mfu': mfu, 'step_seconds': step['step_seconds'],
+                         'memory_bytes': step['memory_bytes']})
+            print('%-5d %-40s %8.1f%% %8.1f%% %+6.1f%% %6.1f GiB' % (
+                batch, what, published, mfu, 100 * (mfu / published - 1),
+                step['memory_bytes'] / 2.0 ** 30), flush=True)
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'mfu_530b': rows}, f, indent=2)
 
 
 def memory(args, model_tool, compile_tool):
