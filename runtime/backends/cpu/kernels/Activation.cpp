@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace tpc::cpu {
 
@@ -169,6 +170,18 @@ swiglu_backward_chunk(typename S::type *dgate, typename S::type *dup,
   }
 }
 
+/// in_chunks for a backward pass's chunks, compiled apart for adding to the
+/// gradient and for writing it: f(std::bool_constant<accumulate>(), i, k).
+template <class F>
+static void in_chunks_accumulating(size_t n, bool accumulate, F f) {
+  in_chunks(n, [=](size_t i, size_t k) {
+    if (accumulate)
+      f(std::true_type(), i, k);
+    else
+      f(std::false_type(), i, k);
+  });
+}
+
 template <class S>
 void gelu_forward(typename S::type *out, const typename S::type *inp,
                   size_t n) {
@@ -180,11 +193,9 @@ void gelu_forward(typename S::type *out, const typename S::type *inp,
 template <class S>
 void gelu_backward(typename S::type *dinp, const typename S::type *inp,
                    const typename S::type *dout, size_t n, bool accumulate) {
-  in_chunks(n, [=](size_t i, size_t k) {
-    if (accumulate)
-      gelu_backward_chunk<S, true>(dinp + i, inp + i, dout + i, k);
-    else
-      gelu_backward_chunk<S, false>(dinp + i, inp + i, dout + i, k);
+  in_chunks_accumulating(n, accumulate, [=](auto add, size_t i, size_t k) {
+    gelu_backward_chunk<S, decltype(add)::value>(dinp + i, inp + i, dout + i,
+                                                 k);
   });
 }
 
@@ -200,11 +211,9 @@ template <class S>
 void gelu_exact_backward(typename S::type *dinp, const typename S::type *inp,
                          const typename S::type *dout, size_t n,
                          bool accumulate) {
-  in_chunks(n, [=](size_t i, size_t k) {
-    if (accumulate)
-      gelu_exact_backward_chunk<S, true>(dinp + i, inp + i, dout + i, k);
-    else
-      gelu_exact_backward_chunk<S, false>(dinp + i, inp + i, dout + i, k);
+  in_chunks_accumulating(n, accumulate, [=](auto add, size_t i, size_t k) {
+    gelu_exact_backward_chunk<S, decltype(add)::value>(dinp + i, inp + i,
+                                                       dout + i, k);
   });
 }
 
@@ -219,11 +228,9 @@ void tanh_forward(typename S::type *out, const typename S::type *inp,
 template <class S>
 void tanh_backward(typename S::type *dinp, const typename S::type *out,
                    const typename S::type *dout, size_t n, bool accumulate) {
-  in_chunks(n, [=](size_t i, size_t k) {
-    if (accumulate)
-      tanh_backward_chunk<S, true>(dinp + i, out + i, dout + i, k);
-    else
-      tanh_backward_chunk<S, false>(dinp + i, out + i, dout + i, k);
+  in_chunks_accumulating(n, accumulate, [=](auto add, size_t i, size_t k) {
+    tanh_backward_chunk<S, decltype(add)::value>(dinp + i, out + i, dout + i,
+                                                 k);
   });
 }
 
