@@ -32,6 +32,7 @@ tiny models and a few layouts for a smoke test of the table's shape;
 
 Usage: /usr/bin/python3 bench/planner.py [--steps N] [--warmup W] [--rounds R]
                                         [--models gpt2,llama] [--quick]
+                                        [--layouts NAME,...]
                                         [--json FILE] [--build-dir DIR]
                                         [--work-dir DIR]
 """
@@ -165,6 +166,9 @@ def main(argv):
     ap.add_argument('--rounds', type=int, default=None, help='turns of all runs (default 2; --quick 1)')
     ap.add_argument('--models', default='gpt2,llama', help='comma-separated: gpt2, llama')
     ap.add_argument('--quick', action='store_true', help='tiny models, a few layouts: a smoke run')
+    ap.add_argument('--layouts', default='',
+                    help='comma-separated layout names to run alone (e.g. "dp 2,dp 2 zero-1": '
+                    'both micro-batch sizes of each), so that a few take turns more often')
     ap.add_argument('--json', default='', help='also write the figures to this file')
     ap.add_argument('--build-dir', default=os.environ.get('TPC_BUILD_DIR', os.path.join(ROOT, 'build')))
     ap.add_argument('--work-dir', default='')
@@ -202,6 +206,13 @@ def main(argv):
          str(max(100000, 4 * GLOBAL * (T + 1))), str(cfg['vocab']), '--seed', '1'])
     total = args.warmup + steps
     study = layouts(args.quick)
+    if args.layouts:
+        names = [n.strip() for n in args.layouts.split(',') if n.strip()]
+        unknown = sorted(set(names) - set(l[0] for l in study))
+        if unknown:
+            sys.exit('%s: --layouts: no layout named %s; the names are %s'
+                     % (WHO, ', '.join(unknown), ', '.join(sorted(set(l[0] for l in study)))))
+        study = [l for l in study if l[0] in names]
     results = {}
     for model in models:
         spec = (QUICK_MODELS if args.quick else MODELS)[model]
