@@ -285,8 +285,8 @@ void Analysis::findVocabulary() {
 
 // Saved activations follow the runtime's kernels (runtime/backend): a
 // linear keeps its input, layernorm its input and per-row mean and 1/std
-// (rmsnorm its input and 1/rms), gelu its input, swiglu both inputs,
-// attention its q|k|v and the attention probabilities
+// (rmsnorm its input and 1/rms), gelu its input, tanh its result, swiglu
+// both inputs, attention its q|k|v and the attention probabilities
 // [B, heads, T, T], dropout a one-byte mask, cross-entropy the logits and
 // targets (the vocab-parallel loss also its row max and sum of exponentials),
 // embedding the token ids. Parameters are not activations.
@@ -327,6 +327,7 @@ OpCost Analysis::costOf(Operation *op) {
         cost.bufferBytes = rows(norm.getInput()) * kStatBytes;
       })
       .Case([&](GeluOp gelu) { save(gelu.getInput()); })
+      .Case([&](TanhOp tanh) { save(tanh.getResult()); })
       .Case([&](SwiGluOp swiglu) {
         save(swiglu.getGate());
         save(swiglu.getUp());

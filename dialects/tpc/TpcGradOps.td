@@ -300,6 +300,41 @@ def Tpc_GeluGradOp : Tpc_Op<"gelu_grad", [Pure, SameOperandsAndResultType]> {
   }];
 }
 
+def Tpc_TanhGradOp : Tpc_Op<"tanh_grad", [Pure, SameOperandsAndResultType]> {
+  let summary = "Gradient of tanh at the forward result";
+  let description = [{
+    dinput = dout * (1 - result^2), `result` being the forward's tanh.
+    Kernel: `tanh_backward`.
+
+    ```mlir
+    %dx = tpc.tanh_grad %dout, %y : tensor<2x1x64xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$result);
+  let results = (outs Tpc_FloatTensor:$dinput);
+  let assemblyFormat = "$dout `,` $result attr-dict `:` type($dout)";
+}
+
+def Tpc_SelectPositionGradOp
+    : Tpc_Op<"select_position_grad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Gradient of tpc.select_position";
+  let description = [{
+    `dout` is [B, 1, H]; the result, of the forward input's type [B, T, H]
+    (`input` gives the shape only, its values are not read), holds it at
+    `position` and zeros elsewhere.
+
+    ```mlir
+    %dh = tpc.select_position_grad %dfirst, %h at 0 : tensor<2x1x64xf32>, tensor<2x16x64xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$dout, Tpc_FloatTensor:$input,
+                       I64Attr:$position);
+  let results = (outs Tpc_FloatTensor:$dinput);
+  let assemblyFormat = [{
+    $dout `,` $input `at` $position attr-dict `:` type($dout) `,` type($input)
+  }];
+}
+
 def Tpc_SwiGluGradOp : Tpc_Op<"swiglu_grad", [Pure, AllTypesMatch<["dout", "gate", "up", "dgate", "dup"]>]> {
   let summary = "Gradient of SwiGLU at the forward inputs";
   let description = [{

@@ -306,6 +306,64 @@ def Tpc_GeluOp : Tpc_Op<"gelu", [
   let assemblyFormat = "$input (`exact` $exact^)? attr-dict `:` type($input)";
 }
 
+def Tpc_TanhOp : Tpc_Op<"tanh", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "Hyperbolic tangent (BERT's pooler)";
+  let description = [{
+    Elementwise tanh. BERT's pooler is tanh(dense(h[:, 0])); the VJP reads
+    the result, not the input (1 - tanh^2).
+
+    ```mlir
+    %p = tpc.tanh %x : tensor<2x1x768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def Tpc_SelectPositionOp : Tpc_Op<"select_position", [
+    Pure, InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "One position of every sequence (BERT's pooler reads token 0)";
+  let description = [{
+    `input` is [B, T, H]; the result is [B, 1, H], the hidden state at
+    `position` of each row. The VJP scatters the adjoint back into zeros at
+    that position (`tpc.select_position_grad`). Under sequence parallelism
+    the input is gathered whole first, as Megatron-LM's pooler does.
+
+    ```mlir
+    %first = tpc.select_position %h at 0 : tensor<2x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, I64Attr:$position);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = "$input `at` $position attr-dict `:` type($input)";
+}
+
+def Tpc_ScaleByOp : Tpc_Op<"scale_by", [
+    Pure, AllTypesMatch<["input", "result"]>,
+    DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
+  let summary = "Multiplication by a scalar known at run time";
+  let description = [{
+    `input` times the 0-d `factor` of the same element type: the weight of
+    BERT's sentence-order loss in the loss sum, which the trainer sets every
+    step. Only `input` is differentiated: the factor must not depend on a
+    parameter.
+
+    ```mlir
+    %weighted = tpc.scale_by %sop_sum, %weight : tensor<f32>, tensor<f32>
+    ```
+  }];
+  let arguments = (ins Tpc_FloatTensor:$input, Tpc_FloatTensor:$factor);
+  let results = (outs Tpc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $factor attr-dict `:` type($input) `,` type($factor)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tpc_SwiGluOp : Tpc_Op<"swiglu", [
     Pure, SameOperandsAndResultType,
     DeclareOpInterfaceMethods<Tpc_VjpOpInterface>]> {
@@ -690,16 +748,24 @@ def Tpc_CrossEntropyOp : Tpc_Op<"cross_entropy", [
     of counted targets, so that callers form token-weighted means across
     micro-batches and ranks. Accumulates in fp32.
 
+    With `classifier`, the loss is a sequence classifier's over a few
+    classes (BERT's sentence order: [B, 1, 2] logits, one label per row):
+    it stays whole on every rank, never vocabulary-parallel, and it is not
+    the program's language-model loss, whose vocabulary and logits the
+    runtime reads.
+
     ```mlir
     %sum, %count = tpc.cross_entropy %logits, %targets ignore_index -1 : tensor<?x?x50257xf32>, tensor<?x?xi32>
+    %s, %n = tpc.cross_entropy %sop, %labels ignore_index -1 classifier : tensor<2x1x2xf32>, tensor<2x1xi32>
     ```
   }];
   let arguments = (ins Tpc_FloatTensor:$logits, Tpc_IdTensor:$targets,
-                       DefaultValuedAttr<I64Attr, "-1">:$ignore_index);
+                       DefaultValuedAttr<I64Attr, "-1">:$ignore_index,
+                       UnitAttr:$classifier);
   let results = (outs Tpc_ScalarF32:$loss_sum, Tpc_ScalarI32:$count);
   let assemblyFormat = [{
-    $logits `,` $targets `ignore_index` $ignore_index attr-dict `:`
-    type($logits) `,` type($targets)
+    $logits `,` $targets `ignore_index` $ignore_index (`classifier` $classifier^)?
+    attr-dict `:` type($logits) `,` type($targets)
   }];  let hasVerifier = 1;
 }
 

@@ -142,6 +142,24 @@ LogicalResult GeluOp::buildVjp(OpBuilder &builder,
   return success();
 }
 
+LogicalResult TanhOp::buildVjp(OpBuilder &builder,
+                               ArrayRef<Value> resultAdjoints,
+                               SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] =
+      TanhGradOp::create(builder, getLoc(), resultAdjoints[0], getResult());
+  return success();
+}
+
+LogicalResult
+SelectPositionOp::buildVjp(OpBuilder &builder, ArrayRef<Value> resultAdjoints,
+                           SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] = SelectPositionGradOp::create(
+      builder, getLoc(), resultAdjoints[0], getInput(), getPositionAttr());
+  return success();
+}
+
 LogicalResult SwiGluOp::buildVjp(OpBuilder &builder,
                                  ArrayRef<Value> resultAdjoints,
                                  SmallVectorImpl<Value> &operandAdjoints) {
@@ -220,6 +238,15 @@ LogicalResult ScaleOp::buildVjp(OpBuilder &builder,
   resetAdjoints(*this, operandAdjoints);
   operandAdjoints[0] =
       ScaleOp::create(builder, getLoc(), resultAdjoints[0], getFactorAttr());
+  return success();
+}
+
+LogicalResult ScaleByOp::buildVjp(OpBuilder &builder,
+                                  ArrayRef<Value> resultAdjoints,
+                                  SmallVectorImpl<Value> &operandAdjoints) {
+  resetAdjoints(*this, operandAdjoints);
+  operandAdjoints[0] =
+      ScaleByOp::create(builder, getLoc(), resultAdjoints[0], getFactor());
   return success();
 }
 

@@ -1,4 +1,4 @@
-//===- Elementwise.cpp - gelu, swiglu, dropout, add, scale, cast, ... ----===//
+//===- Elementwise.cpp - gelu, tanh, swiglu, dropout, add, scale, ... ----===//
 
 #include "runtime/exec/ops/Op.h"
 
@@ -32,6 +32,26 @@ Thunk gelu_grad(OpContext &c) {
     };
   return [&k, dx, d, x, n](const RunOptions &) {
     k.gelu_backward(dx, x, d, n, /*accumulate=*/false);
+  };
+}
+
+Thunk tanh(OpContext &c) {
+  c.expect_result_like(0, 0);
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, x, n](const RunOptions &) { k.tanh_forward(out, x, n); };
+}
+
+// dx = dout * (1 - y^2) from the forward's result y.
+Thunk tanh_grad(OpContext &c) {
+  c.expect_shape(c.shape(c.in(1)), c.shape(c.in(0)), "the result");
+  c.expect_result_like(0, 0);
+  const Kernels &k = c.kernels();
+  void *dx = c.ptr(c.out(0)), *d = c.ptr(c.in(0)), *y = c.ptr(c.in(1));
+  size_t n = c.elements(c.in(0));
+  return [&k, dx, d, y, n](const RunOptions &) {
+    k.tanh_backward(dx, y, d, n, /*accumulate=*/false);
   };
 }
 
@@ -136,6 +156,67 @@ Thunk scale(OpContext &c) {
   };
 }
 
+// out = x * factor, factor a device scalar of x's type: a weighted sum of
+// one term.
+Thunk scale_by(OpContext &c) {
+  c.expect_result_like(0, 0);
+  c.expect_shape(c.shape(c.in(1)), {}, "the factor");
+  if (c.dtype(c.in(1)) != c.dtype(c.in(0)))
+    throw c.error("takes a factor of another element type than its input");
+  const Kernels &k = c.kernels();
+  void *out = c.ptr(c.out(0)), *x = c.ptr(c.in(0)), *factor = c.ptr(c.in(1));
+  size_t n = c.elements(c.in(0));
+  return [&k, out, x, factor, n](const RunOptions &) {
+    const void *xs[1] = {x};
+    k.weighted_sum_forward(out, xs, factor, 1, n);
+  };
+}
+
+// [B, 1, H] = x[:, position, :] of x [B, T, H]: B row copies.
+Thunk select_position(OpContext &c) {
+  std::vector<int64_t> in = c.shape(c.in(0));
+  if (in.size() != 3)
+    throw c.error("takes an input that is not [B, T, H]");
+  c.expect_shape(c.shape(c.out(0)), {in[0], 1, in[2]}, "the result");
+  int64_t position = c.integer("position");
+  if (position < 0 || position >= in[1])
+    throw c.error("selects position " + std::to_string(position) + " of " +
+                  std::to_string(in[1]));
+  Device *dev = &c.s.device;
+  auto *out = static_cast<char *>(c.ptr(c.out(0)));
+  auto *x = static_cast<const char *>(c.ptr(c.in(0)));
+  size_t row = c.bytes(c.out(0)) / size_t(in[0]);
+  size_t rows = size_t(in[0]), stride = row * size_t(in[1]);
+  size_t at = row * size_t(position);
+  return [dev, out, x, row, rows, stride, at](const RunOptions &) {
+    for (size_t b = 0; b < rows; ++b)
+      dev->copy_device_to_device(out + b * row, x + b * stride + at, row);
+  };
+}
+
+// dx [B, T, H]: zeros but dout [B, 1, H] at the position.
+Thunk select_position_grad(OpContext &c) {
+  std::vector<int64_t> in = c.shape(c.out(0));
+  if (in.size() != 3)
+    throw c.error("has a result that is not [B, T, H]");
+  c.expect_shape(c.shape(c.in(0)), {in[0], 1, in[2]}, "dout");
+  int64_t position = c.integer("position");
+  if (position < 0 || position >= in[1])
+    throw c.error("selects position " + std::to_string(position) + " of " +
+                  std::to_string(in[1]));
+  Device *dev = &c.s.device;
+  auto *dx = static_cast<char *>(c.ptr(c.out(0)));
+  auto *d = static_cast<const char *>(c.ptr(c.in(0)));
+  size_t row = c.bytes(c.in(0)) / size_t(in[0]);
+  size_t rows = size_t(in[0]), stride = row * size_t(in[1]);
+  size_t at = row * size_t(position), bytes = c.bytes(c.out(0));
+  return [dev, dx, d, row, rows, stride, at, bytes](const RunOptions &) {
+    dev->zero(dx, bytes);
+    for (size_t b = 0; b < rows; ++b)
+      dev->copy_device_to_device(dx + b * stride + at, d + b * row, row);
+  };
+}
+
 // A conversion between floating-point storage types, by the input's table.
 Thunk cast(OpContext &c) {
   c.expect_shape(c.shape(c.out(0)), c.shape(c.in(0)), "the result");
@@ -212,11 +293,16 @@ Thunk fill(OpContext &c) {
 void register_elementwise_ops(OpRegistry &r) {
   r.add(op::kGelu, gelu);
   r.add(op::kGeluGrad, gelu_grad);
+  r.add(op::kTanh, tanh);
+  r.add(op::kTanhGrad, tanh_grad);
   r.add(op::kSwiglu, swiglu);
   r.add(op::kSwigluGrad, swiglu_grad);
   r.add(op::kDropout, dropout);
   r.add(op::kAdd, add);
   r.add(op::kScale, scale);
+  r.add(op::kScaleBy, scale_by);
+  r.add(op::kSelectPosition, select_position);
+  r.add(op::kSelectPositionGrad, select_position_grad);
   r.add(op::kCast, cast);
   r.add(op::kWeightedSum, weighted_sum);
   r.add(op::kWeightedSumGrad, weighted_sum_grad);
