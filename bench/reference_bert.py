@@ -531,14 +531,16 @@ class SavedBatches:
     ends each row). next() gives (inputs, labels, types, attention_mask)
     with Hugging Face's 0/1 attention mask; a negative target is ignored."""
 
-    def __init__(self, path, B, T):
+    def __init__(self, path, B, T, sentence_order=False):
         data = np.fromfile(path, dtype='<i4')
-        size = 3 * B * T + B
+        size = 3 * B * T + B + (B if sentence_order else 0)
         if data.size == 0 or data.size % size:
             raise SystemExit('%s: %d int32 values are not whole batches of %d (B=%d, T=%d)'
                              % (path, data.size, size, B, T))
         self.batches = data.reshape(-1, size)
         self.B, self.T, self.position = B, T, 0
+        self.sentence_order = sentence_order
+        self.labels = None  # the sentence-order labels [B] of the last batch
 
     def per_epoch(self):
         return len(self.batches)
@@ -548,15 +550,18 @@ class SavedBatches:
         row = torch.from_numpy(self.batches[self.position].astype(np.int64))
         self.position = (self.position + 1) % len(self.batches)
         inputs, labels, types = (row[k * B * T:(k + 1) * B * T].view(B, T) for k in range(3))
-        lengths = row[3 * B * T:]
+        lengths = row[3 * B * T:3 * B * T + B]
+        if self.sentence_order:
+            self.labels = row[3 * B * T + B:]
         mask = (torch.arange(T)[None, :] < lengths[:, None]).long()
         return inputs, labels.masked_fill(labels < 0, IGNORE), types, mask
 
 
 def cmd_eval_batches(args):
     model = model_of(args)
-    batches = SavedBatches(args.batches, args.batch, args.seq)
+    batches = SavedBatches(args.batches, args.batch, args.seq, args.sop)
     total, predicted, correct = 0.0, 0, 0
+    sop_total, sop_correct, rows = 0.0, 0, 0
     with torch.no_grad():
         for _ in range(batches.per_epoch()):
             x, labels, types, mask = batches.next()
@@ -564,8 +569,70 @@ def cmd_eval_batches(args):
             total += float(s)
             predicted += n
             correct += c
-    print(json.dumps({'loss': total / max(predicted, 1), 'accuracy': correct / max(predicted, 1),
-                      'predicted': predicted, 'batches': batches.per_epoch()}))
+            if args.sop:
+                h = model.encode(x, types, mask)
+                logits = model.nsp_logits(h).double()
+                sop_total += float(F.cross_entropy(logits, batches.labels, reduction='sum'))
+                sop_correct += int((logits.argmax(-1) == batches.labels).sum())
+                rows += len(batches.labels)
+    result = {'loss': total / max(predicted, 1), 'accuracy': correct / max(predicted, 1),
+              'predicted': predicted, 'batches': batches.per_epoch()}
+    if args.sop:
+        result.update(sop_loss=sop_total / rows, sop_accuracy=sop_correct / rows)
+    print(json.dumps(result))
+
+
+class _Rows:
+    """Saved batches' rows for reference_gpt2.train: next() gives the inputs
+    and the rest of the batch, whose numel() is its positions."""
+
+    def __init__(self, saved):
+        self.saved = saved
+
+    def next(self):
+        x, labels, types, mask = self.saved.next()
+        return x, _Rest(labels, types, mask, self.saved.labels)
+
+
+class _Rest:
+    def __init__(self, labels, types, mask, order):
+        self.labels, self.types, self.mask, self.order = labels, types, mask, order
+
+    def numel(self):
+        return self.labels.numel()
+
+
+class _PreTraining:
+    """BertForPreTraining's total loss (with sentence-order labels) or the
+    masked-LM mean, in reference_gpt2.train's model interface."""
+
+    def __init__(self, model):
+        self.model, self.params = model, model.params
+
+    def forward(self, x, rest):
+        if rest.order is None:
+            loss, count = self.model.forward(x, rest.labels, rest.types, rest.mask)
+            return loss, count
+        return (self.model.pretraining_loss(x, rest.labels, rest.order, rest.types, rest.mask),
+                rest.numel())
+
+
+def cmd_train_batches(args):
+    model = model_of(args)
+    model.training = True
+    saved = SavedBatches(args.batches, args.batch, args.seq, args.sop)
+    log = open(args.log, 'w') if args.log else None
+
+    def on_step(r):
+        line = json.dumps({k: v for k, v in r.items() if k != 'seconds'})
+        print(line, flush=True)
+        if log:
+            log.write(line + '\n')
+            log.flush()
+
+    ref.train(_PreTraining(model), _Rows(saved), args, on_step)
+    if args.save:
+        write_checkpoint(args.save, model.params)
 
 
 def cmd_train(args):
@@ -1070,6 +1137,9 @@ def main(argv):
                     help='int32 inputs, targets, token types [B,T] and key lengths [B] per batch')
     eb.add_argument('--batch', type=int, required=True)
     eb.add_argument('--seq', type=int, required=True)
+    eb.add_argument('--sop', action='store_true',
+                    help='the batches end with sentence-order labels [B]; also report the '
+                    'sentence-order head\'s mean loss and accuracy')
     tr = sub.add_parser('train', help='AdamW steps on the masked-LM loss')
     add_model_args(tr)
     add_data_args(tr)
@@ -1078,13 +1148,24 @@ def main(argv):
     tr.add_argument('--dropout', type=float, default=0.0,
                     help='hidden and attention-probability dropout')
     tr.add_argument('--seed', type=int, default=1, help="seeds the dropout's draws")
+    tb = sub.add_parser('train-batches', help='AdamW steps on saved batches (tpc-run eval '
+                        '--save-batches), one per step: the masked-LM loss, plus the '
+                        'sentence-order loss with --sop (BertForPreTraining)')
+    add_model_args(tb)
+    tb.add_argument('--batches', required=True)
+    tb.add_argument('--batch', type=int, required=True)
+    tb.add_argument('--seq', type=int, required=True)
+    tb.add_argument('--sop', action='store_true', help='the batches end with sentence-order labels')
+    ref.add_train_args(tb)
+    tb.add_argument('--save', default='', help='write the trained weights here')
     test = sub.add_parser('selftest', help='check the model against independent formulations')
     test.add_argument('--threads', type=int, default=1)
     args = ap.parse_args(argv)
     if getattr(args, 'threads', 0) > 0:
         torch.set_num_threads(args.threads)
     {'init': cmd_init, 'masks': cmd_masks, 'eval': cmd_eval, 'eval-batches': cmd_eval_batches,
-     'train': cmd_train, 'selftest': cmd_selftest}[args.command](args)
+     'train': cmd_train, 'train-batches': cmd_train_batches,
+     'selftest': cmd_selftest}[args.command](args)
 
 
 if __name__ == '__main__':

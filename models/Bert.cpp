@@ -32,6 +32,13 @@ public:
     keyLengths =
         input(RankedTensorType::get({ids.getDimSize(0)}, ids.getElementType()),
               abi::kKeyLengthsInput);
+    if (config.head == BertHeads::PreTraining) {
+      sentenceOrder = input(
+          RankedTensorType::get({ids.getDimSize(0), 1}, ids.getElementType()),
+          abi::kSentenceOrderInput);
+      sentenceOrderWeight = input(RankedTensorType::get({}, body.getF32Type()),
+                                  abi::kSentenceOrderWeightInput);
+    }
   }
 
   /// Word, position and token-type embeddings summed; the embedding
@@ -67,19 +74,23 @@ public:
     });
   }
 
-  /// The final norm (pre-norm only), the masked-LM head's transform and the
-  /// logits against the word embeddings plus cls.predictions.bias; declares
-  /// the pooler and the sentence-order head for BertForPreTraining.
+  /// The final norm (pre-norm only), then the masked-LM head's transform
+  /// and the logits against the word embeddings plus cls.predictions.bias.
+  /// BertForPreTraining adds the pooler and the sentence-order head
+  /// (sentenceOrderLogits).
   Value logits(Value h) {
     int64_t hidden = config.hidden;
     if (config.layout == NormLayout::PreNorm) {
       b.at("bert.encoder.final_layernorm");
       h = norm(h, "bert.encoder.final_layernorm");
     }
+    Value pooled;
     if (config.head == BertHeads::PreTraining) {
       b.at("bert.pooler");
-      b.declare("bert.pooler.dense.weight", {hidden, hidden}, b.normal());
-      b.declare("bert.pooler.dense.bias", {hidden}, b.zeros());
+      Value first =
+          SelectPositionOp::create(body, b.loc(), h, body.getI64IntegerAttr(0));
+      pooled = TanhOp::create(
+          body, b.loc(), linear(first, "bert.pooler.dense", hidden, hidden));
     }
     b.at("cls.predictions");
     Value t = linear(h, "cls.predictions.transform.dense", hidden, hidden);
@@ -87,12 +98,32 @@ public:
     Value bias = b.param("cls.predictions.bias", {config.vocab}, b.zeros());
     Value logits =
         LinearOp::create(body, b.loc(), t, word, bias, body.getUnitAttr());
-    if (config.head == BertHeads::PreTraining) {
+    // After the masked-LM head, in BertForPreTraining's parameter order.
+    if (pooled) {
       b.at("cls.seq_relationship");
-      b.declare("cls.seq_relationship.weight", {2, hidden}, b.normal());
-      b.declare("cls.seq_relationship.bias", {2}, b.zeros());
+      sopLogits = linear(pooled, "cls.seq_relationship", hidden, 2);
     }
     return logits;
+  }
+
+  /// With the sentence-order head: the loss sum is the masked-LM loss sum
+  /// plus the sentence-order loss sum times its weight (an input the
+  /// trainer sets to the step's predicted positions over its rows, so
+  /// that the mean loss is the sum of both means, as BertForPreTraining's
+  /// total loss), and forward also returns the head's [B, 1, 2] logits.
+  OwningOpRef<ModuleOp> finish(Value logits) {
+    if (!sopLogits)
+      return b.finish(logits);
+    return b.finish(logits, [&](Value lossSum, SmallVectorImpl<Value> &more) {
+      b.at("cls.seq_relationship");
+      auto sop = CrossEntropyOp::create(body, b.loc(), sopLogits, sentenceOrder,
+                                        body.getI64IntegerAttr(-1),
+                                        body.getUnitAttr());
+      Value weighted = ScaleByOp::create(body, b.loc(), sop.getLossSum(),
+                                         sentenceOrderWeight);
+      more.push_back(sopLogits);
+      return b.add(lossSum, weighted);
+    });
   }
 
 private:
@@ -160,6 +191,7 @@ private:
   const BertConfig &config;
   OpBuilder &body;
   Value types, keyLengths;
+  Value sentenceOrder, sentenceOrderWeight, sopLogits;
   Value word;
 };
 } // namespace
@@ -171,5 +203,5 @@ OwningOpRef<ModuleOp> tpc::models::buildBert(MLIRContext &context,
   Value h = bert.embeddings();
   for (int64_t i = 0; i < config.layers; ++i)
     h = bert.layer(h, "bert.encoder.layer." + std::to_string(i));
-  return b.finish(bert.logits(h));
+  return bert.finish(bert.logits(h));
 }

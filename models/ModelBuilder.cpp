@@ -53,17 +53,10 @@ Value ModelBuilder::param(const Twine &name, ArrayRef<int64_t> shape,
   if (!inserted)
     return it->second;
   auto type = RankedTensorType::get(shape, Float32Type::get(&context));
-  ParamOp::create(params, location, key, type, init, LayoutAttr(),
-                  TypeAttr(), TypeAttr());
+  ParamOp::create(params, location, key, type, init, LayoutAttr(), TypeAttr(),
+                  TypeAttr());
   it->second = GetParamOp::create(body, location, type, key);
   return it->second;
-}
-
-void ModelBuilder::declare(const Twine &name, ArrayRef<int64_t> shape,
-                           InitAttr init) {
-  auto type = RankedTensorType::get(shape, Float32Type::get(&context));
-  ParamOp::create(params, location, name.str(), type, init, LayoutAttr(),
-                  TypeAttr(), TypeAttr());
 }
 
 Value ModelBuilder::dropout(Value x, double p) {
@@ -95,11 +88,23 @@ Value ModelBuilder::add(Value a, Value b) {
 }
 
 OwningOpRef<ModuleOp> ModelBuilder::finish(Value logits) {
+  return finish(
+      logits, [](Value lossSum, SmallVectorImpl<Value> &) { return lossSum; });
+}
+
+OwningOpRef<ModuleOp> ModelBuilder::finish(
+    Value logits,
+    function_ref<Value(Value lossSum, SmallVectorImpl<Value> &more)> extend) {
   at("loss");
   auto loss = CrossEntropyOp::create(body, location, logits, targets(),
                                      body.getI64IntegerAttr(-1));
-  func::ReturnOp::create(
-      body, location, ValueRange{loss.getLossSum(), loss.getCount(), logits});
+  SmallVector<Value> more;
+  Value sum = extend(loss.getLossSum(), more);
+  SmallVector<Value> results = {sum, loss.getCount(), logits};
+  results.append(more);
+  func::ReturnOp::create(body, location, results);
+  forward.setType(FunctionType::get(&context, forward.getArgumentTypes(),
+                                    ValueRange(results).getTypes()));
   return std::move(module);
 }
 

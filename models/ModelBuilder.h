@@ -42,11 +42,6 @@ public:
   mlir::Value param(const llvm::Twine &name, llvm::ArrayRef<int64_t> shape,
                     InitAttr init);
 
-  /// Declares a parameter that `forward` does not read (yet): it is
-  /// initialized, checkpointed and counted all the same.
-  void declare(const llvm::Twine &name, llvm::ArrayRef<int64_t> shape,
-               InitAttr init);
-
   /// The key of the next dropout site. Every site takes one whether or not
   /// its probability is zero, so a site's key depends only on its place in
   /// the program.
@@ -66,6 +61,14 @@ public:
 
   /// Loss sum, target count and logits; completes the module.
   mlir::OwningOpRef<mlir::ModuleOp> finish(mlir::Value logits);
+  /// The same with a loss of the model's own added: `extend` takes the
+  /// language-model loss sum, returns the loss sum forward returns and
+  /// appends what forward returns after the logits.
+  mlir::OwningOpRef<mlir::ModuleOp> finish(
+      mlir::Value logits,
+      llvm::function_ref<mlir::Value(mlir::Value lossSum,
+                                     llvm::SmallVectorImpl<mlir::Value> &more)>
+          extend);
 
 private:
   mlir::MLIRContext &context;

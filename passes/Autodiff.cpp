@@ -186,6 +186,17 @@ private:
   llvm::MapVector<std::pair<Attribute, int64_t>, ParamGradient> params;
 };
 
+/// The logits of a classifier loss (tpc.cross_entropy classifier), as
+/// they are or cast back to f32.
+bool isClassifierLogits(Value v) {
+  if (auto cast = v.getDefiningOp<CastOp>())
+    v = cast.getInput();
+  return llvm::any_of(v.getUsers(), [](Operation *user) {
+    auto ce = dyn_cast<CrossEntropyOp>(user);
+    return ce && ce.getClassifier();
+  });
+}
+
 struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
   using AutodiffBase::AutodiffBase;
   void runOnOperation() override {
@@ -223,10 +234,16 @@ struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
     train.setSymName(kTrainStep);
     module.getBody()->getOperations().insertAfter(forward->getIterator(),
                                                   train);
+    // train_step returns the loss sum and count, and a sequence
+    // classifier's logits (BERT's sentence order), which the trainer logs.
     Operation *ret = train.front().getTerminator();
-    ret->setOperands(ret->getOperands().take_front(2));
+    SmallVector<Value> kept(ret->getOperands().take_front(2));
+    for (Value v : ret->getOperands().drop_front(2))
+      if (isClassifierLogits(v))
+        kept.push_back(v);
+    ret->setOperands(kept);
     train.setType(FunctionType::get(&getContext(), type.getInputs(),
-                                    type.getResults().take_front(2)));
+                                    ValueRange(kept).getTypes()));
     Value seed;
     if (lossScale) {
       // After forward's arguments, keeping their attributes in place.

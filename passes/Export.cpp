@@ -224,16 +224,23 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       fn->add_inputs(id);
       if (auto what = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                         abi::kInputAttr)) {
-        if (what.getValue() == abi::kTokenTypesInput)
-          fn->set_token_types_input(int32_t(arg.getArgNumber()));
-        else if (what.getValue() == abi::kKeyLengthsInput)
-          fn->set_key_lengths_input(int32_t(arg.getArgNumber()));
+        int32_t index = int32_t(arg.getArgNumber());
+        StringRef name = what.getValue();
+        if (name == abi::kTokenTypesInput)
+          fn->set_token_types_input(index);
+        else if (name == abi::kKeyLengthsInput)
+          fn->set_key_lengths_input(index);
+        else if (name == abi::kSentenceOrderInput)
+          fn->set_sentence_order_input(index);
+        else if (name == abi::kSentenceOrderWeightInput)
+          fn->set_sentence_order_weight_input(index);
         else
           return func.emitOpError("argument ")
                  << arg.getArgNumber() << " is the batch's " << what
                  << ", which the runtime does not feed; name '"
-                 << abi::kTokenTypesInput << "' or '" << abi::kKeyLengthsInput
-                 << "'";
+                 << abi::kTokenTypesInput << "', '" << abi::kKeyLengthsInput
+                 << "', '" << abi::kSentenceOrderInput << "' or '"
+                 << abi::kSentenceOrderWeightInput << "'";
       }
     }
     for (Operation &op : func.getBody().front()) {
@@ -242,6 +249,9 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
           fn->add_outputs(ids.lookup(v));
         if (std::optional<int> logits = logitsOutput(func, ret))
           fn->set_logits_output(*logits);
+        if (std::optional<int> logits =
+                logitsOutput(func, ret, /*classifier=*/true))
+          fn->set_sentence_order_logits_output(*logits);
         continue;
       }
       if (auto get = dyn_cast<GetParamOp>(op)) {
@@ -353,7 +363,9 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
         };
         std::optional<Loss> loss =
             llvm::TypeSwitch<Operation *, std::optional<Loss>>(op)
-                .Case([](CrossEntropyOp ce) {
+                .Case([](CrossEntropyOp ce) -> std::optional<Loss> {
+                  if (ce.getClassifier())
+                    return std::nullopt;
                   auto logits = cast<ShapedType>(ce.getLogits().getType());
                   return Loss{logits.getShape().back(),
                               int64_t(ce.getIgnoreIndex()), false};
@@ -422,15 +434,18 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
     return success();
   }
 
-  /// The operand of `ret` that returns the logits of `func`'s last loss op,
-  /// as they are or cast back to f32.
-  static std::optional<int> logitsOutput(func::FuncOp func,
-                                         func::ReturnOp ret) {
+  /// The operand of `ret` that returns the logits of `func`'s last loss op
+  /// (of its sequence classifier's with `classifier`), as they are or cast
+  /// back to f32.
+  static std::optional<int> logitsOutput(func::FuncOp func, func::ReturnOp ret,
+                                         bool classifier = false) {
     Value logits;
     func.walk([&](Operation *op) {
-      if (auto ce = dyn_cast<CrossEntropyOp>(op))
+      if (auto ce = dyn_cast<CrossEntropyOp>(op);
+          ce && ce.getClassifier() == classifier)
         logits = ce.getLogits();
-      else if (auto ce = dyn_cast<VocabParallelCrossEntropyOp>(op))
+      else if (auto ce = dyn_cast<VocabParallelCrossEntropyOp>(op);
+               ce && !classifier)
         logits = ce.getLogits();
     });
     if (!logits)

@@ -212,7 +212,8 @@ FailureOr<MegatronModel> tpc::analyzeMegatron(func::FuncOp forward,
   // Losses over the vocabulary: the output layer or a bigram table.
   forward.walk([&](CrossEntropyOp loss) {
     Value logits = loss.getLogits();
-    if (!onlyFeedsLoss(logits, loss))
+    // A sequence classifier's few classes stay whole on every rank.
+    if (loss.getClassifier() || !onlyFeedsLoss(logits, loss))
       return;
     int64_t vocab = cast<RankedTensorType>(logits.getType()).getShape().back();
     if (ShapedType::isDynamic(vocab))

@@ -2,6 +2,7 @@
 
 #include "passes/Passes.h"
 #include "passes/Utils.h"
+#include "runtime/program/Abi.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -28,16 +29,21 @@ struct SpecializePass : public tpc::impl::SpecializeBase<SpecializePass> {
       if (func.isExternal())
         continue;
       // Ids [B, T] (tokens, targets, token types) and per-sequence values
-      // [B] (key lengths).
+      // [B] (key lengths) or [B, 1] (sentence-order labels).
       for (BlockArgument arg : func.getArguments()) {
         auto type = dyn_cast<RankedTensorType>(arg.getType());
         if (!type || type.getRank() < 1 || type.getRank() > 2 ||
             !type.getElementType().isInteger(32))
           continue;
+        auto what = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      abi::kInputAttr);
+        bool perSequence =
+            type.getRank() == 1 ||
+            (what && what.getValue() == abi::kSentenceOrderInput);
         SmallVector<int64_t> shape(type.getShape());
         if (batch > 0)
           shape[0] = batch;
-        if (seq > 0 && type.getRank() == 2)
+        if (seq > 0 && !perSequence)
           shape[1] = seq;
         arg.setType(RankedTensorType::get(shape, type.getElementType()));
       }

@@ -56,13 +56,17 @@ inline constexpr char kDecodeHead[] = "decode_head";
 
 // Inputs of forward (and so of train_step) beyond tokens and targets that a
 // batch fills: an encoder's token types [B,T] i32 and key lengths [B] i32
-// (BERT). The model marks each such argument with kInputAttr naming what it
-// is; tpc-export records where they are (Function.token_types_input and
-// key_lengths_input), and the runtime feeds them from the batcher. They
-// follow the targets; an fp16 train_step's loss scale comes after them.
+// (BERT), and with BERT's sentence-order head each row's label [B,1] i32 and
+// the weight of that loss in the loss sum (f32 scalar). The model marks
+// each such argument with kInputAttr naming what it is; tpc-export records
+// where they are (Function.token_types_input, ...), and the runtime feeds
+// them from the batcher and the trainer. They follow the targets; an fp16
+// train_step's loss scale comes after them.
 inline constexpr char kInputAttr[] = "tpc.input";
 inline constexpr char kTokenTypesInput[] = "token_types";
 inline constexpr char kKeyLengthsInput[] = "key_lengths";
+inline constexpr char kSentenceOrderInput[] = "sentence_order";
+inline constexpr char kSentenceOrderWeightInput[] = "sentence_order_weight";
 
 // Attributes the compiler sets and the export pass reads. Every attribute
 // whose name starts with kCompilerAttrPrefix is bookkeeping: it is not

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 namespace tpc {
 
@@ -49,9 +50,11 @@ void add_mlm_flags(CLI::App &app, MaskOptions &masks) {
       ->check(CLI::Range(0.0, 1.0))
       ->needs(mlm);
   app.add_flag("--sop", masks.sentence_order,
-               "With --mlm: A and B swap in half the rows, whose "
-               "sentence-order label is then 1 (the batches carry the labels; "
-               "no program computes the sentence-order loss yet)")
+               "With --mlm, for a model with the sentence-order head "
+               "(tpc-model bert --head pretraining): A and B swap in half the "
+               "rows, whose label is then 1; train adds the head's mean loss "
+               "to the masked-LM one, and both commands report its loss and "
+               "accuracy (without --sop the head gets no loss)")
       ->needs(mlm);
   app.add_option("--vocab-dir", masks.vocab_dir,
                  "With --mlm: the directory of BERT's vocab.txt, which gives "
@@ -77,19 +80,31 @@ int eval_command(Session &s, const CommandOptions &opt) {
                            opt.load);
   if (!s.root)
     return 0;
+  std::string sop, sop_json;
+  if (r.sop_loss) {
+    char text[128];
+    std::snprintf(text, sizeof(text),
+                  ", sentence order loss %.4f accuracy %.4f", *r.sop_loss,
+                  *r.sop_accuracy);
+    sop = text;
+    std::snprintf(text, sizeof(text),
+                  ", \"sop_loss\": %.9g, \"sop_accuracy\": %.9g", *r.sop_loss,
+                  *r.sop_accuracy);
+    sop_json = text;
+  }
   if (opt.json && r.accuracy)
     std::printf("{\"loss\": %.9g, \"accuracy\": %.9g, \"predicted\": %lld, "
-                "\"batches\": %lld, \"tp\": %d, \"dp\": %d}\n",
+                "\"batches\": %lld, \"tp\": %d, \"dp\": %d%s}\n",
                 r.loss, *r.accuracy, (long long)r.tokens, (long long)r.batches,
-                s.comm.tp_size(), s.comm.dp_size());
+                s.comm.tp_size(), s.comm.dp_size(), sop_json.c_str());
   else if (opt.json)
     std::printf("{\"loss\": %.9g, \"tokens\": %lld, \"batches\": %lld, "
                 "\"tp\": %d, \"dp\": %d}\n",
                 r.loss, (long long)r.tokens, (long long)r.batches,
                 s.comm.tp_size(), s.comm.dp_size());
   else if (r.accuracy)
-    std::printf("eval loss %.4f accuracy %.4f over %lld predicted tokens\n",
-                r.loss, *r.accuracy, (long long)r.tokens);
+    std::printf("eval loss %.4f accuracy %.4f over %lld predicted tokens%s\n",
+                r.loss, *r.accuracy, (long long)r.tokens, sop.c_str());
   else
     std::printf("eval loss %.4f over %lld tokens\n", r.loss,
                 (long long)r.tokens);

@@ -32,6 +32,9 @@ GradCheckResult grad_check(Executor &ex, const std::string &data, int per_param,
     make_batcher(ex, train, file, masks)
         ->next(batch.inputs.data(), batch.targets.data(), batch.extras());
   });
+  // A sentence-order head's loss enters the sum at weight 1 where --sop
+  // labels it, so that its gradients are checked too.
+  batch.sentence_order_weight = masks.sentence_order ? 1.0f : 0.0f;
   for (const ModelEntry *e : {&train, &forward})
     set_batch(ex, *e, batch);
   ex.zero_gradients();

@@ -20,7 +20,9 @@ double probe_peak_flops(Backend &backend, ElementType dtype, int n) {
        *c = backend.alloc(bytes);
   k.fill(a, 0.25f, elements);
   k.fill(b, -0.5f, elements);
-  auto gemm = [&] { k.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n); };
+  auto gemm = [&] {
+    k.gemm(false, false, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+  };
   gemm(); // warm up
   backend.synchronize();
   // The best of several calls: a peak, not an average over the wake-ups
@@ -90,13 +92,19 @@ std::string step_line(const StepResult &r, int64_t steps,
   char line[256], norm[32] = "nan";
   if (!std::isnan(r.grad_norm))
     std::snprintf(norm, sizeof(norm), "%.4f", r.grad_norm);
-  int n = std::snprintf(line, sizeof(line),
-                        "step %lld/%lld | loss %.6f | lr %.3e | grad norm "
-                        "%s | %lld tokens | %.0f tok/s",
-                        (long long)r.step + 1, (long long)steps, r.loss, r.lr,
-                        norm, (long long)r.tokens,
-                        r.tokens / std::max(r.seconds, 1e-9));
+  int n =
+      std::snprintf(line, sizeof(line),
+                    "step %lld/%lld | loss %.6f | lr %.3e | grad norm "
+                    "%s | %lld tokens | %.0f tok/s",
+                    (long long)r.step + 1, (long long)steps, r.loss, r.lr, norm,
+                    (long long)r.tokens, r.tokens / std::max(r.seconds, 1e-9));
   std::string text(line, size_t(std::clamp(n, 0, int(sizeof(line)) - 1)));
+  if (r.sop_loss) {
+    std::snprintf(line, sizeof(line),
+                  " (mlm %.6f, sentence order %.6f, accuracy %.3f)",
+                  r.loss - *r.sop_loss, *r.sop_loss, *r.sop_accuracy);
+    text += line;
+  }
   if (r.loss_scale) {
     std::snprintf(line, sizeof(line), " | loss scale %g", *r.loss_scale);
     text += line;
@@ -193,6 +201,11 @@ void JsonLog::write(const StepResult &r, int tp, int dp,
     std::fprintf(file_, ", \"mfu\": %.6g", *mfu);
   if (r.val_loss)
     std::fprintf(file_, ", \"val_loss\": %.9g", *r.val_loss);
+  if (r.sop_loss)
+    std::fprintf(file_,
+                 ", \"mlm_loss\": %.9g, \"sop_loss\": %.9g, "
+                 "\"sop_accuracy\": %.9g",
+                 r.loss - *r.sop_loss, *r.sop_loss, *r.sop_accuracy);
   std::fprintf(file_, "}\n");
   std::fflush(file_);
 }

@@ -195,7 +195,8 @@ void PipelineRunner::add_loss(const program::Function &fn, int slot,
 
 void PipelineRunner::train_step(const std::vector<Batch> &batches,
                                 uint64_t first_micro, uint64_t seed,
-                                float loss_scale, double totals[2]) {
+                                float loss_scale, double totals[2],
+                                double sentence_order[2]) {
   if (int(batches.size()) != micro_batches_)
     throw std::runtime_error(
         "the pipeline's schedule runs " + std::to_string(micro_batches_) +
@@ -231,6 +232,18 @@ void PipelineRunner::train_step(const std::vector<Batch> &batches,
       ex_.run(*k.f, options, slot);
       if (c == last)
         add_loss(*k.f, slot, totals);
+      if (c == last && sentence_order &&
+          k.f->has_sentence_order_logits_output()) {
+        std::vector<float> logits(2 * batches[size_t(m)].sentence_order.size());
+        int id = k.f->outputs(k.f->sentence_order_logits_output());
+        if (logits.size() * sizeof(float) != ex_.tensor_bytes(id))
+          throw std::runtime_error("'" + k.f->name() +
+                                   "' returns sentence-order logits that are "
+                                   "not [B,1,2] f32");
+        ex_.backend().copy_device_to_host(logits.data(), ex_.slot_ptr(id, slot),
+                                          logits.size() * sizeof(float));
+        add_sentence_order(logits, batches[size_t(m)], sentence_order);
+      }
       // For the tests of a rank that dies while its peers wait on it.
       if (m == 0)
         fault_point("mid-schedule", ex_.comm().world_rank(),

@@ -43,8 +43,11 @@ public:
   /// count); dropout's step of micro-batch m is first_micro + m.
   /// `loss_scale`: the fp16 seed of the loss gradient. The last stage adds
   /// the loss sum and count to `totals`.
+  /// With a sentence-order head, the last stage also adds its loss sum
+  /// and correct rows to `sentence_order` (add_sentence_order).
   void train_step(const std::vector<Batch> &batches, uint64_t first_micro,
-                  uint64_t seed, float loss_scale, double totals[2]);
+                  uint64_t seed, float loss_scale, double totals[2],
+                  double sentence_order[2] = nullptr);
   /// One micro-batch through every chunk's eval function, in chunk order;
   /// the last stage adds the loss sum and count to `totals` and leaves the
   /// logits in last_eval()'s output.

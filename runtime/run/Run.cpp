@@ -49,6 +49,12 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
     e.token_types = fn.token_types_input();
   if (fn.has_key_lengths_input())
     e.key_lengths = fn.key_lengths_input();
+  if (fn.has_sentence_order_input())
+    e.sentence_order = fn.sentence_order_input();
+  if (fn.has_sentence_order_weight_input())
+    e.sentence_order_weight = fn.sentence_order_weight_input();
+  if (fn.has_sentence_order_logits_output())
+    e.sentence_order_logits = fn.sentence_order_logits_output();
   // train_step of an fp16 program also takes the loss scale (scales_loss).
   int inputs = e.batch_inputs();
   if (last || (name == abi::kTrainStep && fn.inputs_size() == inputs + 1))
@@ -76,6 +82,18 @@ ModelEntry describe_entry(const Executor &ex, const std::string &name) {
        !is(ex.tensor(fn.inputs(e.key_lengths)), program::I32, {e.B})))
     throw entry_error(name, "takes key lengths that are not [B] i32 after "
                             "the targets");
+  if ((e.sentence_order >= 0) != (e.sentence_order_weight >= 0) ||
+      (e.sentence_order >= 0 &&
+       (!is(ex.tensor(fn.inputs(e.sentence_order)), program::I32, {e.B, 1}) ||
+        !is(ex.tensor(fn.inputs(e.sentence_order_weight)), program::F32, {}))))
+    throw entry_error(name, "takes sentence-order labels and their loss "
+                            "weight that are not [B,1] i32 and an f32 scalar");
+  if (e.sentence_order_logits >= 0 &&
+      (e.sentence_order_logits >= fn.outputs_size() ||
+       !is(ex.tensor(fn.outputs(e.sentence_order_logits)), program::F32,
+           {e.B, 1, 2})))
+    throw entry_error(name, "returns sentence-order logits that are not "
+                            "[B,1,2] f32");
   if (!is(ex.tensor(fn.outputs(0)), program::F32, {}) ||
       !is(ex.tensor(fn.outputs(1)), program::I32, {}))
     throw entry_error(name, "does not return a loss sum and a count first");
@@ -109,6 +127,8 @@ Batch::Batch(const ModelEntry &entry) {
     token_types.resize(n);
   if (entry.key_lengths >= 0)
     key_lengths.resize(size_t(entry.B));
+  if (entry.sentence_order >= 0)
+    sentence_order.resize(size_t(entry.B));
 }
 
 BatchExtras Batch::extras() {
@@ -117,6 +137,8 @@ BatchExtras Batch::extras() {
     e.token_types = token_types.data();
   if (!key_lengths.empty())
     e.key_lengths = key_lengths.data();
+  if (!sentence_order.empty())
+    e.sentence_order = sentence_order.data();
   return e;
 }
 
@@ -133,6 +155,30 @@ void set_batch(Executor &ex, const ModelEntry &entry, const Batch &batch) {
                        });
 }
 
+void add_sentence_order(Executor &ex, const ModelEntry &entry,
+                        const Batch &batch, double totals[2]) {
+  std::vector<float> logits(size_t(entry.B) * 2);
+  ex.read_output(*entry.fn, entry.sentence_order_logits, logits.data(),
+                 logits.size() * sizeof(float));
+  add_sentence_order(logits, batch, totals);
+}
+
+void add_sentence_order(const std::vector<float> &logits, const Batch &batch,
+                        double totals[2]) {
+  if (logits.size() != 2 * batch.sentence_order.size())
+    throw std::runtime_error("the sentence-order logits do not hold two "
+                             "classes for each of the batch's rows");
+  for (size_t row = 0; row < batch.sentence_order.size(); ++row) {
+    double a = logits[2 * row], b = logits[2 * row + 1];
+    double top = std::max(a, b);
+    double lse = top + std::log(std::exp(a - top) + std::exp(b - top));
+    int label = batch.sentence_order[row];
+    totals[0] += lse - (label ? b : a);
+    // Ties go to class 0, as torch.argmax's first maximum.
+    totals[1] += (b > a ? 1 : 0) == label;
+  }
+}
+
 void for_each_batch_extra(const program::Function &fn, const Batch &batch,
                           const std::function<void(int input, const void *data,
                                                    size_t bytes)> &write) {
@@ -147,6 +193,11 @@ void for_each_batch_extra(const program::Function &fn, const Batch &batch,
     extra(fn.token_types_input(), batch.token_types);
   if (fn.has_key_lengths_input())
     extra(fn.key_lengths_input(), batch.key_lengths);
+  if (fn.has_sentence_order_input())
+    extra(fn.sentence_order_input(), batch.sentence_order);
+  if (fn.has_sentence_order_weight_input())
+    write(fn.sentence_order_weight_input(), &batch.sentence_order_weight,
+          sizeof(float));
 }
 
 void check_loss_entry(Executor &ex, const ModelEntry &entry) {
@@ -218,6 +269,12 @@ std::unique_ptr<Batcher> make_batcher(Executor &ex, const ModelEntry &entry,
                                       const TokenFile &file,
                                       const MaskOptions &masks) {
   Comm &comm = ex.comm();
+  if (masks.sentence_order && entry.sentence_order < 0)
+    throw std::runtime_error(
+        "--sop swaps sentences for a sentence-order head, but entry point '" +
+        entry.fn->name() +
+        "' has none: build the model with tpc-model bert --head pretraining, "
+        "or drop --sop");
   if (masks.mlm)
     return make_mlm_batcher(ex, entry, file, masks);
   if (masks.path.empty())
@@ -267,16 +324,18 @@ int64_t count_correct(Executor &ex, const ModelEntry &entry, const int *targets,
 
 /// Appends `batch` to `out` (evaluate's save_batches).
 void save_batch(std::FILE *out, const ModelEntry &entry, const Batch &batch,
-                const std::string &path) {
+                bool sentence_order, const std::string &path) {
   size_t n = size_t(entry.B) * entry.T;
   std::vector<int> types = batch.token_types, lengths = batch.key_lengths;
   if (types.empty())
     types.assign(n, 0);
   if (lengths.empty())
     lengths.assign(size_t(entry.B), entry.T);
+  const std::vector<int> none;
   for (const std::vector<int> *v :
        std::initializer_list<const std::vector<int> *>{
-           &batch.inputs, &batch.targets, &types, &lengths})
+           &batch.inputs, &batch.targets, &types, &lengths,
+           sentence_order ? &batch.sentence_order : &none})
     if (std::fwrite(v->data(), sizeof(int), v->size(), out) != v->size())
       throw std::runtime_error("cannot write " + path);
 }
@@ -308,7 +367,13 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
     if (!saved)
       throw std::runtime_error("cannot write " + masks.save_batches);
   }
-  double totals[3] = {0.0, 0.0, 0.0}; // loss sum, count, correct
+  // loss sum, count, correct; sentence-order loss sum and correct rows
+  double totals[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  // A sentence-order head is evaluated on --sop batches, which label it.
+  const bool sop = entry.sentence_order >= 0 && masks.sentence_order;
+  // Evaluation reports the masked-LM loss alone (its sum carries no
+  // sentence-order term) and the sentence-order metrics beside it.
+  batch.sentence_order_weight = 0.0f;
   std::unique_ptr<PipelineRunner> pipe;
   if (ex.program().pp() > 1)
     pipe = std::make_unique<PipelineRunner>(ex);
@@ -317,7 +382,7 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
       batcher->next(batch.inputs.data(), batch.targets.data(), batch.extras());
     });
     if (saved)
-      save_batch(saved.get(), entry, batch, masks.save_batches);
+      save_batch(saved.get(), entry, batch, sop, masks.save_batches);
     if (pipe)
       pipe->eval(batch, totals);
     else
@@ -325,18 +390,25 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
     if (masked && (!pipe || pipe->holds_last()))
       totals[2] +=
           double(count_correct(ex, entry, batch.targets.data(), ignore));
+    if (sop && (!pipe || pipe->holds_last()))
+      add_sentence_order(ex, entry, batch, totals + 3);
   }
   // Every rank of a TP group holds the same loss; DP ranks hold disjoint
   // windows; only the last pipeline stage computes it and the logits.
   if (pipe)
-    comm.all_reduce(totals, 3, ReduceOp::Sum, Group::PP);
-  comm.all_reduce(totals, 3, ReduceOp::Sum, Group::DP);
+    comm.all_reduce(totals, 5, ReduceOp::Sum, Group::PP);
+  comm.all_reduce(totals, 5, ReduceOp::Sum, Group::DP);
   EvalResult r;
   r.tokens = int64_t(totals[1]);
   r.batches = batches;
   r.loss = totals[1] > 0 ? totals[0] / totals[1] : 0.0;
   if (masked)
     r.accuracy = totals[1] > 0 ? totals[2] / totals[1] : 0.0;
+  if (sop) {
+    double rows = double(batches) * entry.B * comm.dp_size();
+    r.sop_loss = totals[3] / rows;
+    r.sop_accuracy = totals[4] / rows;
+  }
   return r;
 }
 

@@ -67,9 +67,15 @@ struct ModelEntry {
   bool vocab_parallel = false;
   int token_types = -1; // input index of the token types, -1 when absent
   int key_lengths = -1; // input index of the key lengths, -1 when absent
+  /// BERT's sentence-order head: the input indices of the labels [B,1] and
+  /// of the loss weight, the output index of its logits [B,1,2]; -1 when
+  /// absent.
+  int sentence_order = -1, sentence_order_weight = -1;
+  int sentence_order_logits = -1;
   /// The inputs a batch fills: tokens, targets and the extras.
   int batch_inputs() const {
-    return 2 + (token_types >= 0) + (key_lengths >= 0);
+    return 2 + (token_types >= 0) + (key_lengths >= 0) + (sentence_order >= 0) +
+           (sentence_order_weight >= 0);
   }
 };
 
@@ -77,6 +83,10 @@ struct ModelEntry {
 /// the extras the entry takes (empty where it does not).
 struct Batch {
   std::vector<int> inputs, targets, token_types, key_lengths;
+  /// BERT's sentence-order labels [B] and the weight of their loss in the
+  /// loss sum (set by the caller: the trainer, or 0 in evaluation).
+  std::vector<int> sentence_order;
+  float sentence_order_weight = 0.0f;
   explicit Batch(const ModelEntry &entry);
   /// Where a batcher writes the extras: null for those the entry does not
   /// take.
@@ -85,6 +95,15 @@ struct Batch {
 
 /// Writes `batch` into the entry's inputs.
 void set_batch(Executor &ex, const ModelEntry &entry, const Batch &batch);
+/// Adds the sentence-order cross-entropy of `batch`'s rows under `logits`
+/// [B,1,2] to totals[0] and how many rows the larger logit gets right to
+/// totals[1].
+void add_sentence_order(const std::vector<float> &logits, const Batch &batch,
+                        double totals[2]);
+/// The same with the logits `entry` returned on `batch` (on the rank that
+/// holds them).
+void add_sentence_order(Executor &ex, const ModelEntry &entry,
+                        const Batch &batch, double totals[2]);
 /// Calls write(input, data, bytes) for each extra of `batch` that `fn`
 /// takes, at the input index the program records for it (tokens and
 /// targets excluded).
@@ -135,6 +154,9 @@ struct EvalResult {
   /// Under --masks: the share of predicted positions whose largest logit
   /// over the real vocabulary is the target's.
   std::optional<double> accuracy;
+  /// With a sentence-order head (--mlm --sop): its mean loss and accuracy
+  /// over the rows. `loss` is then the masked-LM loss alone.
+  std::optional<double> sop_loss, sop_accuracy;
 };
 
 /// Mean loss over the first `max_batches` global batches (all the file's
@@ -142,7 +164,8 @@ struct EvalResult {
 /// predicted positions of `masks`. With masks.save_batches, each batch of
 /// data-parallel rank 0 is appended to that file as int32: inputs [B,T],
 /// targets [B,T], token types [B,T] and key lengths [B] (types 0 and full
-/// lengths where the entry takes none).
+/// lengths where the entry takes none), then with a sentence-order head
+/// and --sop the rows' labels [B].
 EvalResult evaluate(Executor &ex, const ModelEntry &entry,
                     const std::string &data, int64_t max_batches,
                     const MaskOptions &masks = {});

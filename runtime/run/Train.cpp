@@ -256,6 +256,24 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
           if (t == c.ignore_token)
             t = ignore;
     }
+    // BERT's sentence-order loss enters the loss sum times the step's
+    // predicted positions over its rows, so that the step's loss (the sum
+    // over the predicted positions) is the sum of the two means, as
+    // BertForPreTraining's total loss.
+    // Without --sop the batches carry no labels: the head gets no loss.
+    const bool sop = entry.sentence_order >= 0 && c.masks.sentence_order;
+    double sop_totals[2] = {0.0, 0.0}; // sentence-order loss sum, correct
+    double rows = double(entry.B) * double(accum) * comm.dp_size();
+    if (sop) {
+      double predicted = 0.0;
+      for (const Batch &batch : batches)
+        predicted +=
+            double(std::count_if(batch.targets.begin(), batch.targets.end(),
+                                 [&](int t) { return t != ignore; }));
+      comm.all_reduce(&predicted, 1, ReduceOp::Sum, Group::DP);
+      for (Batch &batch : batches)
+        batch.sentence_order_weight = float(predicted / rows);
+    }
     for (int k = 0; k < accum && !pipe; ++k) {
       uint64_t micro = uint64_t(step) * uint64_t(accum) + uint64_t(k);
       RunOptions options;
@@ -268,10 +286,12 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
       options.last_micro_batch = c.overlap_grad_reduce && k == accum - 1 &&
                                  !gradient_overflow_planned(step + 1);
       run_loss_entry(ex, entry, batches[size_t(k)], options, totals);
+      if (sop)
+        add_sentence_order(ex, entry, batches[size_t(k)], sop_totals);
     }
     if (pipe)
       pipe->train_step(batches, uint64_t(step) * uint64_t(accum), c.seed, seed,
-                       totals);
+                       totals, sop ? sop_totals : nullptr);
     if (gradient_overflow_injected(comm.world_rank(), step + 1))
       ex.inject_gradient_overflow();
     // TP ranks hold the same loss; DP ranks hold disjoint windows; the last
@@ -279,6 +299,13 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     if (pipe)
       comm.all_reduce(totals, 2, ReduceOp::Sum, Group::PP);
     comm.all_reduce(totals, 2, ReduceOp::Sum, Group::DP);
+    if (sop) {
+      if (pipe)
+        comm.all_reduce(sop_totals, 2, ReduceOp::Sum, Group::PP);
+      comm.all_reduce(sop_totals, 2, ReduceOp::Sum, Group::DP);
+      r.sop_loss = sop_totals[0] / rows;
+      r.sop_accuracy = sop_totals[1] / rows;
+    }
     if (totals[1] <= 0)
       throw std::runtime_error("step " + std::to_string(step) +
                                " has no target token to train on (every "

@@ -122,6 +122,9 @@ struct StepResult {
   int64_t tokens = 0;
   double seconds = 0.0;
   std::optional<double> val_loss;
+  /// With BERT's sentence-order head: that loss's mean over the step's rows
+  /// (`loss` is the masked-LM mean plus it) and its accuracy.
+  std::optional<double> sop_loss, sop_accuracy;
   /// The loss scale the step ran with; absent without loss scaling.
   std::optional<double> loss_scale;
   /// Seconds of the step's apply_step spent in data-parallel communication

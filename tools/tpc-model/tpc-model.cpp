@@ -346,11 +346,11 @@ int main(int argc, char **argv) {
                       "the attention probabilities (default: 0)");
   bertCmd
       ->add_option("--head", bertHead,
-                   "pretraining: the masked-LM head, plus the pooler's and "
-                   "the 2-way sentence-order head's parameters "
-                   "(BertForPreTraining's checkpoints; default; their loss is "
-                   "not computed yet); mlm: the masked-LM head alone "
-                   "(BertForMaskedLM)")
+                   "pretraining: the masked-LM head, the pooler "
+                   "(tanh(dense(h[:, 0]))) and the 2-way sentence-order head, "
+                   "whose loss tpc-run adds on --mlm --sop batches "
+                   "(BertForPreTraining; default); mlm: the masked-LM head "
+                   "alone (BertForMaskedLM)")
       ->check(CLI::IsMember({"pretraining", "mlm"}));
   for (CLI::App *sub : {gpt2Cmd, stagFormerCmd, llamaCmd, bertCmd, bigramCmd}) {
     sub->add_option("--batch", batch,
