@@ -64,8 +64,13 @@ public:
   /// machine (the median of single short calls would leave out every
   /// preempted one, where a long call always has its share). The samples
   /// take turns, one of each fn per round, so that a slow stretch falls on
-  /// all of them alike; every rank starts each sample together.
-  std::vector<double> time(const std::vector<std::function<void()>> &fns) {
+  /// all of them alike; every rank starts each sample together. With
+  /// `repeat`, each sample first makes one untimed call: a collective of a
+  /// training step repeats the call before it, where the turns would
+  /// otherwise time each size after another (an MPI library's temporary
+  /// buffer of another size, returned to the system and faulted in again).
+  std::vector<double> time(const std::vector<std::function<void()>> &fns,
+                           bool repeat = false) {
     std::vector<double> once(fns.size());
     for (size_t i = 0; i < fns.size(); ++i) {
       fns[i](); // warm-up: caches, a library's plan for the shape
@@ -80,7 +85,7 @@ public:
     std::vector<std::vector<double>> t(fns.size());
     for (int r = 0; r < reps_; ++r)
       for (size_t i = 0; i < fns.size(); ++i)
-        t[i].push_back(seconds_of(fns[i], calls[i]) / calls[i]);
+        t[i].push_back(seconds_of(fns[i], calls[i], repeat) / calls[i]);
     std::vector<double> medians;
     for (std::vector<double> &each : t) {
       std::nth_element(each.begin(), each.begin() + each.size() / 2,
@@ -142,7 +147,7 @@ public:
                         ReduceOp::Sum, Group::World);
       });
     }
-    return points_of(time(calls), 1.0);
+    return points_of(time(calls, true), 1.0);
   }
 
   /// f32 reduce-scatters over the world of tensors of sizes() bytes, each
@@ -174,12 +179,15 @@ public:
         }
       });
     }
-    return points_of(time(calls), 0.5);
+    return points_of(time(calls, true), 0.5);
   }
 
 private:
   /// Seconds of `calls` calls of fn, started with every rank.
-  double seconds_of(const std::function<void()> &fn, int calls) {
+  double seconds_of(const std::function<void()> &fn, int calls,
+                    bool repeat = false) {
+    if (repeat)
+      fn();
     comm_.barrier();
     auto start = std::chrono::steady_clock::now();
     for (int c = 0; c < calls; ++c)
@@ -226,7 +234,7 @@ private:
           coll.all_gather(part, all, n, ElementType::F32, Group::World);
       });
     }
-    std::vector<double> seconds = time(calls);
+    std::vector<double> seconds = time(calls, true);
     std::vector<SizePoint> points;
     for (size_t i = 0; i < seconds.size(); ++i)
       points.push_back({whole[i], seconds[i]});
