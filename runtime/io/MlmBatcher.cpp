@@ -11,10 +11,12 @@
 namespace tpc {
 
 namespace {
-/// The Philox stream of a row: every draw of the row is a block of it.
-uint64_t row_stream(uint64_t row) {
+/// The Philox stream of a row in a pass: every draw of the row is a block
+/// of it. The first pass keeps the stream of the row alone.
+uint64_t row_stream(uint64_t row, uint64_t pass) {
   static const uint64_t key = fnv1a64("mlm");
-  return mix64(key ^ mix64(row));
+  uint64_t stream = mix64(key ^ mix64(row));
+  return pass == 0 ? stream : mix64(stream ^ mix64(pass));
 }
 
 /// The block of a row's split and sentence-order draws; positions use the
@@ -135,6 +137,10 @@ uint64_t MlmBatcher::batches_per_epoch() const {
   return rows_.size() / (uint64_t(dp_size_) * B_);
 }
 
+void MlmBatcher::set_global_batch(uint64_t index) {
+  pass_ = index / batches_per_epoch();
+}
+
 int MlmBatcher::fill_row(uint64_t row, int *inputs, int *targets, int *types,
                          bool &swapped) {
   const Row &r = rows_[row];
@@ -142,7 +148,7 @@ int MlmBatcher::fill_row(uint64_t row, int *inputs, int *targets, int *types,
   tokens_.resize(n);
   file_.read(r.begin, n, tokens_.data());
   const uint32_t sep = uint32_t(vocab_.sep);
-  const uint64_t stream = row_stream(row);
+  const uint64_t stream = row_stream(row, pass_);
   Philox4 draw = philox_block(options_.seed, stream, kRowBlock);
   // The sentence ends (their [SEP]s, or n after a cut piece).
   std::vector<size_t> &ends = ends_;

@@ -23,13 +23,17 @@
 // positions and the ignore index elsewhere. With sentence order (--sop), A
 // and B swap with probability 0.5 and the row's label is 1 when they did.
 //
-// Every draw is Philox keyed by (seed, row, position), where row counts the
-// rows of a pass: global batch s covers rows [s*dp*B, (s+1)*dp*B) and
-// data-parallel rank r reads B of them from s*dp*B + r*B. Ranks are
-// therefore disjoint and together read what one rank with dp*B rows
-// reads, tensor-parallel ranks read the same rows, and a batch depends on
-// nothing but the seed and its place in the pass. A later pass over the
-// file repeats the rows and their masks, as BERT's static masking does.
+// Every draw is Philox keyed by (seed, pass, row, position), where row
+// counts the rows of a pass: global batch s of the pass covers rows
+// [s*dp*B, (s+1)*dp*B) and data-parallel rank r reads B of them from
+// s*dp*B + r*B. Ranks are therefore disjoint and together read what one
+// rank with dp*B rows reads, tensor-parallel ranks read the same rows, and
+// a batch depends on nothing but the seed and its place in the training
+// run. Training tells the batcher its global batch count
+// (set_global_batch), whose quotient by the batches of a pass is the pass:
+// every pass over the file splits, swaps and masks its rows anew (dynamic
+// masking, as Megatron-LM's samples of later epochs and RoBERTa), while
+// evaluation, which never sets it, reads the first pass's.
 // position() is the global batch's index times dp*B*T (the tokens of a
 // global batch), so that Batcher::seek resumes at the same batch.
 //
@@ -76,6 +80,7 @@ public:
   void next(int *inputs, int *targets) override;
   void next(int *inputs, int *targets, const BatchExtras &extras) override;
   uint64_t batches_per_epoch() const override;
+  void set_global_batch(uint64_t index) override;
   /// Rows in one pass over the file.
   uint64_t rows() const { return rows_.size(); }
 
@@ -97,6 +102,8 @@ private:
   std::vector<Row> rows_;
   std::vector<uint32_t> tokens_, a_, b_;
   std::vector<size_t> ends_;
+  /// The pass over the file the next batch belongs to (set_global_batch).
+  uint64_t pass_ = 0;
 };
 
 } // namespace tpc

@@ -107,6 +107,11 @@ public:
   void reset() { position_ = 0; }
   /// Continues at `position`, the start of a global batch of the file.
   void seek(uint64_t position);
+  /// Training's count of global batches drawn before the next one (its
+  /// step times the accumulation, plus the micro-batch): batchers that
+  /// draw anew on every pass over the file (masked-LM batches) take the
+  /// pass from it. Others ignore it.
+  virtual void set_global_batch(uint64_t index) { (void)index; }
 
 protected:
   Batcher(const TokenFile &file, int B, int T, int dp_rank, int dp_size);

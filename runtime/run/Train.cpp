@@ -248,6 +248,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
         if (c.random_windows)
           batcher->seek(mix(c.seed ^ mix(micro)) %
                         batcher->batches_per_epoch() * global);
+        batcher->set_global_batch(micro);
         batcher->next(batch.inputs.data(), batch.targets.data(),
                       batch.extras());
       });

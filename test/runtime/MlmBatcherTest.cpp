@@ -4,6 +4,7 @@
 
 #include "TestUtil.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -337,6 +338,50 @@ TEST(MlmBatcher, SeekResumesAndEpochsWrap) {
   resumed.reset();
   again.next(resumed);
   EXPECT_TRUE(again == seen[0]);
+}
+
+// Each pass over the file draws anew: training's global batch count gives
+// the pass, so a batch of the second pass holds the first pass's rows
+// (the same tokens in the same order) split, swapped and masked another
+// way, deterministically; the first pass is what evaluation reads.
+TEST(MlmBatcher, EveryPassDrawsAnew) {
+  const int B = 4, T = 32;
+  TokenFile f(write_documents("pass.bin", random_documents(60, 20, 6)));
+  MlmBatcher run(f, vocabulary(), options(3, 0.15, true), B, T, 0, 1, kVocab);
+  const uint64_t epoch = run.batches_per_epoch();
+  Batch first(B, T), second(B, T), again(B, T);
+  run.set_global_batch(0);
+  first.next(run);
+  run.reset();
+  run.set_global_batch(epoch);
+  second.next(run);
+  EXPECT_FALSE(second == first);
+  // The same row's tokens: each sentence-order draw may swap the segments,
+  // so compare the multisets of tokens that are not predicted or special.
+  for (int b = 0; b < B; ++b) {
+    auto real = [&](const Batch &x) {
+      std::vector<int> v;
+      for (int i = 0; i < x.lengths[size_t(b)]; ++i)
+        v.push_back(x.original(size_t(b) * T + size_t(i)));
+      std::sort(v.begin(), v.end());
+      return v;
+    };
+    EXPECT_EQ(real(first), real(second)) << "row " << b;
+  }
+  MlmBatcher other(f, vocabulary(), options(3, 0.15, true), B, T, 0, 1, kVocab);
+  other.set_global_batch(epoch);
+  again.next(other);
+  EXPECT_TRUE(again == second);
+  // Inside a pass the count changes nothing; a batcher never told the count
+  // reads the first pass.
+  MlmBatcher eval(f, vocabulary(), options(3, 0.15, true), B, T, 0, 1, kVocab);
+  Batch plain(B, T);
+  plain.next(eval);
+  EXPECT_TRUE(plain == first);
+  eval.reset();
+  eval.set_global_batch(epoch - 1);
+  plain.next(eval);
+  EXPECT_TRUE(plain == first);
 }
 
 // With sentence order, A and B swap in about half the rows, and the label
