@@ -582,6 +582,21 @@ def cmd_eval_batches(args):
     print(json.dumps(result))
 
 
+def _step_logger(path):
+    """An on_step that prints each step as tpc-run's JSON line and appends it
+    to `path` (none when empty)."""
+    log = open(path, 'w') if path else None
+
+    def on_step(r):
+        line = json.dumps({k: v for k, v in r.items() if k != 'seconds'})
+        print(line, flush=True)
+        if log:
+            log.write(line + '\n')
+            log.flush()
+
+    return on_step
+
+
 class _Rows:
     """Saved batches' rows for reference_gpt2.train: next() gives the inputs
     and the rest of the batch, whose numel() is its positions."""
@@ -621,16 +636,7 @@ def cmd_train_batches(args):
     model = model_of(args)
     model.training = True
     saved = SavedBatches(args.batches, args.batch, args.seq, args.sop)
-    log = open(args.log, 'w') if args.log else None
-
-    def on_step(r):
-        line = json.dumps({k: v for k, v in r.items() if k != 'seconds'})
-        print(line, flush=True)
-        if log:
-            log.write(line + '\n')
-            log.flush()
-
-    ref.train(_PreTraining(model), _Rows(saved), args, on_step)
+    ref.train(_PreTraining(model), _Rows(saved), args, _step_logger(args.log))
     if args.save:
         write_checkpoint(args.save, model.params)
 
@@ -640,16 +646,7 @@ def cmd_train(args):
     model = model_of(args, args.dropout)
     model.training = True
     batches = batches_of(args, model.vocab)
-    log = open(args.log, 'w') if args.log else None
-
-    def on_step(r):
-        line = json.dumps({k: v for k, v in r.items() if k != 'seconds'})
-        print(line, flush=True)
-        if log:
-            log.write(line + '\n')
-            log.flush()
-
-    ref.train(model, batches, args, on_step)
+    ref.train(model, batches, args, _step_logger(args.log))
     if args.save:
         write_checkpoint(args.save, model.params)
 

@@ -218,6 +218,18 @@ LogicalResult checkLossOperands(const OpDiag &loc, Value logits,
   return success();
 }
 
+FailureOr<RankedTensorType> selectedPositionType(const OpDiag &loc, Value input,
+                                                 int64_t position) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (failed(expectRank(loc, "input", type, 3)))
+    return failure();
+  int64_t length = type.getDimSize(1);
+  if (position < 0 || (!ShapedType::isDynamic(length) && position >= length))
+    return fail(loc, "position " + Twine(position) + " is not one of the " +
+                         str(length) + " positions of " + str(type));
+  return type.clone({type.getDimSize(0), 1, type.getDimSize(2)});
+}
+
 FailureOr<RankedTensorType> weightedSumInputType(const OpDiag &loc, Value alpha,
                                                  ValueRange inputs) {
   auto alphaType = cast<RankedTensorType>(alpha.getType());

@@ -178,6 +178,11 @@ mlir::FailureOr<mlir::RankedTensorType>
 weightedSumInputType(const OpDiag &loc, mlir::Value alpha,
                      mlir::ValueRange inputs);
 
+/// The [B, 1, H] that tpc.select_position takes from `input` [B, T, H] at
+/// `position`; names the rank or the position that does not fit.
+mlir::FailureOr<mlir::RankedTensorType>
+selectedPositionType(const OpDiag &loc, mlir::Value input, int64_t position);
+
 /// The type one rank holds of `param`, with element type `elementType`, at
 /// the tp of `op`'s module; reports on `op` when that tp cannot split it.
 mlir::FailureOr<mlir::RankedTensorType>

@@ -396,19 +396,13 @@ LogicalResult SelectPositionGradOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
-  RankedTensorType input = tensorType(adaptor.getInput());
-  if (failed(expectRank(loc, "input", input, 3)))
-    return failure();
-  int64_t length = input.getDimSize(1), position = adaptor.getPosition();
-  if (position < 0 || (!ShapedType::isDynamic(length) && position >= length))
-    return fail(loc, "position " + Twine(position) + " is not one of the " +
-                         str(length) + " positions of " + str(input));
-  RankedTensorType selected =
-      input.clone({input.getDimSize(0), 1, input.getDimSize(2)});
-  if (failed(expectAdjoint(loc, tensorType(adaptor.getDout()), selected,
+  FailureOr<RankedTensorType> selected =
+      selectedPositionType(loc, adaptor.getInput(), adaptor.getPosition());
+  if (failed(selected) ||
+      failed(expectAdjoint(loc, tensorType(adaptor.getDout()), *selected,
                            "select_position")))
     return failure();
-  types.push_back(input);
+  types.push_back(tensorType(adaptor.getInput()));
   return success();
 }
 

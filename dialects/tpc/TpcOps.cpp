@@ -516,25 +516,12 @@ LogicalResult ScaleOp::verify() {
   return success();
 }
 
-/// The [B, 1, H] that tpc.select_position takes from `input` [B, T, H].
-static FailureOr<RankedTensorType> selectedType(const OpDiag &loc, Value input,
-                                                int64_t position) {
-  auto type = cast<RankedTensorType>(input.getType());
-  if (failed(expectRank(loc, "input", type, 3)))
-    return failure();
-  int64_t length = type.getDimSize(1);
-  if (position < 0 || (!ShapedType::isDynamic(length) && position >= length))
-    return fail(loc, "position " + Twine(position) + " is not one of the " +
-                         str(length) + " positions of " + str(type));
-  return type.clone({type.getDimSize(0), 1, type.getDimSize(2)});
-}
-
 LogicalResult SelectPositionOp::inferReturnTypes(
     MLIRContext *, std::optional<Location> location, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {
   OpDiag loc{location, getOperationName()};
   FailureOr<RankedTensorType> type =
-      selectedType(loc, adaptor.getInput(), adaptor.getPosition());
+      selectedPositionType(loc, adaptor.getInput(), adaptor.getPosition());
   if (failed(type))
     return failure();
   types.push_back(*type);

@@ -172,48 +172,52 @@ Thunk scale_by(OpContext &c) {
   };
 }
 
+/// Where tpc.select_position's rows lie: `whole` [B, T, H] and `one`
+/// [B, 1, H] of the same element type; row b of `one` is bytes [b * row,
+/// (b + 1) * row), and of `whole` at b * stride + at.
+struct SelectedRows {
+  size_t row, rows, stride, at;
+  SelectedRows(OpContext &c, int whole, int one) {
+    std::vector<int64_t> shape = c.shape(whole);
+    if (shape.size() != 3)
+      throw c.error("takes a sequence that is not [B, T, H]");
+    c.expect_shape(c.shape(one), {shape[0], 1, shape[2]}, "the position");
+    int64_t position = c.integer("position");
+    if (position < 0 || position >= shape[1])
+      throw c.error("selects position " + std::to_string(position) + " of " +
+                    std::to_string(shape[1]));
+    rows = size_t(shape[0]);
+    row = c.bytes(one) / rows;
+    stride = row * size_t(shape[1]);
+    at = row * size_t(position);
+  }
+};
+
 // [B, 1, H] = x[:, position, :] of x [B, T, H]: B row copies.
 Thunk select_position(OpContext &c) {
-  std::vector<int64_t> in = c.shape(c.in(0));
-  if (in.size() != 3)
-    throw c.error("takes an input that is not [B, T, H]");
-  c.expect_shape(c.shape(c.out(0)), {in[0], 1, in[2]}, "the result");
-  int64_t position = c.integer("position");
-  if (position < 0 || position >= in[1])
-    throw c.error("selects position " + std::to_string(position) + " of " +
-                  std::to_string(in[1]));
+  SelectedRows r(c, c.in(0), c.out(0));
   Device *dev = &c.s.device;
   auto *out = static_cast<char *>(c.ptr(c.out(0)));
   auto *x = static_cast<const char *>(c.ptr(c.in(0)));
-  size_t row = c.bytes(c.out(0)) / size_t(in[0]);
-  size_t rows = size_t(in[0]), stride = row * size_t(in[1]);
-  size_t at = row * size_t(position);
-  return [dev, out, x, row, rows, stride, at](const RunOptions &) {
-    for (size_t b = 0; b < rows; ++b)
-      dev->copy_device_to_device(out + b * row, x + b * stride + at, row);
+  return [dev, out, x, r](const RunOptions &) {
+    for (size_t b = 0; b < r.rows; ++b)
+      dev->copy_device_to_device(out + b * r.row, x + b * r.stride + r.at,
+                                 r.row);
   };
 }
 
 // dx [B, T, H]: zeros but dout [B, 1, H] at the position.
 Thunk select_position_grad(OpContext &c) {
-  std::vector<int64_t> in = c.shape(c.out(0));
-  if (in.size() != 3)
-    throw c.error("has a result that is not [B, T, H]");
-  c.expect_shape(c.shape(c.in(0)), {in[0], 1, in[2]}, "dout");
-  int64_t position = c.integer("position");
-  if (position < 0 || position >= in[1])
-    throw c.error("selects position " + std::to_string(position) + " of " +
-                  std::to_string(in[1]));
+  SelectedRows r(c, c.out(0), c.in(0));
   Device *dev = &c.s.device;
   auto *dx = static_cast<char *>(c.ptr(c.out(0)));
   auto *d = static_cast<const char *>(c.ptr(c.in(0)));
-  size_t row = c.bytes(c.in(0)) / size_t(in[0]);
-  size_t rows = size_t(in[0]), stride = row * size_t(in[1]);
-  size_t at = row * size_t(position), bytes = c.bytes(c.out(0));
-  return [dev, dx, d, row, rows, stride, at, bytes](const RunOptions &) {
+  size_t bytes = c.bytes(c.out(0));
+  return [dev, dx, d, r, bytes](const RunOptions &) {
     dev->zero(dx, bytes);
-    for (size_t b = 0; b < rows; ++b)
-      dev->copy_device_to_device(dx + b * stride + at, d + b * row, row);
+    for (size_t b = 0; b < r.rows; ++b)
+      dev->copy_device_to_device(dx + b * r.stride + r.at, d + b * r.row,
+                                 r.row);
   };
 }
 
