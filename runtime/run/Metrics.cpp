@@ -120,6 +120,15 @@ std::string step_line(const StepResult &r, int64_t steps,
     std::snprintf(line, sizeof(line), " | val loss %.6f", *r.val_loss);
     text += line;
   }
+  if (r.val_accuracy) {
+    std::snprintf(line, sizeof(line), ", accuracy %.4f", *r.val_accuracy);
+    text += line;
+  }
+  if (r.val_sop_loss) {
+    std::snprintf(line, sizeof(line), " (sentence order %.6f, accuracy %.3f)",
+                  *r.val_sop_loss, *r.val_sop_accuracy);
+    text += line;
+  }
   return text;
 }
 
@@ -201,6 +210,11 @@ void JsonLog::write(const StepResult &r, int tp, int dp,
     std::fprintf(file_, ", \"mfu\": %.6g", *mfu);
   if (r.val_loss)
     std::fprintf(file_, ", \"val_loss\": %.9g", *r.val_loss);
+  if (r.val_accuracy)
+    std::fprintf(file_, ", \"val_accuracy\": %.9g", *r.val_accuracy);
+  if (r.val_sop_loss)
+    std::fprintf(file_, ", \"val_sop_loss\": %.9g, \"val_sop_accuracy\": %.9g",
+                 *r.val_sop_loss, *r.val_sop_accuracy);
   if (r.sop_loss)
     std::fprintf(file_,
                  ", \"mlm_loss\": %.9g, \"sop_loss\": %.9g, "

@@ -209,9 +209,14 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     r.step = step;
     // Also before the run's last update, so that a loss curve ends with a
     // validation point.
-    if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1))
-      r.val_loss =
-          evaluate(ex, eval_entry, c.val, c.eval_batches, c.val_masks).loss;
+    if (c.eval_every > 0 && (step % c.eval_every == 0 || step == c.steps - 1)) {
+      EvalResult val =
+          evaluate(ex, eval_entry, c.val, c.eval_batches, c.val_masks);
+      r.val_loss = val.loss;
+      r.val_accuracy = val.accuracy;
+      r.val_sop_loss = val.sop_loss;
+      r.val_sop_accuracy = val.sop_accuracy;
+    }
     if (r.val_loss && !std::isfinite(*r.val_loss)) {
       std::string what = "step " + std::to_string(step + 1) + "/" +
                          std::to_string(c.steps) + ": the val loss (" +

@@ -122,6 +122,10 @@ struct StepResult {
   int64_t tokens = 0;
   double seconds = 0.0;
   std::optional<double> val_loss;
+  /// With masked-LM batches, the validation's accuracy over the predicted
+  /// positions; with a sentence-order head on --sop batches, its loss and
+  /// accuracy there (val_loss is then the masked-LM loss alone).
+  std::optional<double> val_accuracy, val_sop_loss, val_sop_accuracy;
   /// With BERT's sentence-order head: that loss's mean over the step's rows
   /// (`loss` is the masked-LM mean plus it) and its accuracy.
   std::optional<double> sop_loss, sop_accuracy;
