@@ -67,8 +67,9 @@ CLI::App *tpc::addCalibrateCommand(CLI::App &app, CalibrateOptions &options) {
   CLI::App *sub = app.add_subcommand(
       "calibrate",
       "Measure this machine with `mpirun -np R tpc-run calibrate --json` "
-      "(GEMM rates by shape per dtype, memory bandwidth, all-reduce and "
-      "send/recv) and write a cluster file for `tpc-plan time --cluster`");
+      "(GEMM rates by shape per dtype, memory bandwidth, all-reduce, "
+      "reduce-scatter, all-gather and send/recv) and write a cluster file "
+      "for `tpc-plan time --cluster`");
   sub->add_option("-o,--output", options.output, "The cluster file to write")
       ->required();
   sub->add_option("--ranks", options.ranks,
