@@ -74,7 +74,7 @@ DEFAULT_ROWS = '1.7B,7.5B,18.4B,39.1B,145.6B,1008.0B'
 
 
 # Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
-# Transformer Models", Table 3: the models of its evaluation (name, heads,
+# Transformer Models": the models of its evaluation (name, heads,
 # hidden, layers), all at tensor-parallel size 8 and sequence 2048.
 KORTHIKANTI = [
     ('22B', 64, 6144, 48),
