@@ -101,8 +101,9 @@ int main(int argc, char **argv) {
        add_generate_flags},
       {"calibrate",
        "Measure this machine for the planner: GEMM rates per dtype by "
-       "shape, memory bandwidth and, under mpirun, all-reduce and "
-       "send/recv (no program; `tpc-plan calibrate` writes a cluster file)",
+       "shape, memory bandwidth and, under mpirun, all-reduce, "
+       "reduce-scatter, all-gather and send/recv (no program; `tpc-plan "
+       "calibrate` writes a cluster file)",
        add_calibrate_flags},
   };
   for (const Subcommand &s : subcommands) {
