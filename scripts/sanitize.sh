@@ -44,10 +44,11 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 timed "the runtime gtests" ctest --test-dir "$san" --output-on-failure -j "$(nproc)"
 
 # The end-to-end tests that exercise the runtime's readers, the executor on
-# every entry point, checkpoints, generation and two-rank runs, in about
+# every entry point, checkpoints, generation, two-rank runs and BERT's
+# encoder inputs and heads through tp and pipeline stages, in about
 # the time of the rest of the sanitizer run (the others repeat these paths
 # at more sizes).
-e2e='e2e/(errors|errors_mpi|train_errors|checkpoint|train_resume|tp_parity|gradcheck|generate_matches_forward|generate_mixed_precision|train_loss_scale)\.test|data/(errors|encode_decode)\.test'
+e2e='e2e/(errors|errors_mpi|train_errors|checkpoint|train_resume|tp_parity|gradcheck|generate_matches_forward|generate_mixed_precision|train_loss_scale|bert_sentence_order_parity|train_pipeline_bert)\.test|data/(errors|encode_decode)\.test'
 timed "the end-to-end subset" /usr/lib/llvm-22/bin/lit -sv "$build/test" \
   --param runtime_tools_dir="$san/bin" --filter "$e2e"
 
