@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/Utils.h"
 #include "runtime/program/Abi.h"
 
 #include "mlir/IR/Builders.h"
@@ -186,17 +187,6 @@ private:
   llvm::MapVector<std::pair<Attribute, int64_t>, ParamGradient> params;
 };
 
-/// The logits of a classifier loss (tpc.cross_entropy classifier), as
-/// they are or cast back to f32.
-bool isClassifierLogits(Value v) {
-  if (auto cast = v.getDefiningOp<CastOp>())
-    v = cast.getInput();
-  return llvm::any_of(v.getUsers(), [](Operation *user) {
-    auto ce = dyn_cast<CrossEntropyOp>(user);
-    return ce && ce.getClassifier();
-  });
-}
-
 struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
   using AutodiffBase::AutodiffBase;
   void runOnOperation() override {
@@ -238,9 +228,9 @@ struct AutodiffPass : public tpc::impl::AutodiffBase<AutodiffPass> {
     // classifier's logits (BERT's sentence order), which the trainer logs.
     Operation *ret = train.front().getTerminator();
     SmallVector<Value> kept(ret->getOperands().take_front(2));
-    for (Value v : ret->getOperands().drop_front(2))
-      if (isClassifierLogits(v))
-        kept.push_back(v);
+    if (std::optional<int> logits =
+            returnedLossLogits(train, ret, /*classifier=*/true))
+      kept.push_back(ret->getOperand(*logits));
     ret->setOperands(kept);
     train.setType(FunctionType::get(&getContext(), type.getInputs(),
                                     ValueRange(kept).getTypes()));

@@ -2,6 +2,7 @@
 
 #include "passes/MegatronRule.h"
 #include "passes/Passes.h"
+#include "passes/Utils.h"
 #include "runtime/program/Abi.h"
 #include "runtime/program/PipelineSchedule.h"
 #include "runtime/program/ProgramFile.h"
@@ -247,10 +248,10 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
       if (auto ret = dyn_cast<func::ReturnOp>(op)) {
         for (Value v : ret.getOperands())
           fn->add_outputs(ids.lookup(v));
-        if (std::optional<int> logits = logitsOutput(func, ret))
+        if (std::optional<int> logits = returnedLossLogits(func, ret))
           fn->set_logits_output(*logits);
         if (std::optional<int> logits =
-                logitsOutput(func, ret, /*classifier=*/true))
+                returnedLossLogits(func, ret, /*classifier=*/true))
           fn->set_sentence_order_logits_output(*logits);
         continue;
       }
@@ -432,30 +433,6 @@ struct ExportPass : public tpc::impl::ExportBase<ExportPass> {
                                 : program::Model::NO_OPTIMIZER);
     }
     return success();
-  }
-
-  /// The operand of `ret` that returns the logits of `func`'s last loss op
-  /// (of its sequence classifier's with `classifier`), as they are or cast
-  /// back to f32.
-  static std::optional<int> logitsOutput(func::FuncOp func, func::ReturnOp ret,
-                                         bool classifier = false) {
-    Value logits;
-    func.walk([&](Operation *op) {
-      if (auto ce = dyn_cast<CrossEntropyOp>(op);
-          ce && ce.getClassifier() == classifier)
-        logits = ce.getLogits();
-      else if (auto ce = dyn_cast<VocabParallelCrossEntropyOp>(op);
-               ce && !classifier)
-        logits = ce.getLogits();
-    });
-    if (!logits)
-      return std::nullopt;
-    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-      auto cast = v.getDefiningOp<CastOp>();
-      if (v == logits || (cast && cast.getInput() == logits))
-        return int(i);
-    }
-    return std::nullopt;
   }
 
   static int32_t addTensor(program::Program &prog, StringRef name,

@@ -214,3 +214,24 @@ void tpc::cloneLagged(OpBuilder &builder, Operation *op, IRMapping &map,
       builder.getUnitAttr(), StringAttr());
   map.map(cross.getResult(), step.getResult());
 }
+
+std::optional<int> tpc::returnedLossLogits(func::FuncOp func, Operation *ret,
+                                           bool classifier) {
+  Value logits;
+  func.walk([&](Operation *op) {
+    if (auto ce = dyn_cast<CrossEntropyOp>(op);
+        ce && ce.getClassifier() == classifier)
+      logits = ce.getLogits();
+    else if (auto ce = dyn_cast<VocabParallelCrossEntropyOp>(op);
+             ce && !classifier)
+      logits = ce.getLogits();
+  });
+  if (!logits)
+    return std::nullopt;
+  for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+    auto cast = v.getDefiningOp<CastOp>();
+    if (v == logits || (cast && cast.getInput() == logits))
+      return int(i);
+  }
+  return std::nullopt;
+}

@@ -10,6 +10,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <optional>
+
 namespace tpc {
 /// Fails with "module is already partitioned (tpc.tp = N); <fix>" when
 /// tpc-partition has run on `module`: for the passes that work on the global
@@ -59,6 +61,14 @@ llvm::SmallPtrSet<mlir::Operation *, 32> stackOps(mlir::Value final);
 /// a cross-attention's keys and values to the activation they project, or
 /// from logits to the final norm.
 mlir::Value throughProjections(mlir::Value value);
+
+/// The operand of `ret` that returns the logits of `func`'s last loss op
+/// (tpc.cross_entropy or its vocabulary-parallel form; with `classifier`,
+/// the last tpc.cross_entropy marked classifier), as they are or cast back
+/// to f32; none when `ret` does not return them.
+std::optional<int> returnedLossLogits(mlir::func::FuncOp func,
+                                      mlir::Operation *ret,
+                                      bool classifier = false);
 
 /// Builds the `lagged` form of decode cross-attention `cross`, its operands
 /// looked up in `map` and reading position `pos`: it writes its keys and
