@@ -178,19 +178,35 @@ void PipelineRunner::post_all(const program::Function &fn, int chunk, int slot,
         stage_of(m.peer), Group::PP, tag_of(chunk, m.index, m.grad)));
 }
 
+void PipelineRunner::read(const program::Function &fn, int output, int slot,
+                          void *host, size_t bytes) {
+  int id = fn.outputs(output);
+  if (bytes != ex_.tensor_bytes(id))
+    throw std::runtime_error("output " + std::to_string(output) + " of '" +
+                             fn.name() + "' holds " +
+                             std::to_string(ex_.tensor_bytes(id)) +
+                             " bytes, not " + std::to_string(bytes));
+  ex_.backend().synchronize();
+  ex_.backend().copy_device_to_host(host, ex_.slot_ptr(id, slot), bytes);
+}
+
 void PipelineRunner::add_loss(const program::Function &fn, int slot,
                               double totals[2]) {
   // The last chunk's forward and eval return the loss sum and count first.
-  const int at = 0;
   float sum = 0.0f;
   int32_t count = 0;
-  ex_.backend().synchronize();
-  ex_.backend().copy_device_to_host(&sum, ex_.slot_ptr(fn.outputs(at), slot),
-                                    sizeof(sum));
-  ex_.backend().copy_device_to_host(
-      &count, ex_.slot_ptr(fn.outputs(at + 1), slot), sizeof(count));
+  read(fn, 0, slot, &sum, sizeof(sum));
+  read(fn, 1, slot, &count, sizeof(count));
   totals[0] += sum;
   totals[1] += count;
+}
+
+void PipelineRunner::add_sentence_order(const program::Function &fn, int slot,
+                                        const Batch &batch, double totals[2]) {
+  std::vector<float> logits(2 * batch.sentence_order.size());
+  read(fn, fn.sentence_order_logits_output(), slot, logits.data(),
+       logits.size() * sizeof(float));
+  tpc::add_sentence_order(logits, batch, totals);
 }
 
 void PipelineRunner::train_step(const std::vector<Batch> &batches,
@@ -233,17 +249,8 @@ void PipelineRunner::train_step(const std::vector<Batch> &batches,
       if (c == last)
         add_loss(*k.f, slot, totals);
       if (c == last && sentence_order &&
-          k.f->has_sentence_order_logits_output()) {
-        std::vector<float> logits(2 * batches[size_t(m)].sentence_order.size());
-        int id = k.f->outputs(k.f->sentence_order_logits_output());
-        if (logits.size() * sizeof(float) != ex_.tensor_bytes(id))
-          throw std::runtime_error("'" + k.f->name() +
-                                   "' returns sentence-order logits that are "
-                                   "not [B,1,2] f32");
-        ex_.backend().copy_device_to_host(logits.data(), ex_.slot_ptr(id, slot),
-                                          logits.size() * sizeof(float));
-        add_sentence_order(logits, batches[size_t(m)], sentence_order);
-      }
+          k.f->has_sentence_order_logits_output())
+        add_sentence_order(*k.f, slot, batches[size_t(m)], sentence_order);
       // For the tests of a rank that dies while its peers wait on it.
       if (m == 0)
         fault_point("mid-schedule", ex_.comm().world_rank(),

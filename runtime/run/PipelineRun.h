@@ -85,7 +85,14 @@ private:
   /// Posts the receives of chunk `chunk`'s function `fn` into slot `slot`.
   void post_all(const program::Function &fn, int chunk, int slot,
                 std::vector<RecvHandle> &into);
+  /// Copies output `output` of `fn` in activation slot `slot` to `host`.
+  void read(const program::Function &fn, int output, int slot, void *host,
+            size_t bytes);
   void add_loss(const program::Function &fn, int slot, double totals[2]);
+  /// The last chunk's sentence-order logits on `batch` into `totals`
+  /// (add_sentence_order).
+  void add_sentence_order(const program::Function &fn, int slot,
+                          const Batch &batch, double totals[2]);
 
   Executor &ex_;
   int stages_ = 1, micro_batches_ = 1, B_ = 0, T_ = 0;

@@ -371,9 +371,8 @@ EvalResult evaluate(Executor &ex, const ModelEntry &entry,
   double totals[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
   // A sentence-order head is evaluated on --sop batches, which label it.
   const bool sop = entry.sentence_order >= 0 && masks.sentence_order;
-  // Evaluation reports the masked-LM loss alone (its sum carries no
-  // sentence-order term) and the sentence-order metrics beside it.
-  batch.sentence_order_weight = 0.0f;
+  // The batch's sentence-order weight stays 0: evaluation reports the
+  // masked-LM loss alone and the sentence-order metrics beside it.
   std::unique_ptr<PipelineRunner> pipe;
   if (ex.program().pp() > 1)
     pipe = std::make_unique<PipelineRunner>(ex);

@@ -186,6 +186,10 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
                : "the last good checkpoint is " + out.last_checkpoint;
   };
   std::vector<Batch> batches(size_t(accum), Batch{entry});
+  // Without --sop the batches carry no sentence-order labels: a head gets
+  // no loss (its weight stays 0).
+  const bool sop = entry.sentence_order >= 0 && c.masks.sentence_order;
+  const double rows = double(entry.B) * double(accum) * comm.dp_size();
   uint64_t global = uint64_t(comm.dp_size()) * entry.B * entry.T;
   bool saved = false; // the newest state is in save_dir
   // The first step creates primitives and touches fresh memory: a profile
@@ -266,10 +270,7 @@ TrainOutcome train(Executor &ex, const TrainConfig &c, const TrainState &start,
     // predicted positions over its rows, so that the step's loss (the sum
     // over the predicted positions) is the sum of the two means, as
     // BertForPreTraining's total loss.
-    // Without --sop the batches carry no labels: the head gets no loss.
-    const bool sop = entry.sentence_order >= 0 && c.masks.sentence_order;
     double sop_totals[2] = {0.0, 0.0}; // sentence-order loss sum, correct
-    double rows = double(entry.B) * double(accum) * comm.dp_size();
     if (sop) {
       double predicted = 0.0;
       for (const Batch &batch : batches)
